@@ -1,0 +1,271 @@
+//! Raw command-line values (clap derive). Turned into a validated plan by `super::resolve`.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::config::{ConfigError, Task};
+use crate::device::DeviceRequest;
+
+/// Train a real model, hit real out-of-memory errors, survive them, and measure every byte.
+#[derive(Debug, Parser)]
+#[command(name = "oomlab", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Train the model with one memory strategy and print a run summary.
+    #[command(long_about = TRAIN_ABOUT)]
+    Train(TrainArgs),
+    /// Print the generated training language (the default data) to stdout.
+    Dataset(DatasetArgs),
+    /// List the built-in configs, or print one: `oomlab configs gpu`.
+    Configs {
+        /// A built-in config to print.
+        name: Option<String>,
+    },
+}
+
+const TRAIN_ABOUT: &str = "\
+Train the default model (a small GPT on a generated character-level language) with one
+memory strategy, then print a summary. Progress goes to stderr, results to stdout.
+
+Strategies:
+  baseline    The whole batch in one forward and one backward pass. Activation memory
+              grows with the batch; this is the reference every other strategy is
+              measured against.
+  grad-accum  --steps K: K micro-batches of batch/K samples per optimizer step. Each
+              micro-batch's loss is divided by K and the gradients are summed, so the
+              update equals one full batch while activations are those of one
+              micro-batch. Costs time (K smaller passes), saves activation memory.
+
+Device: with a CUDA GPU (driver, device and NVRTC all usable) training runs there,
+otherwise on the CPU with burn's Flex backend. --device overrides.
+
+Config: --config names a built-in config (tiny, gpu, h200; see `oomlab configs`) or a
+TOML file. Every value can be overridden: the flags below, or --set section.key=value
+for any key (e.g. --set model.d_ff=512).
+
+Every run writes a folder (--out, default runs/<time>-<strategy>) with config.toml (the
+resolved config), steps.jsonl (one line per finished step) and summary.json/.txt.
+
+Exit codes: 0 done, 1 failed while running, 2 bad config/flags/data/device,
+130 stopped by Ctrl-C (summary still written).
+
+Examples:
+  oomlab train --strategy grad-accum --steps 4
+  oomlab train --config gpu --batch 128 --device cuda:0
+  oomlab train --data my.txt --seq-len 128 --json | jq .final_loss";
+
+/// `--strategy` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StrategyArg {
+    /// Whole batch, one pass.
+    Baseline,
+    /// K micro-batches per optimizer step (--steps K).
+    GradAccum,
+}
+
+/// `--task` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TaskArg {
+    /// `417+38=455`
+    Arith,
+    /// `c:qzkv|qzkv`
+    Copy,
+    /// `([]{()})`
+    Brackets,
+    /// All three interleaved.
+    Mix,
+}
+
+impl From<TaskArg> for Task {
+    fn from(t: TaskArg) -> Self {
+        match t {
+            TaskArg::Arith => Task::Arith,
+            TaskArg::Copy => Task::Copy,
+            TaskArg::Brackets => Task::Brackets,
+            TaskArg::Mix => Task::Mix,
+        }
+    }
+}
+
+/// `oomlab train`
+#[derive(Debug, Args)]
+pub struct TrainArgs {
+    /// Built-in config name (tiny, gpu, h200) or path to a TOML file.
+    #[arg(long, short, default_value = "tiny", value_name = "NAME|FILE")]
+    pub config: String,
+    /// Memory strategy (overrides train.strategy).
+    #[arg(long, short, value_enum)]
+    pub strategy: Option<StrategyArg>,
+    /// grad-accum: micro-batches per optimizer step; must divide the batch
+    /// (train.grad_accum_steps).
+    #[arg(long, value_name = "K")]
+    pub steps: Option<u64>,
+    /// Samples per optimizer step (train.batch).
+    #[arg(long, short, value_name = "N")]
+    pub batch: Option<u64>,
+    /// Optimizer steps to run (train.max_steps).
+    #[arg(long, value_name = "N")]
+    pub max_steps: Option<u64>,
+    /// Learning rate (optim.lr).
+    #[arg(long, value_name = "X")]
+    pub lr: Option<f64>,
+    /// Context length in characters (model.seq_len).
+    #[arg(long, value_name = "N")]
+    pub seq_len: Option<u64>,
+    /// Model width (model.d_model).
+    #[arg(long, value_name = "N")]
+    pub d_model: Option<u64>,
+    /// Transformer blocks / MLP layers (model.n_layers).
+    #[arg(long, value_name = "N")]
+    pub n_layers: Option<u64>,
+    /// Network: gpt or mlp (model.kind).
+    #[arg(long, value_name = "KIND")]
+    pub model: Option<String>,
+    /// Seed for weights and batch order (train.seed).
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// Train on this UTF-8 text file instead of the generated language (data.file).
+    #[arg(long, value_name = "FILE")]
+    pub data: Option<PathBuf>,
+    /// Any config key: --set model.d_ff=512 (repeatable; the value is TOML, so strings
+    /// may need quotes: --set 'optim.kind="sgd"').
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// auto, cpu, cuda or cuda:N.
+    #[arg(long, short, default_value = "auto", value_name = "DEVICE")]
+    pub device: DeviceRequest,
+    /// Run folder.
+    #[arg(long, short, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Print the summary as JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// `oomlab dataset`
+#[derive(Debug, Args)]
+pub struct DatasetArgs {
+    /// Which language.
+    #[arg(long, value_enum, default_value = "mix")]
+    pub task: TaskArg,
+    /// Characters to generate (at least; the text ends at a line end).
+    #[arg(long, default_value_t = 4096)]
+    pub chars: usize,
+    /// Generator seed.
+    #[arg(long, default_value_t = 7)]
+    pub seed: u64,
+}
+
+fn int(v: u64) -> toml::Value {
+    toml::Value::Integer(i64::try_from(v).unwrap_or(i64::MAX))
+}
+
+impl TrainArgs {
+    /// The flags as (dotted key, value) overrides, in a fixed order: named flags first,
+    /// then every `--set` in the order given.
+    pub fn overrides(&self) -> Result<Vec<(String, toml::Value)>, ConfigError> {
+        let mut o: Vec<(String, toml::Value)> = Vec::new();
+        let mut put = |k: &str, v: toml::Value| o.push((k.to_string(), v));
+        if let Some(s) = self.strategy {
+            let name = match s {
+                StrategyArg::Baseline => "baseline",
+                StrategyArg::GradAccum => "grad-accum",
+            };
+            put("train.strategy", toml::Value::String(name.into()));
+        }
+        if let Some(k) = self.steps {
+            if self.strategy == Some(StrategyArg::Baseline) {
+                return Err(ConfigError::Override {
+                    given: format!("--steps {k}"),
+                    reason: "--steps applies to --strategy grad-accum, not baseline".into(),
+                });
+            }
+            // --steps alone implies grad-accum: it means nothing else.
+            if self.strategy.is_none() {
+                put("train.strategy", toml::Value::String("grad-accum".into()));
+            }
+            put("train.grad_accum_steps", int(k));
+        }
+        if let Some(v) = self.batch {
+            put("train.batch", int(v));
+        }
+        if let Some(v) = self.max_steps {
+            put("train.max_steps", int(v));
+        }
+        if let Some(v) = self.lr {
+            put("optim.lr", toml::Value::Float(v));
+        }
+        if let Some(v) = self.seq_len {
+            put("model.seq_len", int(v));
+        }
+        if let Some(v) = self.d_model {
+            put("model.d_model", int(v));
+        }
+        if let Some(v) = self.n_layers {
+            put("model.n_layers", int(v));
+        }
+        if let Some(v) = &self.model {
+            put("model.kind", toml::Value::String(v.clone()));
+        }
+        if let Some(v) = self.seed {
+            put("train.seed", int(v));
+        }
+        if let Some(p) = &self.data {
+            put("data.file", toml::Value::String(p.display().to_string()));
+        }
+        for s in &self.set {
+            let Some((key, raw)) = s.split_once('=') else {
+                return Err(ConfigError::Override {
+                    given: s.clone(),
+                    reason: "write KEY=VALUE, e.g. --set model.d_ff=512".into(),
+                });
+            };
+            let value = parse_toml_value(raw.trim());
+            o.push((key.trim().to_string(), value));
+        }
+        Ok(o)
+    }
+}
+
+/// A `--set` value: TOML if it parses (numbers, booleans, quoted strings), else a bare
+/// string, so `--set optim.kind=sgd` works without shell quoting.
+fn parse_toml_value(raw: &str) -> toml::Value {
+    format!("v = {raw}")
+        .parse::<toml::Table>()
+        .ok()
+        .and_then(|mut t| t.remove("v"))
+        .unwrap_or_else(|| toml::Value::String(raw.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_values_are_toml_or_bare_strings() {
+        assert_eq!(parse_toml_value("512"), toml::Value::Integer(512));
+        assert_eq!(parse_toml_value("0.5"), toml::Value::Float(0.5));
+        assert_eq!(parse_toml_value("sgd"), toml::Value::String("sgd".into()));
+        assert_eq!(
+            parse_toml_value("\"sgd\""),
+            toml::Value::String("sgd".into())
+        );
+    }
+
+    #[test]
+    fn the_cli_definition_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,406 @@
+//! Reading a config (a file or a built-in one), layering overrides on it, and checking it.
+
+use std::path::{Path, PathBuf};
+
+use super::resolved::*;
+use super::schema::ConfigFile;
+use super::ConfigError;
+
+/// Configs compiled into the binary, so `--config gpu` works from any directory.
+/// They are the files in `configs/`.
+pub const BUILTIN_CONFIGS: &[(&str, &str)] = &[
+    ("tiny", include_str!("../../configs/tiny.toml")),
+    ("gpu", include_str!("../../configs/gpu.toml")),
+    ("h200", include_str!("../../configs/h200.toml")),
+];
+
+/// The text of a built-in config, by name.
+pub fn builtin_config(name: &str) -> Option<&'static str> {
+    BUILTIN_CONFIGS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, text)| *text)
+}
+
+/// Where a configuration comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ConfigSource {
+    /// One of [`BUILTIN_CONFIGS`].
+    Builtin(String),
+    /// A TOML file.
+    File(PathBuf),
+}
+
+impl ConfigSource {
+    /// `--config X`: a path if such a file exists or X ends in `.toml`, else a built-in name.
+    pub fn from_arg(arg: &str) -> Self {
+        let path = Path::new(arg);
+        if path.exists() || arg.ends_with(".toml") || builtin_config(arg).is_none() {
+            ConfigSource::File(path.to_path_buf())
+        } else {
+            ConfigSource::Builtin(arg.to_string())
+        }
+    }
+
+    fn origin(&self) -> String {
+        match self {
+            ConfigSource::Builtin(name) => {
+                format!("built-in config '{name}' (configs/{name}.toml)")
+            }
+            ConfigSource::File(p) => p.display().to_string(),
+        }
+    }
+}
+
+/// Sets `section.key = value` in a parsed TOML document, creating the section if needed.
+pub fn apply_override(
+    doc: &mut toml::Table,
+    key: &str,
+    value: toml::Value,
+) -> Result<(), ConfigError> {
+    let Some((section, field)) = key.split_once('.') else {
+        return Err(ConfigError::Override {
+            given: key.to_string(),
+            reason: "keys are written section.key, e.g. train.batch=64 or model.d_model=256".into(),
+        });
+    };
+    let entry = doc
+        .entry(section.to_string())
+        .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+    match entry {
+        toml::Value::Table(t) => {
+            t.insert(field.to_string(), value);
+            Ok(())
+        }
+        _ => Err(ConfigError::Override {
+            given: key.to_string(),
+            reason: format!("`{section}` is not a section"),
+        }),
+    }
+}
+
+/// Reads `source`, applies `overrides` (dotted key, value) in order, and validates.
+///
+/// Returns the merged file (to be written into the run folder as the resolved config)
+/// and the checked [`RunConfig`].
+pub fn load(
+    source: &ConfigSource,
+    overrides: &[(String, toml::Value)],
+) -> Result<(ConfigFile, RunConfig), ConfigError> {
+    let origin = source.origin();
+    let text = match source {
+        ConfigSource::Builtin(name) => builtin_config(name)
+            .ok_or_else(|| ConfigError::Parse {
+                origin: origin.clone(),
+                message: format!(
+                    "no built-in config named '{name}'; built-in: {}",
+                    builtin_names()
+                ),
+            })?
+            .to_string(),
+        ConfigSource::File(path) => {
+            std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+                path: format!("{} (built-in configs: {})", path.display(), builtin_names()),
+                source,
+            })?
+        }
+    };
+    let mut doc: toml::Table = text
+        .parse()
+        .map_err(|e: toml::de::Error| ConfigError::Parse {
+            origin: origin.clone(),
+            message: e.to_string(),
+        })?;
+    let origin = if overrides.is_empty() {
+        origin
+    } else {
+        format!("{origin} with command-line overrides")
+    };
+    for (key, value) in overrides {
+        apply_override(&mut doc, key, value.clone())?;
+    }
+    let file: ConfigFile =
+        ConfigFile::deserialize_table(doc).map_err(|message| ConfigError::Parse {
+            origin: origin.clone(),
+            message,
+        })?;
+    let run = validate(&file, &origin)?;
+    Ok((file, run))
+}
+
+fn builtin_names() -> String {
+    BUILTIN_CONFIGS
+        .iter()
+        .map(|(n, _)| *n)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl ConfigFile {
+    fn deserialize_table(doc: toml::Table) -> Result<Self, String> {
+        // Round-trip through text so the parser's messages keep naming keys.
+        let text = toml::to_string(&doc).map_err(|e| e.to_string())?;
+        toml::from_str(&text).map_err(|e: toml::de::Error| e.message().to_string())
+    }
+}
+
+/// Keys that have a flag of their own, so errors can name both.
+const KEY_FLAGS: &[(&str, &str)] = &[
+    ("train.grad_accum_steps", "--steps"),
+    ("train.batch", "--batch"),
+    ("train.max_steps", "--max-steps"),
+    ("train.seed", "--seed"),
+    ("optim.lr", "--lr"),
+    ("model.seq_len", "--seq-len"),
+    ("model.d_model", "--d-model"),
+    ("model.n_layers", "--n-layers"),
+    ("model.kind", "--model"),
+];
+
+struct Checker<'a> {
+    origin: &'a str,
+}
+
+impl Checker<'_> {
+    fn invalid(&self, key: &str, reason: impl Into<String>) -> ConfigError {
+        let flag = KEY_FLAGS
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, f)| format!(" (flag {f})"))
+            .unwrap_or_default();
+        ConfigError::Invalid {
+            origin: self.origin.to_string(),
+            key: key.to_string(),
+            flag,
+            reason: reason.into(),
+        }
+    }
+
+    fn positive(&self, key: &str, v: i64) -> Result<usize, ConfigError> {
+        if v <= 0 {
+            return Err(self.invalid(key, format!("= {v}: must be a positive integer")));
+        }
+        usize::try_from(v).map_err(|_| self.invalid(key, format!("= {v}: too large")))
+    }
+
+    fn non_negative_seed(&self, key: &str, v: i64) -> Result<u64, ConfigError> {
+        u64::try_from(v).map_err(|_| self.invalid(key, format!("= {v}: must be 0 or more")))
+    }
+
+    fn rate(&self, key: &str, v: f64, lo: f64, hi: f64) -> Result<f64, ConfigError> {
+        if !(v.is_finite() && v >= lo && v <= hi) {
+            return Err(self.invalid(key, format!("= {v}: must be between {lo} and {hi}")));
+        }
+        Ok(v)
+    }
+}
+
+fn divisors(n: usize) -> String {
+    (1..=n)
+        .filter(|d| n % d == 0)
+        .map(|d| d.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn validate(f: &ConfigFile, origin: &str) -> Result<RunConfig, ConfigError> {
+    let c = Checker { origin };
+
+    let kind = match f.model.kind.as_str() {
+        "gpt" => ModelKind::Gpt,
+        "mlp" => ModelKind::Mlp,
+        other => {
+            return Err(c.invalid(
+                "model.kind",
+                format!("= \"{other}\": use \"gpt\" or \"mlp\""),
+            ))
+        }
+    };
+    let d_model = c.positive("model.d_model", f.model.d_model)?;
+    let n_heads = c.positive("model.n_heads", f.model.n_heads)?;
+    if kind == ModelKind::Gpt && d_model % n_heads != 0 {
+        return Err(c.invalid(
+            "model.n_heads",
+            format!(
+                "= {n_heads} does not divide model.d_model = {d_model}; divisors of {d_model}: {}",
+                divisors(d_model)
+            ),
+        ));
+    }
+    let model = ModelSpec {
+        kind,
+        d_model,
+        n_layers: c.positive("model.n_layers", f.model.n_layers)?,
+        n_heads,
+        d_ff: c.positive("model.d_ff", f.model.d_ff)?,
+        seq_len: c.positive("model.seq_len", f.model.seq_len)?,
+        dropout: c.rate("model.dropout", f.model.dropout, 0.0, 0.99)?,
+    };
+
+    let data = match &f.data.file {
+        Some(path) if path.is_empty() => {
+            return Err(c.invalid("data.file", "is empty: give a path to a UTF-8 text file"))
+        }
+        Some(path) => DataSource::File(PathBuf::from(path)),
+        None => {
+            let task = match f.data.task.as_str() {
+                "arith" => Task::Arith,
+                "copy" => Task::Copy,
+                "brackets" => Task::Brackets,
+                "mix" => Task::Mix,
+                other => {
+                    return Err(c.invalid(
+                        "data.task",
+                        format!("= \"{other}\": use \"arith\", \"copy\", \"brackets\" or \"mix\" (or set data.file / --data FILE)"),
+                    ))
+                }
+            };
+            DataSource::Generated {
+                task,
+                chars: c.positive("data.corpus_chars", f.data.corpus_chars)?,
+                seed: c.non_negative_seed("data.seed", f.data.seed)?,
+            }
+        }
+    };
+
+    let optim = OptimSpec {
+        kind: match f.optim.kind.as_str() {
+            "adamw" => OptimKind::AdamW,
+            "sgd" => OptimKind::Sgd,
+            other => {
+                return Err(c.invalid(
+                    "optim.kind",
+                    format!("= \"{other}\": use \"adamw\" or \"sgd\""),
+                ))
+            }
+        },
+        lr: {
+            let lr = f.optim.lr;
+            if !(lr.is_finite() && lr > 0.0) {
+                return Err(c.invalid("optim.lr", format!("= {lr}: must be a positive number")));
+            }
+            lr
+        },
+        weight_decay: c.rate("optim.weight_decay", f.optim.weight_decay, 0.0, 1.0)?,
+    };
+
+    let batch = c.positive("train.batch", f.train.batch)?;
+    let strategy = match f.train.strategy.as_str() {
+        "baseline" => StrategySpec::Baseline,
+        "grad-accum" => {
+            let steps = c.positive("train.grad_accum_steps", f.train.grad_accum_steps)?;
+            if batch % steps != 0 {
+                return Err(c.invalid(
+                    "train.grad_accum_steps",
+                    format!(
+                        "= {steps} does not divide train.batch = {batch}; values that do: {}",
+                        divisors(batch)
+                    ),
+                ));
+            }
+            StrategySpec::GradAccum { steps }
+        }
+        other => {
+            return Err(c.invalid(
+                "train.strategy",
+                format!("= \"{other}\": use \"baseline\" or \"grad-accum\""),
+            ))
+        }
+    };
+    let train = TrainSpec {
+        strategy,
+        batch,
+        max_steps: c.positive("train.max_steps", f.train.max_steps)?,
+        seed: c.non_negative_seed("train.seed", f.train.seed)?,
+    };
+
+    Ok(RunConfig {
+        model,
+        data,
+        optim,
+        train,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with(overrides: &[(&str, toml::Value)]) -> Result<RunConfig, ConfigError> {
+        let o: Vec<_> = overrides
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect();
+        load(&ConfigSource::Builtin("tiny".into()), &o).map(|(_, r)| r)
+    }
+
+    #[test]
+    fn every_builtin_config_is_valid() {
+        for (name, _) in BUILTIN_CONFIGS {
+            load(&ConfigSource::Builtin(name.to_string()), &[])
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+    }
+
+    #[test]
+    fn overrides_win_over_the_file() {
+        let run = with(&[("train.batch", toml::Value::Integer(8))]).unwrap();
+        assert_eq!(run.train.batch, 8);
+    }
+
+    #[test]
+    fn grad_accum_steps_that_do_not_divide_the_batch_list_the_ones_that_do() {
+        let err = with(&[
+            ("train.strategy", toml::Value::String("grad-accum".into())),
+            ("train.batch", toml::Value::Integer(12)),
+            ("train.grad_accum_steps", toml::Value::Integer(5)),
+        ])
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("train.grad_accum_steps"), "{err}");
+        assert!(err.contains("1, 2, 3, 4, 6, 12"), "{err}");
+    }
+
+    #[test]
+    fn negative_sizes_name_the_key() {
+        let err = with(&[("model.d_model", toml::Value::Integer(-3))])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("model.d_model") && err.contains("positive"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn unknown_keys_are_rejected_by_name() {
+        let err = with(&[("train.bacth", toml::Value::Integer(3))])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("bacth"), "{err}");
+    }
+
+    #[test]
+    fn heads_must_divide_width() {
+        let err = with(&[("model.n_heads", toml::Value::Integer(5))])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("model.n_heads"), "{err}");
+    }
+
+    #[test]
+    fn a_path_that_exists_is_a_file_and_a_known_name_is_builtin() {
+        assert_eq!(
+            ConfigSource::from_arg("tiny"),
+            ConfigSource::Builtin("tiny".into())
+        );
+        assert!(matches!(
+            ConfigSource::from_arg("configs/tiny.toml"),
+            ConfigSource::File(_)
+        ));
+        assert!(matches!(
+            ConfigSource::from_arg("nope"),
+            ConfigSource::File(_)
+        ));
+    }
+}

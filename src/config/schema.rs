@@ -1,0 +1,131 @@
+//! The TOML schema of a run configuration, exactly as users write it.
+//!
+//! Counts are read as signed integers on purpose: `batch = -4` then reaches our own
+//! validation, which names the key and says what would be valid, instead of a serde
+//! message about `usize`.
+
+use serde::{Deserialize, Serialize};
+
+/// A whole configuration file: `[model]`, `[data]`, `[optim]`, `[train]`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ConfigFile {
+    /// The network to train.
+    pub model: ModelSection,
+    /// Where the training text comes from.
+    pub data: DataSection,
+    /// The optimizer.
+    pub optim: OptimSection,
+    /// Batch, steps, strategy.
+    pub train: TrainSection,
+}
+
+/// `[model]`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ModelSection {
+    /// `gpt` (decoder-only transformer) or `mlp` (next-character MLP over the context).
+    pub kind: String,
+    /// Width of embeddings and residual stream.
+    pub d_model: i64,
+    /// Transformer blocks (gpt) or hidden layers (mlp).
+    pub n_layers: i64,
+    /// Attention heads (gpt only); must divide `d_model`.
+    pub n_heads: i64,
+    /// Width of the feed-forward layer (gpt) or of the hidden layers (mlp).
+    pub d_ff: i64,
+    /// Context length in characters.
+    pub seq_len: i64,
+    /// Dropout probability, 0 to disable (the default, so runs are reproducible).
+    pub dropout: f64,
+}
+
+impl Default for ModelSection {
+    fn default() -> Self {
+        Self {
+            kind: "gpt".into(),
+            d_model: 64,
+            n_layers: 2,
+            n_heads: 4,
+            d_ff: 256,
+            seq_len: 64,
+            dropout: 0.0,
+        }
+    }
+}
+
+/// `[data]`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DataSection {
+    /// Generated task: `arith`, `copy`, `brackets` or `mix`. Ignored when `file` is set.
+    pub task: String,
+    /// A UTF-8 text file to train on instead of the generated task.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// Characters of generated text.
+    pub corpus_chars: i64,
+    /// Seed of the generator.
+    pub seed: i64,
+}
+
+impl Default for DataSection {
+    fn default() -> Self {
+        Self {
+            task: "mix".into(),
+            file: None,
+            corpus_chars: 200_000,
+            seed: 7,
+        }
+    }
+}
+
+/// `[optim]`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct OptimSection {
+    /// `adamw` or `sgd`.
+    pub kind: String,
+    /// Learning rate.
+    pub lr: f64,
+    /// Decoupled weight decay (adamw) or L2 penalty (sgd); 0 disables it.
+    pub weight_decay: f64,
+}
+
+impl Default for OptimSection {
+    fn default() -> Self {
+        Self {
+            kind: "adamw".into(),
+            lr: 3e-3,
+            weight_decay: 0.0,
+        }
+    }
+}
+
+/// `[train]`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TrainSection {
+    /// `baseline` or `grad-accum`.
+    pub strategy: String,
+    /// Samples per optimizer step (the effective batch).
+    pub batch: i64,
+    /// Micro-batches per optimizer step for `grad-accum`; must divide `batch`.
+    pub grad_accum_steps: i64,
+    /// Optimizer steps to run.
+    pub max_steps: i64,
+    /// Seed for weights and batch sampling.
+    pub seed: i64,
+}
+
+impl Default for TrainSection {
+    fn default() -> Self {
+        Self {
+            strategy: "baseline".into(),
+            batch: 32,
+            grad_accum_steps: 4,
+            max_steps: 60,
+            seed: 42,
+        }
+    }
+}

@@ -1,0 +1,12 @@
+//! Choosing where to train: the CUDA GPU when there is a usable one, else the CPU.
+//!
+//! "Usable" means the driver loads, a device exists, and NVRTC (which burn 0.21's cubecl
+//! needs at run time to compile kernels) can be loaded.
+
+mod cuda_libs;
+mod request;
+mod select;
+
+pub use cuda_libs::{cuda_driver, locate_nvrtc, reexec_with_library_dir, CudaDriver, NvrtcStatus};
+pub use request::DeviceRequest;
+pub use select::{select, DeviceError, Selected};

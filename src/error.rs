@@ -1,0 +1,46 @@
+//! The library's error type, with the exit code each kind of failure maps to.
+
+use std::path::PathBuf;
+
+use crate::config::ConfigError;
+use crate::data::DataError;
+use crate::device::DeviceError;
+
+/// Everything that can stop an oomlab command.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Bad configuration file or flags.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// Training text unavailable or unusable.
+    #[error(transparent)]
+    Data(#[from] DataError),
+    /// The requested device cannot be used.
+    #[error(transparent)]
+    Device(#[from] DeviceError),
+    /// The run folder could not be written.
+    #[error("cannot write run folder {path}: {source} (choose another folder with --out DIR)")]
+    RunDir {
+        /// The file or folder.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+/// Exit code for invalid input: config, flags, data file, unavailable device.
+pub const EXIT_USAGE: i32 = 2;
+/// Exit code for a failure while running.
+pub const EXIT_FAILURE: i32 = 1;
+/// Exit code after Ctrl-C stopped a run (the summary was still written).
+pub const EXIT_INTERRUPTED: i32 = 130;
+
+impl Error {
+    /// The process exit code for this error.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Error::Config(_) | Error::Data(_) | Error::Device(_) => EXIT_USAGE,
+            Error::RunDir { .. } => EXIT_FAILURE,
+        }
+    }
+}

@@ -1,0 +1,26 @@
+//! oomlab: a training loop on burn that shows, measures and teaches how to survive
+//! "CUDA out of memory".
+//!
+//! The binary is a thin shell over this library: [`cli`] turns flags into a validated
+//! [`session::TrainPlan`], [`backend`] picks the concrete burn backend in one place, and
+//! everything under [`train`] is generic over it.
+
+#![warn(missing_docs)]
+
+pub mod backend;
+pub mod cli;
+pub mod config;
+pub mod data;
+pub mod device;
+pub mod error;
+pub mod host_mem;
+pub mod model;
+pub mod progress;
+pub mod report;
+pub mod run_dir;
+pub mod session;
+pub mod strategy;
+pub mod train;
+pub mod units;
+
+pub use error::Error;

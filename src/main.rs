@@ -1,0 +1,17 @@
+//! `oomlab`: parse, dispatch, map errors to an exit code and a message.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let cli = oomlab::cli::Cli::parse();
+    let code = match oomlab::cli::run(cli) {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("oomlab: error: {err}");
+            err.exit_code()
+        }
+    };
+    ExitCode::from(u8::try_from(code).unwrap_or(1))
+}

@@ -1,0 +1,99 @@
+//! A small GPT: token + position embeddings, pre-norm transformer blocks with a causal
+//! mask, a final norm and a linear head.
+
+use burn::nn::attention::generate_autoregressive_mask;
+use burn::nn::loss::CrossEntropyLossConfig;
+use burn::nn::transformer::{
+    TransformerEncoder, TransformerEncoderConfig, TransformerEncoderInput,
+};
+use burn::nn::{Embedding, EmbeddingConfig, LayerNorm, LayerNormConfig, Linear, LinearConfig};
+use burn::prelude::*;
+
+/// Shapes of a [`Gpt`].
+#[derive(Config, Debug)]
+pub struct GptConfig {
+    /// Vocabulary size.
+    pub vocab: usize,
+    /// Residual width.
+    pub d_model: usize,
+    /// Transformer blocks.
+    pub n_layers: usize,
+    /// Attention heads.
+    pub n_heads: usize,
+    /// Feed-forward width.
+    pub d_ff: usize,
+    /// Longest context.
+    pub max_seq_len: usize,
+    /// Dropout probability.
+    #[config(default = 0.0)]
+    pub dropout: f64,
+}
+
+/// Decoder-only transformer, character level.
+#[derive(Module, Debug)]
+pub struct Gpt<B: Backend> {
+    token: Embedding<B>,
+    position: Embedding<B>,
+    blocks: TransformerEncoder<B>,
+    norm: LayerNorm<B>,
+    head: Linear<B>,
+}
+
+impl GptConfig {
+    /// Creates the model with freshly initialised weights on `device`.
+    pub fn init<B: Backend>(&self, device: &B::Device) -> Gpt<B> {
+        Gpt {
+            token: EmbeddingConfig::new(self.vocab, self.d_model).init(device),
+            position: EmbeddingConfig::new(self.max_seq_len, self.d_model).init(device),
+            blocks: TransformerEncoderConfig::new(
+                self.d_model,
+                self.d_ff,
+                self.n_heads,
+                self.n_layers,
+            )
+            .with_dropout(self.dropout)
+            .with_norm_first(true)
+            .init(device),
+            norm: LayerNormConfig::new(self.d_model).init(device),
+            head: LinearConfig::new(self.d_model, self.vocab).init(device),
+        }
+    }
+}
+
+impl<B: Backend> Gpt<B> {
+    /// Next-token logits.
+    ///
+    /// # Shapes
+    /// - inputs: `[batch, seq_len]`
+    /// - output: `[batch, seq_len, vocab]`
+    pub fn forward(&self, inputs: Tensor<B, 2, Int>) -> Tensor<B, 3> {
+        let [batch, seq_len] = inputs.dims();
+        let device = inputs.device();
+        let positions = Tensor::<B, 1, Int>::arange(0..seq_len as i64, &device)
+            .reshape([1, seq_len])
+            .repeat_dim(0, batch);
+        let x = self.token.forward(inputs) + self.position.forward(positions);
+        let mask = generate_autoregressive_mask::<B>(batch, seq_len, &device);
+        let x = self
+            .blocks
+            .forward(TransformerEncoderInput::new(x).mask_attn(mask));
+        self.head.forward(self.norm.forward(x))
+    }
+
+    /// Mean cross-entropy over every position.
+    ///
+    /// # Shapes
+    /// - inputs, targets: `[batch, seq_len]`
+    /// - output: `[1]`
+    pub fn loss(&self, inputs: Tensor<B, 2, Int>, targets: Tensor<B, 2, Int>) -> Tensor<B, 1> {
+        let [batch, seq_len] = inputs.dims();
+        let logits = self.forward(inputs);
+        let vocab = logits.dims()[2];
+        CrossEntropyLossConfig::new()
+            .init(&logits.device())
+            .forward(
+                logits.reshape([batch * seq_len, vocab]),
+                targets.reshape([batch * seq_len]),
+            )
+    }
+}

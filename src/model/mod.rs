@@ -1,0 +1,60 @@
+//! The networks oomlab trains. Both are character-level language models whose memory grows
+//! with batch, sequence length, width and depth, so OOM can be provoked on purpose.
+
+mod gpt;
+mod mlp;
+mod params;
+
+pub use gpt::{Gpt, GptConfig};
+pub use mlp::{Mlp, MlpConfig};
+pub use params::{flat_params, ParamStats};
+
+use burn::prelude::*;
+
+use crate::config::{ModelKind, ModelSpec};
+
+/// One model type for the trainer, whichever network the config asks for.
+#[derive(Module, Debug)]
+pub enum Net<B: Backend> {
+    /// Decoder-only transformer.
+    Gpt(Gpt<B>),
+    /// Next-character MLP.
+    Mlp(Mlp<B>),
+}
+
+impl<B: Backend> Net<B> {
+    /// Builds the network of `spec` for a vocabulary of `vocab` tokens.
+    pub fn init(spec: &ModelSpec, vocab: usize, device: &B::Device) -> Self {
+        match spec.kind {
+            ModelKind::Gpt => Net::Gpt(
+                GptConfig::new(
+                    vocab,
+                    spec.d_model,
+                    spec.n_layers,
+                    spec.n_heads,
+                    spec.d_ff,
+                    spec.seq_len,
+                )
+                .with_dropout(spec.dropout)
+                .init(device),
+            ),
+            ModelKind::Mlp => Net::Mlp(
+                MlpConfig::new(vocab, spec.d_model, spec.n_layers, spec.d_ff, spec.seq_len)
+                    .init(device),
+            ),
+        }
+    }
+
+    /// Mean next-character cross-entropy of a batch.
+    ///
+    /// # Shapes
+    /// - inputs: `[batch, seq_len]`
+    /// - targets: `[batch, seq_len]`
+    /// - output: `[1]`
+    pub fn loss(&self, inputs: Tensor<B, 2, Int>, targets: Tensor<B, 2, Int>) -> Tensor<B, 1> {
+        match self {
+            Net::Gpt(m) => m.loss(inputs, targets),
+            Net::Mlp(m) => m.loss(inputs, targets),
+        }
+    }
+}

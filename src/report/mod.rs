@@ -1,0 +1,7 @@
+//! Run summaries: built once as data, then rendered for humans (terminal) or scripts (JSON).
+
+mod render;
+mod summary;
+
+pub use render::render_summary;
+pub use summary::{DeviceInfo, RunSummary, StopReason, SUMMARY_SCHEMA_VERSION};

@@ -1,0 +1,82 @@
+//! The summary of one training run.
+
+use serde::Serialize;
+
+use crate::config::{ModelSpec, StrategySpec};
+use crate::model::ParamStats;
+use crate::strategy::StepPlan;
+use crate::units::Bytes;
+
+/// Bumped when a field of the JSON summary changes meaning or disappears.
+pub const SUMMARY_SCHEMA_VERSION: u32 = 1;
+
+/// Which device the run used.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DeviceInfo {
+    /// `cpu` or `cuda`.
+    pub kind: String,
+    /// Device index (0 on the CPU).
+    pub index: usize,
+    /// The burn backend, e.g. `flex` or `cuda (cubecl)`.
+    pub backend: String,
+    /// A label for humans, e.g. `cuda:0` or `cpu`.
+    pub label: String,
+}
+
+/// Why the loop ended.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind", content = "detail")]
+pub enum StopReason {
+    /// All configured steps ran.
+    Completed,
+    /// Ctrl-C: the loop stopped after the step in flight.
+    Interrupted,
+    /// A step failed; the message says how.
+    Failed(String),
+}
+
+/// Everything a run reports, in one place, for every renderer.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunSummary {
+    /// [`SUMMARY_SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// oomlab's version.
+    pub oomlab_version: String,
+    /// The strategy and its parameters.
+    pub strategy: StrategySpec,
+    /// Micro-batch and accumulation actually used.
+    pub plan: StepPlan,
+    /// Samples per optimizer step.
+    pub effective_batch: usize,
+    /// Device and backend.
+    pub device: DeviceInfo,
+    /// Model shapes.
+    pub model: ModelSpec,
+    /// Parameters, with the dtype read back from the tensors.
+    pub params: ParamStats,
+    /// Where the text came from.
+    pub data: String,
+    /// Vocabulary size.
+    pub vocab: usize,
+    /// Steps the config asked for.
+    pub steps_planned: usize,
+    /// Steps that finished and were applied.
+    pub steps_completed: usize,
+    /// Why the loop ended.
+    pub stop: StopReason,
+    /// Loss of the first step.
+    pub first_loss: Option<f32>,
+    /// Mean loss of the last 10% of steps (at least one).
+    pub final_loss: Option<f32>,
+    /// Time from the start of the run (model creation) to the end of the first step: on a
+    /// GPU this includes kernel compilation and autotuning.
+    pub time_to_first_step_s: Option<f64>,
+    /// Median step time after the first step.
+    pub steady_step_s: Option<f64>,
+    /// Samples per second at the steady step time.
+    pub samples_per_s: Option<f64>,
+    /// Wall time of the whole run.
+    pub wall_s: f64,
+    /// Peak resident set size of this process (`VmHWM`), where the OS reports it.
+    pub host_peak_rss: Option<Bytes>,
+}

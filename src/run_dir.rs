@@ -1,0 +1,145 @@
+//! The run folder: every run writes its resolved config, a step log as it goes, and its
+//! summary, so nothing is lost when a run stops early.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use crate::config::ConfigFile;
+use crate::error::Error;
+use crate::report::{render_summary, RunSummary};
+use crate::train::{StepObserver, StepRecord};
+
+/// A run's folder.
+#[derive(Debug)]
+pub struct RunDir {
+    path: PathBuf,
+    steps: Option<File>,
+}
+
+fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
+    move |source| Error::RunDir {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// `runs/<UTC date>-<time>-<strategy>`, with a suffix if that folder already exists.
+pub fn default_run_path(root: &Path, strategy: &str) -> PathBuf {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let base = format!("{}-{strategy}", utc_stamp(secs));
+    let mut path = root.join(&base);
+    let mut n = 2;
+    while path.exists() {
+        path = root.join(format!("{base}-{n}"));
+        n += 1;
+    }
+    path
+}
+
+/// `YYYYMMDD-HHMMSS` in UTC (days-to-civil conversion after H. Hinnant).
+fn utc_stamp(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}{m:02}{d:02}-{:02}{:02}{:02}",
+        rem / 3600,
+        (rem / 60) % 60,
+        rem % 60
+    )
+}
+
+impl RunDir {
+    /// Creates the folder (and parents) and writes the resolved config as `config.toml`.
+    pub fn create(path: PathBuf, config: &ConfigFile, device: &str) -> Result<Self, Error> {
+        fs::create_dir_all(&path).map_err(io_err(&path))?;
+        let toml_text = toml::to_string_pretty(config).unwrap_or_default();
+        let cfg_path = path.join("config.toml");
+        fs::write(
+            &cfg_path,
+            format!("# Resolved configuration of this run (file + flags). Device: {device}\n{toml_text}"),
+        )
+        .map_err(io_err(&cfg_path))?;
+        let steps_path = path.join("steps.jsonl");
+        let steps = OpenOptions::new()
+            .create(true)
+            .truncate(true)
+            .write(true)
+            .open(&steps_path)
+            .map_err(io_err(&steps_path))?;
+        Ok(Self {
+            path,
+            steps: Some(steps),
+        })
+    }
+
+    /// The folder.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Writes `summary.json` and `summary.txt`.
+    pub fn write_summary(&self, summary: &RunSummary) -> Result<(), Error> {
+        let json_path = self.path.join("summary.json");
+        let json = serde_json::to_string_pretty(summary).unwrap_or_default();
+        fs::write(&json_path, json + "\n").map_err(io_err(&json_path))?;
+        let txt_path = self.path.join("summary.txt");
+        fs::write(&txt_path, render_summary(summary) + "\n").map_err(io_err(&txt_path))?;
+        Ok(())
+    }
+}
+
+impl StepObserver for RunDir {
+    fn on_step(&mut self, record: &StepRecord) {
+        // One JSON line per step, flushed, so a crash keeps every finished step.
+        if let Some(f) = &mut self.steps {
+            let ok = serde_json::to_string(record)
+                .ok()
+                .map(|line| writeln!(f, "{line}").and_then(|_| f.flush()).is_ok())
+                .unwrap_or(false);
+            if !ok {
+                eprintln!(
+                    "oomlab: warning: cannot append to {}; the step log stops here",
+                    self.path.join("steps.jsonl").display()
+                );
+                self.steps = None;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stamps_are_utc_calendar_dates() {
+        assert_eq!(utc_stamp(0), "19700101-000000");
+        // 2026-11-30 08:52:34 UTC
+        assert_eq!(utc_stamp(1_796_028_754), "20261130-085234");
+        // Leap day.
+        assert_eq!(utc_stamp(1_709_164_800), "20240229-000000");
+    }
+
+    #[test]
+    fn a_taken_name_gets_a_suffix() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = default_run_path(dir.path(), "baseline");
+        fs::create_dir_all(&a).unwrap();
+        let b = default_run_path(dir.path(), "baseline");
+        assert_ne!(a, b);
+    }
+}

@@ -1,0 +1,20 @@
+//! Mitigation strategies: how one optimizer step's batch is turned into forward/backward
+//! passes. One trait in `base.rs`, one implementation per file.
+
+mod base;
+mod baseline;
+mod grad_accum;
+
+pub use base::{StepPlan, Strategy};
+pub use baseline::Baseline;
+pub use grad_accum::GradAccum;
+
+use crate::config::StrategySpec;
+
+/// The strategy a configuration asks for.
+pub fn from_spec(spec: StrategySpec) -> Box<dyn Strategy> {
+    match spec {
+        StrategySpec::Baseline => Box::new(Baseline),
+        StrategySpec::GradAccum { steps } => Box::new(GradAccum { steps }),
+    }
+}

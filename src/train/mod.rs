@@ -1,0 +1,11 @@
+//! The training loop, generic over the burn backend.
+
+mod optim;
+mod run;
+mod stop;
+mod trainer;
+
+pub use optim::AnyOptim;
+pub use run::{train, StepObserver};
+pub use stop::StopFlag;
+pub use trainer::{StepRecord, TrainError, Trainer};

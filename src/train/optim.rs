@@ -1,0 +1,45 @@
+//! The optimizer the config names, behind one type so the trainer is instantiated once.
+
+use burn::optim::decay::WeightDecayConfig;
+use burn::optim::{
+    adaptor::OptimizerAdaptor, AdamW, AdamWConfig, GradientsParams, Optimizer, Sgd, SgdConfig,
+};
+use burn::tensor::backend::AutodiffBackend;
+
+use crate::config::{OptimKind, OptimSpec};
+use crate::model::Net;
+
+/// AdamW or SGD over a [`Net`].
+#[derive(Clone)]
+pub enum AnyOptim<B: AutodiffBackend> {
+    /// AdamW.
+    AdamW(OptimizerAdaptor<AdamW, Net<B>, B>),
+    /// SGD.
+    Sgd(OptimizerAdaptor<Sgd<B::InnerBackend>, Net<B>, B>),
+}
+
+impl<B: AutodiffBackend> AnyOptim<B> {
+    /// Builds the optimizer of `spec`.
+    pub fn new(spec: &OptimSpec) -> Self {
+        match spec.kind {
+            OptimKind::AdamW => AnyOptim::AdamW(
+                AdamWConfig::new()
+                    .with_weight_decay(spec.weight_decay as f32)
+                    .init(),
+            ),
+            OptimKind::Sgd => {
+                let decay = (spec.weight_decay > 0.0)
+                    .then(|| WeightDecayConfig::new(spec.weight_decay as f32));
+                AnyOptim::Sgd(SgdConfig::new().with_weight_decay(decay).init())
+            }
+        }
+    }
+
+    /// One update of `model` with `grads`.
+    pub fn step(&mut self, lr: f64, model: Net<B>, grads: GradientsParams) -> Net<B> {
+        match self {
+            AnyOptim::AdamW(o) => o.step(lr, model, grads),
+            AnyOptim::Sgd(o) => o.step(lr, model, grads),
+        }
+    }
+}
