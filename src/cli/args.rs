@@ -17,6 +17,8 @@ pub struct Cli {
 }
 
 /// Subcommands.
+// Parsed once per process; boxing would only add noise.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Train the model with one memory strategy and print a run summary.

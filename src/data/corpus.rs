@@ -103,7 +103,7 @@ mod tests {
         let path = dir.path().join("t.txt");
         std::fs::write(&path, "héllo wörld ".repeat(20)).unwrap();
         let c = Corpus::load(&DataSource::File(path), 8).unwrap();
-        assert_eq!(c.vocab.len(), 8);
+        assert_eq!(c.vocab.len(), 9);
         assert_eq!(c.tokens.len(), 12 * 20);
     }
 

@@ -14,6 +14,8 @@ use burn::prelude::*;
 use crate::config::{ModelKind, ModelSpec};
 
 /// One model type for the trainer, whichever network the config asks for.
+// One model per run: the size difference between variants costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Module, Debug)]
 pub enum Net<B: Backend> {
     /// Decoder-only transformer.

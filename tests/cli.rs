@@ -1,0 +1,302 @@
+//! The real binary on the CPU backend with the tiny config.
+
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::Path;
+use std::process::Command as StdCommand;
+use std::time::Duration;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn oomlab() -> Command {
+    let mut c = Command::cargo_bin("oomlab").unwrap();
+    c.timeout(Duration::from_secs(300));
+    c
+}
+
+/// Runs `train` on the CPU with few steps, returns the parsed `--json` summary.
+fn train_json(dir: &Path, extra: &[&str]) -> Value {
+    let out = oomlab()
+        .args([
+            "train",
+            "--device",
+            "cpu",
+            "--max-steps",
+            "30",
+            "--json",
+            "--out",
+        ])
+        .arg(dir)
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "exit {:?}\nstderr:\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("--json prints one JSON document on stdout")
+}
+
+fn f(v: &Value, key: &str) -> f64 {
+    v[key]
+        .as_f64()
+        .unwrap_or_else(|| panic!("{key} missing in {v}"))
+}
+
+#[test]
+fn baseline_finishes_and_the_loss_falls() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = train_json(dir.path(), &["--strategy", "baseline"]);
+    assert_eq!(s["steps_completed"], 30);
+    assert_eq!(s["stop"]["kind"], "completed");
+    assert_eq!(s["plan"]["accumulation"], 1);
+    assert!(f(&s, "final_loss") < f(&s, "first_loss") - 0.5, "{s}");
+    assert_eq!(s["device"]["kind"], "cpu");
+    assert_eq!(s["params"]["dtypes"][0], "f32");
+}
+
+#[test]
+fn grad_accum_finishes_with_the_configured_split_and_the_loss_falls() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = train_json(dir.path(), &["--strategy", "grad-accum", "--steps", "4"]);
+    assert_eq!(s["strategy"]["name"], "grad-accum");
+    assert_eq!(s["plan"]["micro_batch"], 8);
+    assert_eq!(s["plan"]["accumulation"], 4);
+    assert_eq!(s["effective_batch"], 32);
+    assert!(f(&s, "final_loss") < f(&s, "first_loss") - 0.5, "{s}");
+}
+
+#[test]
+fn the_mlp_model_trains_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = train_json(dir.path(), &["--model", "mlp", "--seq-len", "16"]);
+    assert_eq!(s["model"]["kind"], "mlp");
+    assert!(f(&s, "final_loss") < f(&s, "first_loss"), "{s}");
+}
+
+#[test]
+fn every_run_leaves_config_step_log_and_summary_in_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = train_json(dir.path(), &["--batch", "16"]);
+    let cfg = std::fs::read_to_string(dir.path().join("config.toml")).unwrap();
+    let parsed: toml::Table = cfg.parse().expect("config.toml is TOML");
+    assert_eq!(parsed["train"]["batch"].as_integer(), Some(16));
+    let steps = std::fs::read_to_string(dir.path().join("steps.jsonl")).unwrap();
+    assert_eq!(steps.lines().count(), 30);
+    let first: Value = serde_json::from_str(steps.lines().next().unwrap()).unwrap();
+    assert_eq!(first["step"], 0);
+    let saved: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("summary.json")).unwrap())
+            .unwrap();
+    assert_eq!(saved, s);
+    assert!(dir.path().join("summary.txt").exists());
+}
+
+#[test]
+fn a_user_text_file_can_be_the_data() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = dir.path().join("text.txt");
+    std::fs::write(
+        &text,
+        "the quick brown fox jumps over the lazy dog. ".repeat(200),
+    )
+    .unwrap();
+    let s = train_json(&dir.path().join("run"), &["--data", text.to_str().unwrap()]);
+    assert_eq!(s["vocab"], 28);
+    assert!(f(&s, "final_loss") < f(&s, "first_loss"), "{s}");
+}
+
+#[test]
+fn the_human_summary_goes_to_stdout_and_progress_to_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    oomlab()
+        .args(["train", "--device", "cpu", "--max-steps", "3", "--out"])
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("samples/s").and(predicate::str::contains("run folder")))
+        .stderr(predicate::str::contains("step 3/3"));
+}
+
+fn usage_error(args: &[&str], needle: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    oomlab()
+        .args(["train", "--device", "cpu", "--max-steps", "2", "--out"])
+        .arg(dir.path())
+        .args(args)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(needle));
+}
+
+#[test]
+fn steps_that_do_not_divide_the_batch_exit_2_and_list_the_divisors() {
+    usage_error(
+        &["--strategy", "grad-accum", "--steps", "5"],
+        "1, 2, 4, 8, 16, 32",
+    );
+}
+
+#[test]
+fn a_zero_batch_exits_2_naming_the_key_and_flag() {
+    usage_error(&["--batch", "0"], "train.batch` (flag --batch)");
+}
+
+#[test]
+fn a_negative_size_via_set_exits_2() {
+    usage_error(&["--set", "model.d_ff=-8"], "model.d_ff");
+}
+
+#[test]
+fn an_unknown_key_exits_2_and_names_it() {
+    usage_error(&["--set", "train.bacth=3"], "bacth");
+}
+
+#[test]
+fn steps_with_baseline_exits_2() {
+    usage_error(&["--strategy", "baseline", "--steps", "4"], "grad-accum");
+}
+
+#[test]
+fn a_broken_toml_file_exits_2_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, "[train]\nbatch = = 3\n").unwrap();
+    usage_error(&["--config", bad.to_str().unwrap()], "bad.toml");
+}
+
+#[test]
+fn a_missing_config_file_exits_2_and_lists_the_builtin_ones() {
+    usage_error(&["--config", "nope.toml"], "tiny, gpu, h200");
+}
+
+#[test]
+fn a_missing_data_file_exits_2() {
+    usage_error(&["--data", "/nonexistent/text.txt"], "--data");
+}
+
+#[test]
+fn a_bad_device_name_exits_2() {
+    oomlab()
+        .args(["train", "--device", "tpu"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cuda:N"));
+}
+
+#[test]
+fn asking_for_cuda_without_a_gpu_exits_2_with_what_to_do() {
+    if oomlab::device::cuda_driver().is_ok_and(|d| d.devices > 0) {
+        eprintln!("this machine has a CUDA GPU: the no-GPU error path is not reachable here");
+        return;
+    }
+    oomlab()
+        .args(["train", "--device", "cuda", "--max-steps", "2"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--device cpu"));
+}
+
+#[test]
+fn auto_on_a_machine_without_a_gpu_says_so_in_one_line_and_uses_the_cpu() {
+    if oomlab::device::cuda_driver().is_ok_and(|d| d.devices > 0) {
+        eprintln!("this machine has a CUDA GPU: auto picks it");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = oomlab()
+        .args(["train", "--max-steps", "2", "--json", "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let notes: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("no CUDA GPU"))
+        .collect();
+    assert_eq!(notes.len(), 1, "{stderr}");
+    let s: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(s["device"]["kind"], "cpu");
+}
+
+#[test]
+fn ctrl_c_stops_after_the_current_step_and_still_writes_the_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("oomlab");
+    let child = StdCommand::new(bin)
+        .args([
+            "train",
+            "--device",
+            "cpu",
+            "--max-steps",
+            "100000",
+            "--json",
+            "--out",
+        ])
+        .arg(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until a few steps are logged, then send SIGINT as a terminal would.
+    let log = dir.path().join("steps.jsonl");
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    while std::fs::read_to_string(&log)
+        .map(|s| s.lines().count())
+        .unwrap_or(0)
+        < 3
+    {
+        assert!(std::time::Instant::now() < deadline, "no steps logged");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let killed = StdCommand::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    let s: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(s["stop"]["kind"], "interrupted");
+    let done = s["steps_completed"].as_u64().unwrap();
+    assert!((3..100000).contains(&done));
+    let logged = std::fs::read_to_string(&log).unwrap().lines().count() as u64;
+    assert_eq!(logged, done, "every finished step is in the log");
+    assert!(dir.path().join("summary.json").exists());
+}
+
+#[test]
+fn dataset_prints_the_checked_in_sample() {
+    let sample = std::fs::read_to_string("datasets/mix-sample.txt").unwrap();
+    oomlab()
+        .args(["dataset", "--task", "mix", "--chars", "4096", "--seed", "7"])
+        .assert()
+        .success()
+        .stdout(sample);
+}
+
+#[test]
+fn configs_lists_the_builtin_configs() {
+    oomlab()
+        .arg("configs")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("tiny").and(predicate::str::contains("h200")));
+}
+
+#[test]
+fn help_teaches_the_strategies() {
+    oomlab()
+        .args(["train", "--help"])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("grad-accum").and(predicate::str::contains("micro-batch")),
+        );
+}
