@@ -9,7 +9,7 @@ OUT=${OUT:?set OUT to the results folder}
 export CUBECL_AUTOTUNE_LEVEL=minimal
 {
   date -u +"date: %Y-%m-%dT%H:%M:%SZ"
-  echo "commit: $(git rev-parse HEAD 2>/dev/null || echo unknown)"
+  echo "commit: ${COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}"
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
   echo "LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}"
   echo "CUBECL_AUTOTUNE_LEVEL=$CUBECL_AUTOTUNE_LEVEL"
