@@ -1,25 +1,57 @@
 //! The one place where concrete burn backends are named. Everything else is generic over
 //! `B: AutodiffBackend`.
 
+use std::sync::Arc;
+
 use burn::backend::cuda::CudaDevice;
 use burn::backend::flex::FlexDevice;
 use burn::backend::{Autodiff, Cuda, Flex};
 use burn::tensor::backend::AutodiffBackend;
+use cubecl::cuda::CudaRuntime;
+use cubecl::Runtime;
 
 use crate::device::Selected;
+use crate::probe::{AllocatorProbe, AllocatorStats};
 use crate::report::DeviceInfo;
+use crate::units::Bytes;
 
 /// The CPU training backend: burn's pure-Rust Flex backend with autodiff, f32.
 pub type CpuBackend = Autodiff<Flex>;
 /// The GPU training backend: burn's CUDA backend (cubecl, with fusion) with autodiff, f32.
 pub type CudaBackend = Autodiff<Cuda>;
 
+/// Backend-specific pieces a job may use.
+pub struct BackendExtras {
+    /// burn/cubecl's allocator statistics, where the backend has them (CUDA).
+    pub allocator: Option<AllocatorProbe>,
+}
+
 /// Work that runs on whichever backend was selected.
 pub trait BackendJob {
     /// What the job returns.
     type Output;
     /// Runs on backend `B`.
-    fn run<B: AutodiffBackend>(self, device: B::Device, info: DeviceInfo) -> Self::Output;
+    fn run<B: AutodiffBackend>(
+        self,
+        device: B::Device,
+        info: DeviceInfo,
+        extras: BackendExtras,
+    ) -> Self::Output;
+}
+
+fn cuda_allocator(index: usize) -> AllocatorProbe {
+    let device = CudaDevice::new(index);
+    AllocatorProbe::new(Arc::new(move || {
+        CudaRuntime::client(&device)
+            .memory_usage()
+            .ok()
+            .map(|u| AllocatorStats {
+                allocs: u.number_allocs,
+                in_use: Bytes(u.bytes_in_use),
+                padding: Bytes(u.bytes_padding),
+                reserved: Bytes(u.bytes_reserved),
+            })
+    }))
 }
 
 /// Runs `job` on the backend for `selected`.
@@ -33,6 +65,7 @@ pub fn dispatch<J: BackendJob>(selected: &Selected, job: J) -> J::Output {
                 backend: "flex".into(),
                 label: "cpu".into(),
             },
+            BackendExtras { allocator: None },
         ),
         Selected::Cuda { index, name, .. } => job.run::<CudaBackend>(
             CudaDevice::new(*index),
@@ -41,6 +74,9 @@ pub fn dispatch<J: BackendJob>(selected: &Selected, job: J) -> J::Output {
                 index: *index,
                 backend: "cuda (cubecl)".into(),
                 label: format!("cuda:{index} {name}"),
+            },
+            BackendExtras {
+                allocator: Some(cuda_allocator(*index)),
             },
         ),
     }

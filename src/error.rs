@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use crate::config::ConfigError;
 use crate::data::DataError;
-use crate::device::DeviceError;
+use crate::device::{BudgetError, DeviceError};
 
 /// Everything that can stop an oomlab command.
 #[derive(Debug, thiserror::Error)]
@@ -18,6 +18,9 @@ pub enum Error {
     /// The requested device cannot be used.
     #[error(transparent)]
     Device(#[from] DeviceError),
+    /// A memory budget cannot be set up.
+    #[error(transparent)]
+    Budget(#[from] BudgetError),
     /// The run folder could not be written.
     #[error("cannot write run folder {path}: {source} (choose another folder with --out DIR)")]
     RunDir {
@@ -32,6 +35,8 @@ pub enum Error {
 pub const EXIT_USAGE: i32 = 2;
 /// Exit code for a failure while running.
 pub const EXIT_FAILURE: i32 = 1;
+/// Exit code when a run stopped on a detected out-of-memory failure.
+pub const EXIT_OOM: i32 = 3;
 /// Exit code after Ctrl-C stopped a run (the summary was still written).
 pub const EXIT_INTERRUPTED: i32 = 130;
 
@@ -39,7 +44,7 @@ impl Error {
     /// The process exit code for this error.
     pub fn exit_code(&self) -> i32 {
         match self {
-            Error::Config(_) | Error::Data(_) | Error::Device(_) => EXIT_USAGE,
+            Error::Config(_) | Error::Data(_) | Error::Device(_) | Error::Budget(_) => EXIT_USAGE,
             Error::RunDir { .. } => EXIT_FAILURE,
         }
     }

@@ -4,6 +4,10 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+// Counts host heap bytes for the memory probe and the CPU's --memory-budget.
+#[global_allocator]
+static ALLOC: oomlab::probe::host::CountingAlloc = oomlab::probe::host::CountingAlloc;
+
 fn main() -> ExitCode {
     let cli = oomlab::cli::Cli::parse();
     let code = match oomlab::cli::run(cli) {

@@ -8,6 +8,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::config::ConfigFile;
 use crate::error::Error;
+use crate::probe::Timeline;
 use crate::report::{render_summary, RunSummary};
 use crate::train::{StepObserver, StepRecord};
 
@@ -89,6 +90,15 @@ impl RunDir {
     /// The folder.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Writes `memory.csv`: the sampler's readings with the step each falls in.
+    pub fn write_timeline(&self, timeline: &Timeline) -> Result<(), Error> {
+        if timeline.samples.is_empty() {
+            return Ok(());
+        }
+        let path = self.path.join("memory.csv");
+        fs::write(&path, timeline.to_csv()).map_err(io_err(&path))
     }
 
     /// Writes `summary.json` and `summary.txt`.

@@ -2,18 +2,24 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 use burn::tensor::backend::AutodiffBackend;
 
-use crate::backend::{dispatch, BackendJob};
-use crate::config::{ConfigFile, RunConfig};
+use crate::backend::{dispatch, BackendExtras, BackendJob};
+use crate::config::{ConfigFile, OptimKind, RunConfig};
 use crate::data::Corpus;
-use crate::device::{reexec_with_library_dir, select, DeviceRequest, Selected};
+use crate::device::{hold_budget, reexec_with_library_dir, select, Ballast, BudgetError, DeviceRequest, Selected};
 use crate::error::Error;
+use crate::gpu::{process_state, ProcState};
+use crate::model::param_count;
+use crate::oom::{DevicePanicDetector, HostBudgetDetector, NoDetector, OomDetector};
+use crate::probe::{host, HostProbe, MemoryProbe, NvmlProbe, NvmlView};
 use crate::progress::TrainProgress;
 use crate::report::{DeviceInfo, RunSummary};
 use crate::run_dir::{default_run_path, RunDir};
-use crate::train::{self, StepObserver, StepRecord, StopFlag};
+use crate::train::{self, Instruments, RunKit, RunResult, StepObserver, StepRecord, StopFlag};
+use crate::units::Bytes;
 
 /// Everything `train` needs, already validated.
 #[derive(Debug, Clone)]
@@ -28,6 +34,12 @@ pub struct TrainPlan {
     pub out: Option<PathBuf>,
     /// No progress lines on stderr.
     pub quiet: bool,
+    /// CPU: simulated OOM past this much host heap.
+    pub memory_budget: Option<Bytes>,
+    /// GPU: emulate a card of this size with real driver-level OOMs.
+    pub vram_budget: Option<Bytes>,
+    /// Memory sampler interval.
+    pub probe_interval: Duration,
 }
 
 /// What a finished (or stopped) run left behind.
@@ -56,28 +68,81 @@ struct TrainJob<'a> {
     config: &'a RunConfig,
     corpus: Arc<Corpus>,
     stop: &'a StopFlag,
+    kit: RunKit,
     observer: Both<'a>,
 }
 
 impl BackendJob for TrainJob<'_> {
-    type Output = RunSummary;
-    fn run<B: AutodiffBackend>(mut self, device: B::Device, info: DeviceInfo) -> RunSummary {
+    type Output = RunResult;
+    fn run<B: AutodiffBackend>(
+        mut self,
+        device: B::Device,
+        info: DeviceInfo,
+        extras: BackendExtras,
+    ) -> RunResult {
+        self.kit.instruments.allocator = extras.allocator;
         train::train::<B>(
             self.config,
             self.corpus,
             device,
             info,
+            self.kit,
             self.stop,
             &mut self.observer,
         )
     }
 }
 
-/// Picks the device, prepares the data and the run folder, trains, writes the summary.
+/// Lower bound of what training needs on the device: weights, gradients and optimizer
+/// state (AdamW keeps two moments), 4 bytes each, before any activation.
+pub fn state_bytes_lower_bound(config: &RunConfig, vocab: usize) -> Bytes {
+    let per_param = match config.optim.kind {
+        OptimKind::AdamW => 16,
+        OptimKind::Sgd => 8,
+    };
+    Bytes(param_count(&config.model, vocab) * per_param)
+}
+
+/// Warnings before the first step: other processes holding VRAM, too little free memory.
+fn preflight(view: &NvmlView, index: u32, need: Bytes) -> Vec<String> {
+    let mut warnings = Vec::new();
+    let me = std::process::id();
+    if let Ok(procs) = view.processes(index) {
+        for p in procs.into_iter().filter(|p| p.pid != me) {
+            let what = match process_state(p.pid) {
+                ProcState::Alive { command, .. } => command,
+                ProcState::Zombie { .. } => "STALE: zombie".into(),
+                ProcState::Gone => "STALE or in another container: no such PID here".into(),
+            };
+            warnings.push(format!(
+                "preflight: PID {} already holds {} on cuda:{index} ({what}); see `oomlab gpu`",
+                p.pid,
+                p.used.map(|b| b.to_string()).unwrap_or_else(|| "VRAM".into()),
+            ));
+        }
+    }
+    if let Ok(d) = view.device(index) {
+        if d.free < need {
+            warnings.push(format!(
+                "preflight: cuda:{index} has {} free, less than the {need} that weights, gradients and optimizer state alone need (activations come on top): expect an out-of-memory failure",
+                d.free
+            ));
+        }
+    }
+    warnings
+}
+
+/// Picks the device, prepares data, memory instruments and run folder, trains, writes the
+/// summary.
 pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Error> {
     let selected = select(plan.device)?;
+    let say = |line: &str| {
+        if !plan.quiet {
+            eprintln!("oomlab: {line}");
+        }
+    };
     match &selected {
-        Selected::Cpu { note: Some(note) } if !plan.quiet => eprintln!("oomlab: {note}"),
+        Selected::Cpu { note: Some(note) } => say(note),
         Selected::Cuda {
             restart_with: Some(dir),
             ..
@@ -93,37 +158,103 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
     }
 
     let corpus = Arc::new(Corpus::load(&plan.config.data, plan.config.model.seq_len)?);
+
+    // Memory instruments for this device.
+    let mut kit = RunKit {
+        sample_interval: plan.probe_interval,
+        ..Default::default()
+    };
+    let mut _ballast: Option<Ballast> = None;
+    match &selected {
+        Selected::Cpu { .. } => {
+            if plan.vram_budget.is_some() {
+                return Err(BudgetError::NotCuda.into());
+            }
+            kit.memory_kind = "host";
+            kit.sampled = Some(Arc::new(HostProbe) as Arc<dyn MemoryProbe>);
+            if !host::counting() {
+                kit.notes
+                    .push("host heap count unavailable: oomlab's counting allocator is not installed in this program".into());
+            }
+            let detector: Arc<dyn OomDetector> = match plan.memory_budget {
+                Some(b) => {
+                    say(&format!("--memory-budget {b}: exceeding it is a SIMULATED out-of-memory event"));
+                    Arc::new(HostBudgetDetector::new(b))
+                }
+                None => Arc::new(NoDetector),
+            };
+            kit.instruments = Instruments {
+                detector,
+                allocator: None,
+                memory: Some(Arc::new(HostProbe)),
+            };
+        }
+        Selected::Cuda { index, .. } => {
+            if plan.memory_budget.is_some() {
+                say("--memory-budget applies to the CPU backend; on CUDA use --vram-budget");
+            }
+            kit.memory_kind = "gpu";
+            let nvml = match NvmlView::init() {
+                Ok(v) => Some(v),
+                Err(e) => {
+                    say(&e);
+                    kit.notes.push(e);
+                    None
+                }
+            };
+            if let Some(view) = &nvml {
+                let need = state_bytes_lower_bound(&plan.config, corpus.vocab.len());
+                for w in preflight(view, *index as u32, need) {
+                    say(&w);
+                    kit.notes.push(w);
+                }
+            }
+            if let Some(budget) = plan.vram_budget {
+                let setup = hold_budget(*index, budget)?;
+                say(&setup.note);
+                kit.notes.push(setup.note);
+                kit.ballast = setup.ballast.as_ref().map(|b| b.bytes());
+                _ballast = setup.ballast;
+            }
+            let probe: Option<Arc<dyn MemoryProbe>> = nvml
+                .map(|v| Arc::new(NvmlProbe::new(v, *index as u32)) as Arc<dyn MemoryProbe>);
+            kit.sampled = probe.clone();
+            kit.instruments = Instruments {
+                detector: Arc::new(DevicePanicDetector::install()),
+                allocator: None, // filled in by the backend dispatch
+                memory: probe,
+            };
+        }
+    }
+
     let path = plan.out.clone().unwrap_or_else(|| {
-        default_run_path(
-            std::path::Path::new("runs"),
-            plan.config.train.strategy.name(),
-        )
+        default_run_path(std::path::Path::new("runs"), plan.config.train.strategy.name())
     });
     let device_label = match &selected {
         Selected::Cpu { .. } => "cpu".to_string(),
         Selected::Cuda { index, name, .. } => format!("cuda:{index} {name}"),
     };
     let mut run_dir = RunDir::create(path, &plan.file, &device_label)?;
-    if !plan.quiet {
-        eprintln!(
-            "oomlab: training on {device_label}, run folder {}",
-            run_dir.path().display()
-        );
-    }
+    say(&format!(
+        "training on {device_label}, run folder {}",
+        run_dir.path().display()
+    ));
     let mut progress = TrainProgress::new(plan.quiet);
-    let summary = dispatch(
+    let result = dispatch(
         &selected,
         TrainJob {
             config: &plan.config,
             corpus,
             stop,
+            kit,
             observer: Both(&mut progress, &mut run_dir),
         },
     );
     progress.finish();
-    run_dir.write_summary(&summary)?;
+    run_dir.write_summary(&result.summary)?;
+    run_dir.write_timeline(&result.timeline)?;
     Ok(TrainOutcome {
-        summary,
+        summary: result.summary,
         run_dir: run_dir.path().to_path_buf(),
     })
 }

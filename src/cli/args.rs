@@ -6,6 +6,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::config::{ConfigError, Task};
 use crate::device::DeviceRequest;
+use crate::units::{parse_size, Bytes};
 
 /// Train a real model, hit real out-of-memory errors, survive them, and measure every byte.
 #[derive(Debug, Parser)]
@@ -26,6 +27,9 @@ pub enum Command {
     Train(TrainArgs),
     /// Print the generated training language (the default data) to stdout.
     Dataset(DatasetArgs),
+    /// GPUs, the processes holding VRAM (stale ones flagged), and a careful way to free it.
+    #[command(long_about = GPU_ABOUT)]
+    Gpu(GpuArgs),
     /// List the built-in configs, or print one: `oomlab configs gpu`.
     Configs {
         /// A built-in config to print.
@@ -56,13 +60,55 @@ for any key (e.g. --set model.d_ff=512).
 Every run writes a folder (--out, default runs/<time>-<strategy>) with config.toml (the
 resolved config), steps.jsonl (one line per finished step) and summary.json/.txt.
 
+Memory: every run samples memory in the background (NVML on a GPU, the host otherwise)
+and reads burn's allocator at the end of each phase; the summary reconciles the figures
+(tensors in use, pool slack, CUDA context, other processes). burn 0.21 does not report a
+failed GPU allocation, so oomlab detects it itself: a step hit by OOM is discarded (model
+and optimizer untouched), memory is released, and the run stops with exit code 3.
+--vram-budget makes a big card behave like a small one; on the CPU --memory-budget gives
+the same behaviour with SIMULATED OOMs.
+
 Exit codes: 0 done, 1 failed while running, 2 bad config/flags/data/device,
-130 stopped by Ctrl-C (summary still written).
+3 stopped by a detected out-of-memory failure, 130 stopped by Ctrl-C (summary still
+written in every case).
 
 Examples:
   oomlab train --strategy grad-accum --steps 4
   oomlab train --config gpu --batch 128 --device cuda:0
   oomlab train --data my.txt --seq-len 128 --json | jq .final_loss";
+
+const GPU_ABOUT: &str = "\
+What nvidia-smi and nvtop show, plus what they do not: for every process holding VRAM,
+whether it is still alive. A PID that no longer exists here, or a zombie, is flagged
+STALE with what to do about it.
+
+--kill PID frees VRAM by ending its holder: it shows what it will end and asks (or
+--yes), sends SIGTERM, waits --grace seconds, and sends SIGKILL only with --force. It
+refuses PID 1, itself, its parent, and any PID that holds no VRAM. There is no
+'kill everything' mode.";
+
+/// `oomlab gpu`
+#[derive(Debug, Args)]
+pub struct GpuArgs {
+    /// Refresh every SECS seconds until Ctrl-C.
+    #[arg(long, value_name = "SECS")]
+    pub watch: Option<f64>,
+    /// Print the snapshot as JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// End this VRAM holder (SIGTERM).
+    #[arg(long, value_name = "PID")]
+    pub kill: Option<u32>,
+    /// With --kill: send SIGKILL if it is still alive after the grace period.
+    #[arg(long, requires = "kill")]
+    pub force: bool,
+    /// With --kill: seconds to wait after SIGTERM.
+    #[arg(long, default_value_t = 5.0, requires = "kill", value_name = "SECS")]
+    pub grace: f64,
+    /// With --kill: do not ask for confirmation.
+    #[arg(long, short, requires = "kill")]
+    pub yes: bool,
+}
 
 /// `--strategy` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -147,6 +193,17 @@ pub struct TrainArgs {
     /// Run folder.
     #[arg(long, short, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// CPU only: a SIMULATED out-of-memory event when the host heap exceeds SIZE (e.g.
+    /// 64MiB). The step is discarded as on a GPU; everything shown is labelled simulated.
+    #[arg(long, value_name = "SIZE", value_parser = size_arg)]
+    pub memory_budget: Option<Bytes>,
+    /// CUDA only: make the card behave like one of SIZE (e.g. 8GiB) by holding the rest of
+    /// its memory outside burn; allocations past it fail for real in the driver.
+    #[arg(long, value_name = "SIZE", value_parser = size_arg)]
+    pub vram_budget: Option<Bytes>,
+    /// How often the background memory sampler reads NVML (or the host), in ms.
+    #[arg(long, default_value_t = 10, value_name = "MS")]
+    pub probe_interval_ms: u64,
     /// Print the summary as JSON on stdout.
     #[arg(long)]
     pub json: bool,
@@ -167,6 +224,14 @@ pub struct DatasetArgs {
     /// Generator seed.
     #[arg(long, default_value_t = 7)]
     pub seed: u64,
+}
+
+fn size_arg(s: &str) -> Result<Bytes, String> {
+    match parse_size(s) {
+        Ok(b) if b.0 > 0 => Ok(b),
+        Ok(_) => Err("the size must be more than 0".into()),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 fn int(v: u64) -> toml::Value {

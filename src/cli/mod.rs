@@ -3,7 +3,9 @@
 
 mod args;
 
-pub use args::{Cli, Command, DatasetArgs, StrategyArg, TrainArgs};
+mod gpu;
+
+pub use args::{Cli, Command, DatasetArgs, GpuArgs, StrategyArg, TrainArgs};
 
 use std::io::Write;
 
@@ -17,6 +19,7 @@ use crate::train::StopFlag;
 pub fn run(cli: Cli) -> Result<i32, Error> {
     match cli.command {
         Command::Train(args) => train(args),
+        Command::Gpu(args) => gpu::run(args),
         Command::Dataset(args) => {
             let text = crate::data::generate(args.task.into(), args.chars, args.seed);
             print!("{text}");
@@ -93,6 +96,7 @@ fn train(args: TrainArgs) -> Result<i32, Error> {
         StopReason::Completed => 0,
         StopReason::Interrupted => EXIT_INTERRUPTED,
         StopReason::Failed(_) => crate::error::EXIT_FAILURE,
+        StopReason::OutOfMemory(_) => crate::error::EXIT_OOM,
     })
 }
 
@@ -107,5 +111,8 @@ pub fn resolve(args: TrainArgs) -> Result<TrainPlan, Error> {
         device: args.device,
         out: args.out,
         quiet: args.quiet,
+        memory_budget: args.memory_budget,
+        vram_budget: args.vram_budget,
+        probe_interval: std::time::Duration::from_millis(args.probe_interval_ms.max(1)),
     })
 }

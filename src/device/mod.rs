@@ -3,10 +3,12 @@
 //! "Usable" means the driver loads, a device exists, and NVRTC (which burn 0.21's cubecl
 //! needs at run time to compile kernels) can be loaded.
 
+mod ballast;
 mod cuda_libs;
 mod request;
 mod select;
 
+pub use ballast::{hold_budget, Ballast, BudgetError, BudgetSetup};
 pub use cuda_libs::{cuda_driver, locate_nvrtc, reexec_with_library_dir, CudaDriver, NvrtcStatus};
 pub use request::DeviceRequest;
 pub use select::{select, DeviceError, Selected};

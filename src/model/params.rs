@@ -64,3 +64,46 @@ pub fn flat_params<B: Backend, M: Module<B>>(module: &M) -> Vec<f32> {
     module.visit(&mut f);
     f.0
 }
+
+/// Parameter count of the network `spec` would build, without building it (for the
+/// preflight's memory estimate). Kept exact: a test compares it with [`ParamStats`].
+pub fn param_count(spec: &crate::config::ModelSpec, vocab: usize) -> u64 {
+    use crate::config::ModelKind;
+    let (v, d, l, ff, t) = (
+        vocab as u64,
+        spec.d_model as u64,
+        spec.n_layers as u64,
+        spec.d_ff as u64,
+        spec.seq_len as u64,
+    );
+    match spec.kind {
+        ModelKind::Gpt => {
+            // q, k, v, o with bias; feed-forward with bias; two layer norms.
+            let block = 4 * (d * d + d) + (d * ff + ff) + (ff * d + d) + 2 * 2 * d;
+            v * d + t * d + l * block + 2 * d + d * v + v
+        }
+        ModelKind::Mlp => {
+            let first = t * d * ff + ff;
+            let rest = l.saturating_sub(1) * (ff * ff + ff);
+            v * d + first + rest + ff * v + v
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::CpuBackend;
+    use crate::config::{load, ConfigSource};
+    use crate::model::Net;
+
+    #[test]
+    fn the_parameter_formula_matches_the_built_models() {
+        for kind in ["gpt", "mlp"] {
+            let over = vec![("model.kind".to_string(), toml::Value::String(kind.into()))];
+            let (_, cfg) = load(&ConfigSource::Builtin("tiny".into()), &over).unwrap();
+            let net = Net::<CpuBackend>::init(&cfg.model, 47, &Default::default());
+            assert_eq!(ParamStats::of(&net).count, param_count(&cfg.model, 47), "{kind}");
+        }
+    }
+}

@@ -3,5 +3,5 @@
 mod render;
 mod summary;
 
-pub use render::render_summary;
+pub use render::{render_memory, render_summary};
 pub use summary::{DeviceInfo, RunSummary, StopReason, SUMMARY_SCHEMA_VERSION};

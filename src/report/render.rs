@@ -62,6 +62,13 @@ pub fn render_summary(s: &RunSummary) -> String {
                     StopReason::Completed => String::new(),
                     StopReason::Interrupted => " (interrupted by Ctrl-C)".into(),
                     StopReason::Failed(m) => format!(" (failed: {m})"),
+                    StopReason::OutOfMemory(e) => format!(
+                        " (stopped: {} at step {} in the {} phase{}; that step was discarded, not applied)",
+                        e.label(),
+                        e.step,
+                        e.phase,
+                        e.requested.map(|b| format!(", allocation of {b}")).unwrap_or_default()
+                    ),
                 }
             ),
         ),
@@ -77,10 +84,44 @@ pub fn render_summary(s: &RunSummary) -> String {
         ("steady step", opt(s.steady_step_s, secs)),
         ("samples/s", opt(s.samples_per_s, |x| format!("{x:.1}"))),
         ("wall time", secs(s.wall_s)),
+        ("OOM detector", s.oom_detector.clone()),
         ("host peak RSS", opt(s.host_peak_rss, |b| b.to_string())),
     ];
     for (k, v) in rows {
         t.add_row(vec![k.to_string(), v]);
+    }
+    format!("{t}\n{}", render_memory(s))
+}
+
+/// The memory section: figures by source, then how they add up.
+pub fn render_memory(s: &RunSummary) -> String {
+    let m = &s.memory;
+    let mut t = Table::new();
+    let title = if m.kind == "gpu" {
+        "memory (GPU: NVML + burn allocator)"
+    } else {
+        "memory (HOST memory: counting allocator + RSS)"
+    };
+    t.load_preset(UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_header(vec![title, "", ""]);
+    let b = |x: Option<crate::units::Bytes>| x.map(|b| b.to_string()).unwrap_or_else(|| "n/a".into());
+    let process_label = if m.kind == "gpu" { "NVML process VRAM" } else { "RSS" };
+    t.add_row(vec![format!("peak {process_label} (sampled)"), b(m.process_peak), format!("{} samples every {:.0} ms", m.samples, m.sample_interval_ms)]);
+    t.add_row(vec![format!("mean {process_label}"), b(m.process_mean), String::new()]);
+    if m.kind == "gpu" {
+        t.add_row(vec!["peak allocator in use (phase ends)".into(), b(m.allocator_peak_in_use), "live tensors at the end of forward/backward/optimizer".into()]);
+        t.add_row(vec!["peak allocator reserved".into(), b(m.allocator_peak_reserved), "pool pages held".into()]);
+        t.add_row(vec!["peak NVML device used".into(), b(m.device_used_peak), format!("of {}", b(m.device_total))]);
+    } else {
+        t.add_row(vec!["peak host heap in use".into(), b(m.host_heap_peak), "counting allocator".into()]);
+    }
+    t.add_row(vec!["before the model (baseline)".into(), b(m.baseline.process), "process figure before any tensor".into()]);
+    for line in &m.reconciliation {
+        t.add_row(vec![format!("end: {}", line.label), line.bytes.to_string(), line.explanation.clone()]);
+    }
+    for n in &m.notes {
+        t.add_row(vec!["note".to_string(), String::new(), n.clone()]);
     }
     t.to_string()
 }

@@ -4,6 +4,8 @@ use serde::Serialize;
 
 use crate::config::{ModelSpec, StrategySpec};
 use crate::model::ParamStats;
+use crate::oom::OomEvent;
+use crate::probe::MemoryReport;
 use crate::strategy::StepPlan;
 use crate::units::Bytes;
 
@@ -33,6 +35,8 @@ pub enum StopReason {
     Interrupted,
     /// A step failed; the message says how.
     Failed(String),
+    /// An out-of-memory failure was detected; the step was discarded (not applied).
+    OutOfMemory(Box<OomEvent>),
 }
 
 /// Everything a run reports, in one place, for every renderer.
@@ -64,6 +68,8 @@ pub struct RunSummary {
     pub steps_completed: usize,
     /// Why the loop ended.
     pub stop: StopReason,
+    /// Which OOM detector watched the run.
+    pub oom_detector: String,
     /// Loss of the first step.
     pub first_loss: Option<f32>,
     /// Mean loss of the last 10% of steps (at least one).
@@ -79,4 +85,6 @@ pub struct RunSummary {
     pub wall_s: f64,
     /// Peak resident set size of this process (`VmHWM`), where the OS reports it.
     pub host_peak_rss: Option<Bytes>,
+    /// Memory as every source saw it, reconciled.
+    pub memory: MemoryReport,
 }

@@ -6,6 +6,6 @@ mod stop;
 mod trainer;
 
 pub use optim::AnyOptim;
-pub use run::{train, StepObserver};
+pub use run::{train, RunKit, RunResult, StepObserver};
 pub use stop::StopFlag;
-pub use trainer::{StepRecord, TrainError, Trainer};
+pub use trainer::{Instruments, StepRecord, TrainError, Trainer};

@@ -1,17 +1,19 @@
-//! A whole run: build, step until done or stopped, summarise.
+//! A whole run: start the memory sampler, build, step until done or stopped, summarise.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use burn::tensor::backend::AutodiffBackend;
 
 use super::stop::StopFlag;
-use super::trainer::{StepRecord, Trainer};
+use super::trainer::{Instruments, StepRecord, TrainError, Trainer};
 use crate::config::RunConfig;
 use crate::data::Corpus;
 use crate::model::ParamStats;
+use crate::probe::{reconcile, host, MemoryProbe, MemoryReading, MemoryReport, Sampler, Timeline};
 use crate::report::{DeviceInfo, RunSummary, StopReason, SUMMARY_SCHEMA_VERSION};
 use crate::strategy;
+use crate::units::Bytes;
 
 /// Receives progress as the loop runs (the progress bar, the run folder's step log).
 pub trait StepObserver {
@@ -21,6 +23,44 @@ pub trait StepObserver {
     fn on_step(&mut self, _record: &StepRecord) {}
 }
 
+/// What a run measures with.
+#[derive(Clone)]
+pub struct RunKit {
+    /// Detector and phase-boundary sources for the trainer.
+    pub instruments: Instruments,
+    /// What the background sampler reads: NVML on a GPU, the host otherwise.
+    pub sampled: Option<Arc<dyn MemoryProbe>>,
+    /// Sampling interval.
+    pub sample_interval: Duration,
+    /// `gpu` or `host`.
+    pub memory_kind: &'static str,
+    /// Sources that are unavailable, and why.
+    pub notes: Vec<String>,
+    /// VRAM held outside burn to emulate a smaller card.
+    pub ballast: Option<Bytes>,
+}
+
+impl Default for RunKit {
+    fn default() -> Self {
+        Self {
+            instruments: Instruments::default(),
+            sampled: None,
+            sample_interval: Duration::from_millis(20),
+            memory_kind: "host",
+            notes: Vec::new(),
+            ballast: None,
+        }
+    }
+}
+
+/// A finished run: its summary and the sampler's timeline.
+pub struct RunResult {
+    /// The summary.
+    pub summary: RunSummary,
+    /// Memory over time (empty without a sampled source).
+    pub timeline: Timeline,
+}
+
 /// Trains with `cfg` on `device` until all steps ran, `stop` is requested, or a step
 /// fails; the summary is returned in every case.
 pub fn train<B: AutodiffBackend>(
@@ -28,15 +68,34 @@ pub fn train<B: AutodiffBackend>(
     corpus: Arc<Corpus>,
     device: B::Device,
     device_info: DeviceInfo,
+    kit: RunKit,
     stop: &StopFlag,
     observer: &mut dyn StepObserver,
-) -> RunSummary {
+) -> RunResult {
     let started = Instant::now();
+    host::reset_peak();
+    let sampler = kit
+        .sampled
+        .clone()
+        .map(|p| Sampler::start(p, kit.sample_interval));
+    let read_now = || {
+        let sampled = kit.sampled.as_ref().map(|p| p.read()).unwrap_or_default();
+        let alloc = kit
+            .instruments
+            .allocator
+            .as_ref()
+            .map(|a| a.read())
+            .unwrap_or_default();
+        alloc.or(sampled)
+    };
+    let baseline = read_now();
+
     let strategy = strategy::from_spec(cfg.train.strategy);
     let plan = strategy.plan(cfg.train.batch);
     let vocab = corpus.vocab.len();
     let data = corpus.origin.clone();
-    let mut trainer = Trainer::<B>::new(cfg, corpus, plan, device);
+    let mut trainer =
+        Trainer::<B>::with_instruments(cfg, corpus, plan, device, kit.instruments.clone());
     let params = ParamStats::of(trainer.model());
 
     observer.on_start(cfg.train.max_steps);
@@ -48,6 +107,9 @@ pub fn train<B: AutodiffBackend>(
             reason = StopReason::Interrupted;
             break;
         }
+        if let Some(s) = &sampler {
+            s.mark_step(step);
+        }
         match trainer.step(step) {
             Ok(rec) => {
                 if step == 0 {
@@ -56,14 +118,49 @@ pub fn train<B: AutodiffBackend>(
                 observer.on_step(&rec);
                 records.push(rec);
             }
+            Err(TrainError::OutOfMemory(event)) => {
+                reason = StopReason::OutOfMemory(event);
+                break;
+            }
             Err(e) => {
                 reason = StopReason::Failed(e.to_string());
                 break;
             }
         }
     }
-    if reason == StopReason::Completed && stop.requested() && records.len() < cfg.train.max_steps {
-        reason = StopReason::Interrupted;
+
+    // Every source at one moment, for the reconciliation.
+    let _ = B::sync(trainer.device());
+    let end: MemoryReading = read_now();
+    let allocator_end = kit.instruments.allocator.as_ref().and_then(|a| a.stats());
+    let timeline = sampler.map(|s| s.finish()).unwrap_or_default();
+    let phases = trainer.phase_peaks();
+    let mut memory = MemoryReport {
+        kind: kit.memory_kind.to_string(),
+        sources: [
+            kit.sampled.as_ref().map(|p| p.source().to_string()),
+            kit.instruments.allocator.as_ref().map(|_| "allocator".to_string()),
+            host::counting().then(|| "host heap".to_string()),
+        ]
+        .into_iter()
+        .flatten()
+        .collect(),
+        notes: kit.notes.clone(),
+        baseline,
+        end,
+        allocator_end,
+        phases,
+        allocator_peak_in_use: phases.peak_in_use(),
+        allocator_peak_reserved: phases.peak_reserved(),
+        device_total: end.device_total,
+        host_heap_peak: host::counting().then(host::heap_peak),
+        ballast: kit.ballast,
+        reconciliation: reconcile(kit.memory_kind, end, allocator_end, kit.ballast),
+        ..Default::default()
+    }
+    .with_timeline(&timeline);
+    if memory.kind == "host" {
+        memory.process_peak = memory.process_peak.max(host::peak_rss());
     }
 
     let losses: Vec<f32> = records.iter().map(|r| r.loss).collect();
@@ -78,7 +175,7 @@ pub fn train<B: AutodiffBackend>(
     steady.sort_by(f64::total_cmp);
     let steady_step_s = (!steady.is_empty()).then(|| steady[steady.len() / 2]);
 
-    RunSummary {
+    let summary = RunSummary {
         schema_version: SUMMARY_SCHEMA_VERSION,
         oomlab_version: env!("CARGO_PKG_VERSION").to_string(),
         strategy: cfg.train.strategy,
@@ -92,12 +189,15 @@ pub fn train<B: AutodiffBackend>(
         steps_planned: cfg.train.max_steps,
         steps_completed: records.len(),
         stop: reason,
+        oom_detector: kit.instruments.detector.name().to_string(),
         first_loss: losses.first().copied(),
         final_loss,
         time_to_first_step_s: time_to_first_step,
         steady_step_s,
         samples_per_s: steady_step_s.map(|s| plan.effective_batch() as f64 / s),
         wall_s: started.elapsed().as_secs_f64(),
-        host_peak_rss: crate::host_mem::peak_rss(),
-    }
+        host_peak_rss: host::peak_rss(),
+        memory,
+    };
+    RunResult { summary, timeline }
 }

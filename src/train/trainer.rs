@@ -1,4 +1,10 @@
-//! One optimizer step at a time: the model, its optimizer and the data, nothing else.
+//! One optimizer step at a time: the model, its optimizer and the data, with an OOM check
+//! at the end of every phase.
+//!
+//! A step hit by OOM never reaches the model or the optimizer: the trainer keeps the
+//! model and optimizer of the last good step until the new ones have passed every check.
+//! (Keeping them costs memory: during the optimizer step the old weights and optimizer
+//! state stay alive next to the new ones instead of being updated in place.)
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -12,20 +18,9 @@ use super::optim::AnyOptim;
 use crate::config::RunConfig;
 use crate::data::{BatchSampler, Corpus};
 use crate::model::Net;
+use crate::oom::{NoDetector, OomDetector, OomEvent, Phase};
+use crate::probe::{AllocatorProbe, MemoryProbe, PhasePeaks};
 use crate::strategy::StepPlan;
-
-/// A step that could not finish.
-#[derive(Debug, thiserror::Error)]
-pub enum TrainError {
-    /// The backend reported an error when synchronising after the step.
-    #[error("step {step}: the device reported an error: {message}")]
-    Device {
-        /// The step.
-        step: usize,
-        /// The backend's message.
-        message: String,
-    },
-}
 
 /// What one optimizer step did.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -50,37 +45,88 @@ mod secs {
     }
 }
 
+/// A step that could not finish. In every case the model and optimizer are as they were
+/// before the step.
+#[derive(Debug, thiserror::Error)]
+pub enum TrainError {
+    /// An out-of-memory failure was detected; the step was discarded and memory released.
+    #[error("step {}: {} in the {} phase{}: {}", .0.step, .0.label(), .0.phase, .0.requested.map(|b| format!(" (allocation of {b})")).unwrap_or_default(), .0.message)]
+    OutOfMemory(Box<OomEvent>),
+    /// The backend reported an error when synchronising.
+    #[error("step {step}: the device reported an error: {message}")]
+    Device {
+        /// The step.
+        step: usize,
+        /// The backend's message.
+        message: String,
+    },
+}
+
+/// What the trainer measures with, beyond the model: the OOM detector and the memory
+/// sources read at phase boundaries.
+#[derive(Clone)]
+pub struct Instruments {
+    /// Finds OOM failures.
+    pub detector: Arc<dyn OomDetector>,
+    /// burn's allocator statistics (CUDA), read at phase ends.
+    pub allocator: Option<AllocatorProbe>,
+    /// NVML or host reading attached to an OOM event.
+    pub memory: Option<Arc<dyn MemoryProbe>>,
+}
+
+impl Default for Instruments {
+    fn default() -> Self {
+        Self {
+            detector: Arc::new(NoDetector),
+            allocator: None,
+            memory: None,
+        }
+    }
+}
+
 /// Holds the model and optimizer between steps.
 pub struct Trainer<B: AutodiffBackend> {
-    model: Option<Net<B>>,
+    model: Net<B>,
     optim: AnyOptim<B>,
     lr: f64,
     sampler: BatchSampler,
     plan: StepPlan,
     device: B::Device,
+    inst: Instruments,
+    phases: PhasePeaks,
 }
 
 impl<B: AutodiffBackend> Trainer<B> {
     /// Seeds the backend, builds the model and optimizer of `cfg` on `device`.
     pub fn new(cfg: &RunConfig, corpus: Arc<Corpus>, plan: StepPlan, device: B::Device) -> Self {
+        Self::with_instruments(cfg, corpus, plan, device, Instruments::default())
+    }
+
+    /// As [`new`](Self::new), measuring with `inst`.
+    pub fn with_instruments(
+        cfg: &RunConfig,
+        corpus: Arc<Corpus>,
+        plan: StepPlan,
+        device: B::Device,
+        inst: Instruments,
+    ) -> Self {
         B::seed(&device, cfg.train.seed);
         let model = Net::init(&cfg.model, corpus.vocab.len(), &device);
         Self {
-            model: Some(model),
+            model,
             optim: AnyOptim::new(&cfg.optim),
             lr: cfg.optim.lr,
             sampler: BatchSampler::new(corpus, cfg.model.seq_len, cfg.train.seed),
             plan,
             device,
+            inst,
+            phases: PhasePeaks::default(),
         }
     }
 
-    /// The model as it is now.
+    /// The model as it is now (after the last applied step).
     pub fn model(&self) -> &Net<B> {
-        // Only `step` takes the model out, and it always puts it back.
-        self.model
-            .as_ref()
-            .unwrap_or_else(|| unreachable!("model is only moved inside step"))
+        &self.model
     }
 
     /// The split every step uses.
@@ -88,52 +134,99 @@ impl<B: AutodiffBackend> Trainer<B> {
         self.plan
     }
 
+    /// Allocator figures at phase ends so far.
+    pub fn phase_peaks(&self) -> PhasePeaks {
+        self.phases
+    }
+
+    /// The device.
+    pub fn device(&self) -> &B::Device {
+        &self.device
+    }
+
+    /// Synchronises, records allocator figures for `phase`, and asks the detector.
+    fn checkpoint(&mut self, step: usize, phase: Phase) -> Result<(), TrainError> {
+        let synced = B::sync(&self.device);
+        let stats = self.inst.allocator.as_ref().and_then(|a| a.stats());
+        if let Some(event) = self.inst.detector.check(step, phase) {
+            let mut event = event;
+            event.allocator = stats;
+            event.memory = self.inst.memory.as_ref().map(|m| m.read());
+            return Err(TrainError::OutOfMemory(Box::new(event)));
+        }
+        synced.map_err(|e| TrainError::Device {
+            step,
+            message: format!("{e:?}"),
+        })?;
+        if let Some(s) = stats {
+            let slot = match phase {
+                Phase::Forward => &mut self.phases.forward,
+                Phase::Backward => &mut self.phases.backward,
+                Phase::Optimizer => &mut self.phases.optimizer,
+            };
+            PhasePeaks::record(slot, s);
+        }
+        Ok(())
+    }
+
     /// Runs optimizer step `step`: its batch is split as the plan says, each micro-batch
     /// loss is scaled by `1 / accumulation`, so the summed gradient is that of the whole
-    /// batch's mean loss.
+    /// batch's mean loss. On any failure the step is discarded and memory released.
     pub fn step(&mut self, step: usize) -> Result<StepRecord, TrainError> {
+        self.inst.detector.arm();
+        let result = self.try_step(step);
+        if result.is_err() {
+            // Everything the step computed is dropped by now; give the pool's pages back
+            // so the next attempt starts from the post-step baseline.
+            B::memory_cleanup(&self.device);
+            let _ = B::sync(&self.device);
+            self.inst.detector.arm();
+        }
+        result
+    }
+
+    fn try_step(&mut self, step: usize) -> Result<StepRecord, TrainError> {
         let start = Instant::now();
         let StepPlan {
             micro_batch,
             accumulation,
         } = self.plan;
         let batch = self.sampler.batch(step, micro_batch * accumulation);
-        let model = self
-            .model
-            .take()
-            .unwrap_or_else(|| unreachable!("model is only moved inside step"));
+        // A shallow copy: tensors are shared. `self.model` stays the last good model.
+        let model = self.model.clone();
 
         let mut loss_sum = 0.0f64;
-        let grads = if accumulation == 1 {
-            let b = batch.to_device::<B>(&self.device);
+        let mut acc = GradientsAccumulator::<Net<B>>::new();
+        let mut single = None;
+        for i in 0..accumulation {
+            let b = batch
+                .rows(i * micro_batch, micro_batch)
+                .to_device::<B>(&self.device);
             let loss = model.loss(b.inputs, b.targets);
-            let grads = GradientsParams::from_grads(loss.backward(), &model);
-            loss_sum += f64::from(loss.into_scalar().elem::<f32>());
-            grads
-        } else {
-            let mut acc = GradientsAccumulator::<Net<B>>::new();
-            for i in 0..accumulation {
-                let b = batch
-                    .rows(i * micro_batch, micro_batch)
-                    .to_device::<B>(&self.device);
-                let loss = model.loss(b.inputs, b.targets);
-                let scaled = loss.clone().div_scalar(accumulation as f64);
-                acc.accumulate(
-                    &model,
-                    GradientsParams::from_grads(scaled.backward(), &model),
-                );
-                loss_sum += f64::from(loss.into_scalar().elem::<f32>());
+            self.checkpoint(step, Phase::Forward)?;
+            let value = f64::from(loss.clone().into_scalar().elem::<f32>());
+            let scaled = if accumulation == 1 {
+                loss
+            } else {
+                loss.div_scalar(accumulation as f64)
+            };
+            let grads = GradientsParams::from_grads(scaled.backward(), &model);
+            self.checkpoint(step, Phase::Backward)?;
+            loss_sum += value;
+            if accumulation == 1 {
+                single = Some(grads);
+            } else {
+                acc.accumulate(&model, grads);
             }
-            acc.grads()
-        };
+        }
+        let grads = single.unwrap_or_else(|| acc.grads());
 
-        let model = self.optim.step(self.lr, model, grads);
-        self.model = Some(model);
-        // Wait for the device so the step's time is the step's, not the next one's.
-        B::sync(&self.device).map_err(|e| TrainError::Device {
-            step,
-            message: format!("{e:?}"),
-        })?;
+        let mut optim = self.optim.clone();
+        let updated = optim.step(self.lr, model, grads);
+        self.checkpoint(step, Phase::Optimizer)?;
+        // Every check passed: the step becomes real.
+        self.model = updated;
+        self.optim = optim;
         Ok(StepRecord {
             step,
             loss: (loss_sum / accumulation as f64) as f32,
@@ -141,5 +234,70 @@ impl<B: AutodiffBackend> Trainer<B> {
             accumulation,
             duration: start.elapsed(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::CpuBackend;
+    use crate::config::{load, ConfigSource};
+    use crate::model::flat_params;
+    use crate::oom::ScriptedDetector;
+
+    fn trainer(detector: ScriptedDetector) -> Trainer<CpuBackend> {
+        let over = vec![
+            ("train.batch".to_string(), toml::Value::Integer(8)),
+            ("model.seq_len".to_string(), toml::Value::Integer(16)),
+        ];
+        let (_, cfg) = load(&ConfigSource::Builtin("tiny".into()), &over).unwrap();
+        let corpus = Arc::new(Corpus::load(&cfg.data, 16).unwrap());
+        let plan = StepPlan {
+            micro_batch: 4,
+            accumulation: 2,
+        };
+        Trainer::with_instruments(
+            &cfg,
+            corpus,
+            plan,
+            Default::default(),
+            Instruments {
+                detector: Arc::new(detector),
+                ..Default::default()
+            },
+        )
+    }
+
+    #[test]
+    fn an_oom_in_any_phase_leaves_the_model_as_it_was() {
+        for phase in [Phase::Forward, Phase::Backward, Phase::Optimizer] {
+            let mut t = trainer(ScriptedDetector::new(vec![(1, phase)]));
+            t.step(0).unwrap();
+            let before = flat_params(t.model());
+            let err = t.step(1).unwrap_err();
+            assert!(matches!(err, TrainError::OutOfMemory(ref e) if e.phase == phase), "{err}");
+            assert_eq!(flat_params(t.model()), before, "{phase}: the failed step leaked into the model");
+            // The same step, retried, is applied.
+            t.step(1).unwrap();
+            assert_ne!(flat_params(t.model()), before);
+        }
+    }
+
+    #[test]
+    fn a_discarded_step_does_not_touch_the_optimizer_state() {
+        // Two trainers: one has an OOM at step 1 (optimizer phase) and retries it, the
+        // other never fails. AdamW's moments would differ if the failed step had reached
+        // them.
+        let mut failing = trainer(ScriptedDetector::new(vec![(1, Phase::Optimizer)]));
+        let mut clean = trainer(ScriptedDetector::new(vec![]));
+        for t in [&mut failing, &mut clean] {
+            t.step(0).unwrap();
+        }
+        assert!(failing.step(1).is_err());
+        for t in [&mut failing, &mut clean] {
+            t.step(1).unwrap();
+            t.step(2).unwrap();
+        }
+        assert_eq!(flat_params(failing.model()), flat_params(clean.model()));
     }
 }

@@ -1,0 +1,113 @@
+//! `oomlab gpu`.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+use super::args::GpuArgs;
+use crate::error::{Error, EXIT_FAILURE};
+use crate::gpu::{plan_kill, render_gpu_view, send_signal, snapshot, GpuSnapshot, ProcState};
+use crate::probe::NvmlView;
+
+pub(super) fn run(args: GpuArgs) -> Result<i32, Error> {
+    let view = match NvmlView::init() {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("oomlab: {e}");
+            if args.json {
+                println!("{}", serde_json::json!({ "devices": [], "holders": [], "notes": [e] }));
+            }
+            return Ok(EXIT_FAILURE);
+        }
+    };
+    if let Some(pid) = args.kill {
+        return kill(&view, pid, &args);
+    }
+    loop {
+        let snap = snapshot(&view);
+        if args.json {
+            println!("{}", serde_json::to_string_pretty(&snap).unwrap_or_default());
+        } else {
+            if args.watch.is_some() && std::io::stdout().is_terminal() {
+                print!("\x1b[2J\x1b[H");
+            }
+            print!("{}", render_gpu_view(&snap));
+        }
+        let _ = std::io::stdout().flush();
+        match args.watch {
+            Some(secs) => std::thread::sleep(Duration::from_secs_f64(secs.max(0.1))),
+            None => return Ok(0),
+        }
+    }
+}
+
+fn still_holds(view: &NvmlView, pid: u32) -> bool {
+    let snap: GpuSnapshot = snapshot(view);
+    snap.holders.iter().any(|h| h.pid == pid && h.proc != ProcState::Gone)
+}
+
+fn kill(view: &NvmlView, pid: u32, args: &GpuArgs) -> Result<i32, Error> {
+    let snap = snapshot(view);
+    let plan = match plan_kill(&snap, pid) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("oomlab: {e}");
+            return Ok(crate::error::EXIT_USAGE);
+        }
+    };
+    if let Some(ppid) = plan.zombie_parent {
+        eprintln!(
+            "oomlab: PID {pid} is a zombie: it has exited and signals do nothing; its VRAM is freed when its parent (PID {ppid}) reaps it. End or restart PID {ppid} if it does not."
+        );
+        return Ok(EXIT_FAILURE);
+    }
+    let vram = plan.vram.map(|b| b.to_string()).unwrap_or_else(|| "an unknown amount of".into());
+    eprintln!(
+        "oomlab: will send SIGTERM to PID {pid} ({}), which holds {vram} VRAM{}",
+        plan.command,
+        if args.force { format!(", then SIGKILL if it is still alive after {} s", args.grace) } else { String::new() }
+    );
+    if !args.yes {
+        if !std::io::stdin().is_terminal() {
+            eprintln!("oomlab: not a terminal, cannot ask: add --yes to confirm");
+            return Ok(crate::error::EXIT_USAGE);
+        }
+        eprint!("proceed? [y/N] ");
+        let mut answer = String::new();
+        let _ = std::io::stdin().lock().read_line(&mut answer);
+        if !matches!(answer.trim(), "y" | "Y" | "yes") {
+            eprintln!("oomlab: nothing sent");
+            return Ok(EXIT_FAILURE);
+        }
+    }
+    if let Err(e) = send_signal(pid, libc::SIGTERM) {
+        eprintln!("oomlab: {e}");
+        return Ok(EXIT_FAILURE);
+    }
+    let deadline = Instant::now() + Duration::from_secs_f64(args.grace.max(0.0));
+    while Instant::now() < deadline {
+        if !still_holds(view, pid) {
+            eprintln!("oomlab: PID {pid} is gone; its VRAM is free");
+            return Ok(0);
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    if !still_holds(view, pid) {
+        eprintln!("oomlab: PID {pid} is gone; its VRAM is free");
+        return Ok(0);
+    }
+    if !args.force {
+        eprintln!("oomlab: PID {pid} still holds VRAM after {} s; run again with --force to send SIGKILL", args.grace);
+        return Ok(EXIT_FAILURE);
+    }
+    if let Err(e) = send_signal(pid, libc::SIGKILL) {
+        eprintln!("oomlab: {e}");
+        return Ok(EXIT_FAILURE);
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    if still_holds(view, pid) {
+        eprintln!("oomlab: SIGKILL sent but PID {pid} still holds VRAM (the driver may take a moment, or the process is stuck in the kernel)");
+        return Ok(EXIT_FAILURE);
+    }
+    eprintln!("oomlab: PID {pid} killed; its VRAM is free");
+    Ok(0)
+}

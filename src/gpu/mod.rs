@@ -1,0 +1,10 @@
+//! `oomlab gpu`: what nvidia-smi and nvtop users reach for. Devices, the processes holding
+//! VRAM, which of them are stale (gone or zombie), and a careful way to free VRAM.
+
+mod kill;
+mod procinfo;
+mod view;
+
+pub use kill::{plan_kill, send_signal, KillError, KillPlan};
+pub use procinfo::{process_state, ProcState};
+pub use view::{render_gpu_view, snapshot, GpuSnapshot, HolderRow};

@@ -1,0 +1,79 @@
+//! What /proc says about a PID.
+
+use serde::Serialize;
+
+/// The state of a process as /proc sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "state")]
+pub enum ProcState {
+    /// Running or sleeping.
+    Alive {
+        /// Command line.
+        command: String,
+        /// Parent PID.
+        ppid: u32,
+    },
+    /// Exited but not reaped by its parent: it still holds its GPU context until reaped.
+    Zombie {
+        /// Parent PID (the one that must reap it, or be ended).
+        ppid: u32,
+    },
+    /// No such PID in this PID namespace: NVML reports a holder we cannot see (another
+    /// container or VM) or one that just exited.
+    Gone,
+}
+
+/// Reads `/proc/<pid>/stat` and `cmdline`.
+pub fn process_state(pid: u32) -> ProcState {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return ProcState::Gone;
+    };
+    // Format: pid (comm) state ppid ...; comm may contain spaces and parentheses.
+    let after = stat.rsplit_once(')').map(|(_, r)| r.trim()).unwrap_or("");
+    let mut fields = after.split_whitespace();
+    let state = fields.next().unwrap_or("?");
+    let ppid = fields.next().and_then(|p| p.parse().ok()).unwrap_or(0);
+    if state == "Z" {
+        return ProcState::Zombie { ppid };
+    }
+    let command = std::fs::read(format!("/proc/{pid}/cmdline"))
+        .map(|b| {
+            String::from_utf8_lossy(&b)
+                .split('\0')
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .unwrap_or_default();
+    ProcState::Alive { command, ppid }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn this_process_is_alive_with_its_command() {
+        match process_state(std::process::id()) {
+            ProcState::Alive { command, ppid } => {
+                assert!(!command.is_empty());
+                assert!(ppid > 0);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_pid_that_does_not_exist_is_gone() {
+        assert_eq!(process_state(u32::MAX - 1), ProcState::Gone);
+    }
+
+    #[test]
+    fn an_exited_unreaped_child_is_a_zombie() {
+        let child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        assert!(matches!(process_state(pid), ProcState::Zombie { .. }));
+        drop(child); // not waited: reaped when the test process exits
+    }
+}

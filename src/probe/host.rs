@@ -1,0 +1,183 @@
+//! Host memory: a counting global allocator (heap bytes in use and peak, exact) and the
+//! resident set size from /proc (what the OS charges, including code and allocator slack).
+//!
+//! The allocator also carries the CPU's memory budget (`--memory-budget`): crossing it
+//! never fails an allocation (that would abort the process); it records a *simulated* OOM
+//! that the OOM detector reports at the next phase boundary.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use super::base::{MemoryProbe, MemoryReading};
+use crate::units::Bytes;
+
+static IN_USE: AtomicU64 = AtomicU64::new(0);
+static PEAK: AtomicU64 = AtomicU64::new(0);
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+static BUDGET: AtomicU64 = AtomicU64::new(0);
+static OVER_BUDGET_REQUEST: AtomicU64 = AtomicU64::new(0);
+
+/// The counting allocator. The binary installs it with `#[global_allocator]`.
+pub struct CountingAlloc;
+
+impl CountingAlloc {
+    #[inline]
+    fn added(size: u64) {
+        let now = IN_USE.fetch_add(size, Ordering::Relaxed) + size;
+        PEAK.fetch_max(now, Ordering::Relaxed);
+        let budget = BUDGET.load(Ordering::Relaxed);
+        if budget != 0 && now > budget {
+            // Keep the first request that crossed the budget.
+            let _ = OVER_BUDGET_REQUEST.compare_exchange(0, size, Ordering::Relaxed, Ordering::Relaxed);
+        }
+    }
+}
+
+// SAFETY: every call is forwarded unchanged to the system allocator; we only count.
+unsafe impl GlobalAlloc for CountingAlloc {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ACTIVE.store(true, Ordering::Relaxed);
+        // SAFETY: same contract as ours.
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            Self::added(layout.size() as u64);
+        }
+        p
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        ACTIVE.store(true, Ordering::Relaxed);
+        // SAFETY: same contract as ours.
+        let p = unsafe { System.alloc_zeroed(layout) };
+        if !p.is_null() {
+            Self::added(layout.size() as u64);
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as ours.
+        unsafe { System.dealloc(ptr, layout) };
+        IN_USE.fetch_sub(layout.size() as u64, Ordering::Relaxed);
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: same contract as ours.
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            IN_USE.fetch_sub(layout.size() as u64, Ordering::Relaxed);
+            Self::added(new_size as u64);
+        }
+        p
+    }
+}
+
+/// Whether the counting allocator is installed in this process.
+pub fn counting() -> bool {
+    ACTIVE.load(Ordering::Relaxed)
+}
+
+/// Heap bytes in use now (0 if the counting allocator is not installed).
+pub fn heap_in_use() -> Bytes {
+    Bytes(IN_USE.load(Ordering::Relaxed))
+}
+
+/// Highest heap in use since the last [`reset_peak`].
+pub fn heap_peak() -> Bytes {
+    Bytes(PEAK.load(Ordering::Relaxed))
+}
+
+/// Starts a new peak window at the current use.
+pub fn reset_peak() {
+    PEAK.store(IN_USE.load(Ordering::Relaxed), Ordering::Relaxed);
+}
+
+/// Sets the simulated budget (`None` removes it) and clears any recorded crossing.
+pub fn set_budget(budget: Option<Bytes>) {
+    BUDGET.store(budget.map(|b| b.0).unwrap_or(0), Ordering::SeqCst);
+    OVER_BUDGET_REQUEST.store(0, Ordering::SeqCst);
+}
+
+/// The budget in force.
+pub fn budget() -> Option<Bytes> {
+    match BUDGET.load(Ordering::SeqCst) {
+        0 => None,
+        b => Some(Bytes(b)),
+    }
+}
+
+/// The size of the first allocation that crossed the budget since the last call, if any;
+/// the record is cleared.
+pub fn take_over_budget() -> Option<Bytes> {
+    match OVER_BUDGET_REQUEST.swap(0, Ordering::SeqCst) {
+        0 => None,
+        n => Some(Bytes(n)),
+    }
+}
+
+/// Resident set size now (`VmRSS`).
+pub fn rss() -> Option<Bytes> {
+    proc_status_kb("VmRSS:")
+}
+
+/// Peak resident set size (`VmHWM`).
+pub fn peak_rss() -> Option<Bytes> {
+    proc_status_kb("VmHWM:")
+}
+
+/// Total host RAM (`MemTotal`).
+pub fn host_total() -> Option<Bytes> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    parse_kb(&text, "MemTotal:")
+}
+
+fn proc_status_kb(key: &str) -> Option<Bytes> {
+    let text = std::fs::read_to_string("/proc/self/status").ok()?;
+    parse_kb(&text, key)
+}
+
+fn parse_kb(text: &str, key: &str) -> Option<Bytes> {
+    text.lines()
+        .find_map(|l| l.strip_prefix(key))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map(|kb| Bytes(kb * 1024))
+}
+
+/// The host as a [`MemoryProbe`]: heap in use (counting allocator) and RSS.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HostProbe;
+
+impl MemoryProbe for HostProbe {
+    fn source(&self) -> &'static str {
+        "host"
+    }
+    fn read(&self) -> MemoryReading {
+        MemoryReading {
+            in_use: counting().then(heap_in_use),
+            reserved: None,
+            process: rss(),
+            device_used: None,
+            device_total: host_total(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn proc_status_values_are_read_in_bytes() {
+        let text = "Name:\tx\nVmHWM:\t  2048 kB\nVmRSS:\t1024 kB\n";
+        assert_eq!(parse_kb(text, "VmHWM:"), Some(Bytes(2048 * 1024)));
+        assert_eq!(parse_kb(text, "VmRSS:"), Some(Bytes(1024 * 1024)));
+        assert_eq!(parse_kb(text, "VmSwap:"), None);
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn rss_is_read_on_linux() {
+        assert!(rss().is_some_and(|b| b.0 > 0));
+        assert!(peak_rss().is_some_and(|b| b.0 > 0));
+    }
+}

@@ -1,0 +1,16 @@
+//! Memory probes: what the GPU driver (NVML), burn's allocator and the host each say about
+//! this process's memory. One trait in `base.rs`, one source per file.
+
+mod allocator;
+mod base;
+pub mod host;
+mod nvml;
+mod reconcile;
+mod sampler;
+
+pub use allocator::{AllocatorProbe, AllocatorStats, StatsFn};
+pub use base::{FixedProbe, MemoryProbe, MemoryReading};
+pub use host::HostProbe;
+pub use nvml::{GpuProcess, NvmlDevice, NvmlProbe, NvmlView};
+pub use reconcile::{reconcile, MemoryReport, PhasePeaks};
+pub use sampler::{Sample, Sampler, Timeline};

@@ -1,0 +1,141 @@
+//! NVML (the library behind nvidia-smi): device memory and per-process VRAM.
+//!
+//! NVML is loaded at run time; a machine without it gets "unavailable" with the reason,
+//! never a crash.
+
+use std::sync::Arc;
+
+use nvml_wrapper::enums::device::UsedGpuMemory;
+use nvml_wrapper::Nvml;
+use serde::Serialize;
+
+use super::base::{MemoryProbe, MemoryReading};
+use crate::units::Bytes;
+
+/// An initialised NVML, shared by probes and the `gpu` view.
+#[derive(Clone)]
+pub struct NvmlView {
+    nvml: Arc<Nvml>,
+}
+
+/// One device as NVML sees it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NvmlDevice {
+    /// Index.
+    pub index: u32,
+    /// Product name.
+    pub name: String,
+    /// Capacity.
+    pub total: Bytes,
+    /// Used by all processes plus the driver's own reservation.
+    pub used: Bytes,
+    /// Free.
+    pub free: Bytes,
+}
+
+/// A process holding VRAM on a device.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GpuProcess {
+    /// Device index.
+    pub device: u32,
+    /// PID as NVML reports it (the host's PID namespace).
+    pub pid: u32,
+    /// VRAM charged to it; `None` when NVML cannot say (e.g. some virtualised setups).
+    pub used: Option<Bytes>,
+}
+
+impl NvmlView {
+    /// Loads and initialises NVML. `Err` carries a one-line reason for the user.
+    pub fn init() -> Result<Self, String> {
+        Nvml::init()
+            .map(|nvml| Self {
+                nvml: Arc::new(nvml),
+            })
+            .map_err(|e| format!("NVML unavailable ({e}); no NVIDIA driver, or libnvidia-ml.so.1 is not on the library path"))
+    }
+
+    /// Every device.
+    pub fn devices(&self) -> Result<Vec<NvmlDevice>, String> {
+        let count = self.nvml.device_count().map_err(|e| e.to_string())?;
+        (0..count).map(|i| self.device(i)).collect()
+    }
+
+    /// One device's memory.
+    pub fn device(&self, index: u32) -> Result<NvmlDevice, String> {
+        let d = self
+            .nvml
+            .device_by_index(index)
+            .map_err(|e| format!("NVML device {index}: {e}"))?;
+        let m = d.memory_info().map_err(|e| format!("NVML device {index}: {e}"))?;
+        Ok(NvmlDevice {
+            index,
+            name: d.name().unwrap_or_else(|_| format!("GPU {index}")),
+            total: Bytes(m.total),
+            used: Bytes(m.used),
+            free: Bytes(m.free),
+        })
+    }
+
+    /// Compute processes holding memory on `index`.
+    pub fn processes(&self, index: u32) -> Result<Vec<GpuProcess>, String> {
+        let d = self
+            .nvml
+            .device_by_index(index)
+            .map_err(|e| format!("NVML device {index}: {e}"))?;
+        let procs = d
+            .running_compute_processes()
+            .map_err(|e| format!("NVML device {index}: {e}"))?;
+        Ok(procs
+            .into_iter()
+            .map(|p| GpuProcess {
+                device: index,
+                pid: p.pid,
+                used: match p.used_gpu_memory {
+                    UsedGpuMemory::Used(b) => Some(Bytes(b)),
+                    UsedGpuMemory::Unavailable => None,
+                },
+            })
+            .collect())
+    }
+}
+
+/// NVML as a [`MemoryProbe`] for one device and one process.
+#[derive(Clone)]
+pub struct NvmlProbe {
+    view: NvmlView,
+    index: u32,
+    pid: u32,
+}
+
+impl NvmlProbe {
+    /// Probes device `index` for this process.
+    pub fn new(view: NvmlView, index: u32) -> Self {
+        Self {
+            view,
+            index,
+            pid: std::process::id(),
+        }
+    }
+}
+
+impl MemoryProbe for NvmlProbe {
+    fn source(&self) -> &'static str {
+        "nvml"
+    }
+    fn read(&self) -> MemoryReading {
+        let dev = self.view.device(self.index).ok();
+        let process = self
+            .view
+            .processes(self.index)
+            .ok()
+            .and_then(|ps| ps.into_iter().find(|p| p.pid == self.pid))
+            .and_then(|p| p.used);
+        MemoryReading {
+            in_use: None,
+            reserved: None,
+            process,
+            device_used: dev.as_ref().map(|d| d.used),
+            device_total: dev.map(|d| d.total),
+        }
+    }
+}

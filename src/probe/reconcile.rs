@@ -1,0 +1,242 @@
+//! The memory section of a run summary: the figures of every source, and how they add up.
+//!
+//! Figures are reconciled at one moment (the end of the run, every source read together),
+//! because peaks of different sources happen at different times and do not add up.
+
+use serde::Serialize;
+
+use super::allocator::AllocatorStats;
+use super::base::MemoryReading;
+use super::sampler::Timeline;
+use crate::units::Bytes;
+
+/// Highest allocator figures seen at the end of each phase of a step.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct PhasePeaks {
+    /// After the forward pass.
+    pub forward: Option<AllocatorStats>,
+    /// After the backward pass.
+    pub backward: Option<AllocatorStats>,
+    /// After the optimizer step.
+    pub optimizer: Option<AllocatorStats>,
+}
+
+impl PhasePeaks {
+    /// Keeps the higher in-use reading per phase.
+    pub fn record(slot: &mut Option<AllocatorStats>, s: AllocatorStats) {
+        match slot {
+            Some(old) if old.in_use >= s.in_use => {
+                old.reserved = old.reserved.max(s.reserved);
+            }
+            _ => *slot = Some(s),
+        }
+    }
+
+    /// Highest in-use of any phase.
+    pub fn peak_in_use(&self) -> Option<Bytes> {
+        [self.forward, self.backward, self.optimizer]
+            .iter()
+            .flatten()
+            .map(|s| s.in_use)
+            .max()
+    }
+
+    /// Highest reserved of any phase.
+    pub fn peak_reserved(&self) -> Option<Bytes> {
+        [self.forward, self.backward, self.optimizer]
+            .iter()
+            .flatten()
+            .map(|s| s.reserved)
+            .max()
+    }
+}
+
+/// One line of the reconciliation: a component and what it is.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ReconLine {
+    /// Component.
+    pub label: String,
+    /// Its size (a difference of two readings, floored at 0).
+    pub bytes: Bytes,
+    /// What it is.
+    pub explanation: String,
+}
+
+/// Everything the run measured about memory.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct MemoryReport {
+    /// `gpu` (NVML + allocator) or `host` (counting allocator + RSS).
+    pub kind: String,
+    /// Sources that answered.
+    pub sources: Vec<String>,
+    /// Sources that did not, and why.
+    pub notes: Vec<String>,
+    /// Readings before the model existed.
+    pub baseline: MemoryReading,
+    /// Readings at the end of the run, taken together.
+    pub end: MemoryReading,
+    /// Allocator statistics at the end of the run.
+    pub allocator_end: Option<AllocatorStats>,
+    /// Allocator figures at phase ends.
+    pub phases: PhasePeaks,
+    /// Highest allocator in-use at a phase end (true peak can be higher inside a phase).
+    pub allocator_peak_in_use: Option<Bytes>,
+    /// Highest allocator reserved at a phase end.
+    pub allocator_peak_reserved: Option<Bytes>,
+    /// Highest per-process figure from the sampler (NVML process VRAM or host RSS).
+    pub process_peak: Option<Bytes>,
+    /// Mean per-process figure from the sampler.
+    pub process_mean: Option<Bytes>,
+    /// Highest whole-device use from the sampler.
+    pub device_used_peak: Option<Bytes>,
+    /// Device capacity (or host RAM).
+    pub device_total: Option<Bytes>,
+    /// Highest host heap in use (counting allocator), CPU runs.
+    pub host_heap_peak: Option<Bytes>,
+    /// VRAM held outside burn to emulate a smaller card (`--vram-budget`).
+    pub ballast: Option<Bytes>,
+    /// How the end-of-run figures add up.
+    pub reconciliation: Vec<ReconLine>,
+    /// Samples taken by the background sampler.
+    pub samples: usize,
+    /// Sampler interval.
+    pub sample_interval_ms: f64,
+    /// Mean cost of one sample on the sampler thread.
+    pub sample_cost_us: f64,
+}
+
+fn sub(a: Bytes, b: Bytes) -> Bytes {
+    Bytes(a.0.saturating_sub(b.0))
+}
+
+/// Builds the reconciliation lines from readings taken at one moment.
+pub fn reconcile(
+    kind: &str,
+    end: MemoryReading,
+    allocator: Option<AllocatorStats>,
+    ballast: Option<Bytes>,
+) -> Vec<ReconLine> {
+    let mut lines = Vec::new();
+    let mut line = |label: &str, bytes: Bytes, explanation: &str| {
+        lines.push(ReconLine {
+            label: label.into(),
+            bytes,
+            explanation: explanation.into(),
+        })
+    };
+    if kind == "gpu" {
+        if let Some(a) = allocator {
+            line("allocator in use", a.in_use, "live tensors: weights, optimizer state, anything not yet dropped");
+            line(
+                "+ pool slack",
+                sub(a.reserved, a.in_use),
+                "pages burn's pool keeps reserved for reuse (freed tensors, padding); nvidia-smi counts them as used",
+            );
+            line("= allocator reserved", a.reserved, "everything burn's allocator holds from the driver");
+            if let Some(p) = end.process {
+                let outside = sub(p, a.reserved);
+                let ballast_b = ballast.unwrap_or_default();
+                if ballast.is_some() {
+                    line("+ ballast", ballast_b, "held by oomlab outside burn's pool to emulate a smaller card (--vram-budget)");
+                }
+                line(
+                    "+ outside the pool",
+                    sub(outside, ballast_b),
+                    "CUDA context, loaded kernels (modules), library workspaces: memory no allocator statistic shows",
+                );
+                line("= NVML: this process", p, "what nvidia-smi lists for this PID");
+            }
+        }
+        if let (Some(d), Some(p)) = (end.device_used, end.process) {
+            line(
+                "+ others and the driver",
+                sub(d, p),
+                "other processes' VRAM and the driver's own reservation",
+            );
+            line("= NVML: device used", d, "the 'Memory-Usage' column of nvidia-smi");
+        }
+    } else {
+        if let Some(h) = end.in_use {
+            line("host heap in use", h, "live heap blocks counted by oomlab's global allocator: tensors, data, buffers");
+            if let Some(r) = end.process {
+                line(
+                    "+ outside the heap count",
+                    sub(r, h),
+                    "code, thread stacks, and memory the system allocator keeps after frees",
+                );
+                line("= resident set size (RSS)", r, "what top/ps show for this process");
+            }
+        } else if let Some(r) = end.process {
+            line("resident set size (RSS)", r, "what top/ps show; the heap count needs oomlab's global allocator");
+        }
+    }
+    lines
+}
+
+impl MemoryReport {
+    /// Fills the sampler-derived fields from a timeline.
+    pub fn with_timeline(mut self, t: &Timeline) -> Self {
+        self.process_peak = t.peak_process();
+        self.process_mean = t.mean_process();
+        self.device_used_peak = t.peak_device_used();
+        self.samples = t.samples.len();
+        self.sample_interval_ms = t.interval_ms;
+        self.sample_cost_us = t.mean_read_us;
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gpu_figures_add_up_from_tensors_to_the_device() {
+        let a = AllocatorStats {
+            allocs: 10,
+            in_use: Bytes(1000),
+            padding: Bytes(0),
+            reserved: Bytes(4000),
+        };
+        let end = MemoryReading {
+            process: Some(Bytes(4500)),
+            device_used: Some(Bytes(7000)),
+            ..Default::default()
+        };
+        let lines = reconcile("gpu", end, Some(a), None);
+        let get = |l: &str| lines.iter().find(|x| x.label == l).unwrap().bytes;
+        assert_eq!(get("+ pool slack"), Bytes(3000));
+        assert_eq!(get("+ outside the pool"), Bytes(500));
+        assert_eq!(get("+ others and the driver"), Bytes(2500));
+        assert_eq!(get("allocator in use").0 + 3000 + 500 + 2500, get("= NVML: device used").0);
+    }
+
+    #[test]
+    fn ballast_is_its_own_line_not_part_of_the_context() {
+        let a = AllocatorStats {
+            in_use: Bytes(100),
+            reserved: Bytes(200),
+            ..Default::default()
+        };
+        let end = MemoryReading {
+            process: Some(Bytes(1200)),
+            ..Default::default()
+        };
+        let lines = reconcile("gpu", end, Some(a), Some(Bytes(900)));
+        let get = |l: &str| lines.iter().find(|x| x.label == l).unwrap().bytes;
+        assert_eq!(get("+ ballast"), Bytes(900));
+        assert_eq!(get("+ outside the pool"), Bytes(100));
+    }
+
+    #[test]
+    fn host_figures_say_what_rss_adds_to_the_heap() {
+        let end = MemoryReading {
+            in_use: Some(Bytes(300)),
+            process: Some(Bytes(1000)),
+            ..Default::default()
+        };
+        let lines = reconcile("host", end, None, None);
+        assert_eq!(lines[1].bytes, Bytes(700));
+        assert!(lines[2].label.contains("RSS"));
+    }
+}
