@@ -39,7 +39,8 @@ pub trait BackendJob {
     ) -> Self::Output;
 }
 
-fn cuda_allocator(index: usize) -> AllocatorProbe {
+/// burn/cubecl's allocator statistics for CUDA device `index`.
+pub fn cuda_allocator(index: usize) -> AllocatorProbe {
     let device = CudaDevice::new(index);
     AllocatorProbe::new(Arc::new(move || {
         CudaRuntime::client(&device)

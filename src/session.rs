@@ -9,7 +9,7 @@ use burn::tensor::backend::AutodiffBackend;
 use crate::backend::{dispatch, BackendExtras, BackendJob};
 use crate::config::{ConfigFile, OptimKind, RunConfig};
 use crate::data::Corpus;
-use crate::device::{hold_budget, reexec_with_library_dir, select, Ballast, BudgetError, DeviceRequest, Selected};
+use crate::device::{configure_kernel_cache, hold_budget, reexec_with_library_dir, select, Ballast, BudgetError, DeviceRequest, Selected};
 use crate::error::Error;
 use crate::gpu::{process_state, ProcState};
 use crate::model::param_count;
@@ -40,6 +40,8 @@ pub struct TrainPlan {
     pub vram_budget: Option<Bytes>,
     /// Memory sampler interval.
     pub probe_interval: Duration,
+    /// Where compiled kernels and autotune results persist; `None` turns it off.
+    pub kernel_cache: Option<PathBuf>,
 }
 
 /// What a finished (or stopped) run left behind.
@@ -194,6 +196,8 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
                 say("--memory-budget applies to the CPU backend; on CUDA use --vram-budget");
             }
             kit.memory_kind = "gpu";
+            let cache_note = configure_kernel_cache(plan.kernel_cache.clone());
+            say(&cache_note);
             let nvml = match NvmlView::init() {
                 Ok(v) => Some(v),
                 Err(e) => {

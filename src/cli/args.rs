@@ -204,6 +204,11 @@ pub struct TrainArgs {
     /// How often the background memory sampler reads NVML (or the host), in ms.
     #[arg(long, default_value_t = 10, value_name = "MS")]
     pub probe_interval_ms: u64,
+    /// CUDA: folder for compiled kernels and autotune results, so later runs skip the
+    /// minutes-long first step; `off` disables it. Default: $OOMLAB_KERNEL_CACHE, else
+    /// ~/.cache/oomlab/cubecl.
+    #[arg(long, value_name = "DIR|off")]
+    pub kernel_cache: Option<String>,
     /// Print the summary as JSON on stdout.
     #[arg(long)]
     pub json: bool,

@@ -114,5 +114,10 @@ pub fn resolve(args: TrainArgs) -> Result<TrainPlan, Error> {
         memory_budget: args.memory_budget,
         vram_budget: args.vram_budget,
         probe_interval: std::time::Duration::from_millis(args.probe_interval_ms.max(1)),
+        kernel_cache: match args.kernel_cache.as_deref() {
+            Some("off") => None,
+            Some(dir) => Some(dir.into()),
+            None => crate::device::default_kernel_cache(),
+        },
     })
 }

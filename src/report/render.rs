@@ -63,11 +63,9 @@ pub fn render_summary(s: &RunSummary) -> String {
                     StopReason::Interrupted => " (interrupted by Ctrl-C)".into(),
                     StopReason::Failed(m) => format!(" (failed: {m})"),
                     StopReason::OutOfMemory(e) => format!(
-                        " (stopped: {} at step {} in the {} phase{}; that step was discarded, not applied)",
+                        " (stopped by {} at step {}: that step was discarded, not applied)",
                         e.label(),
                         e.step,
-                        e.phase,
-                        e.requested.map(|b| format!(", allocation of {b}")).unwrap_or_default()
                     ),
                 }
             ),
@@ -89,6 +87,25 @@ pub fn render_summary(s: &RunSummary) -> String {
     ];
     for (k, v) in rows {
         t.add_row(vec![k.to_string(), v]);
+    }
+    if let StopReason::OutOfMemory(e) = &s.stop {
+        let mut detail = format!("{} in the {} phase", e.label(), e.phase);
+        if let Some(b) = e.requested {
+            detail.push_str(&format!("; allocation of {b} failed"));
+        }
+        if let Some(a) = e.allocator {
+            detail.push_str(&format!("; allocator then: {} in use, {} reserved", a.in_use, a.reserved));
+        }
+        if let Some(m) = e.memory {
+            if let Some(p) = m.process {
+                detail.push_str(&format!("; process: {p}"));
+            }
+            if let (Some(u), Some(t)) = (m.device_used, m.device_total) {
+                detail.push_str(&format!("; device: {u} of {t} used"));
+            }
+        }
+        t.add_row(vec!["out of memory".to_string(), detail]);
+        t.add_row(vec!["message".to_string(), e.message.clone()]);
     }
     format!("{t}\n{}", render_memory(s))
 }

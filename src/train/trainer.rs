@@ -134,6 +134,12 @@ impl<B: AutodiffBackend> Trainer<B> {
         self.plan
     }
 
+    /// Changes the split for the following steps (the data of a step does not depend on
+    /// the split, only on the step number and the effective batch).
+    pub fn set_plan(&mut self, plan: StepPlan) {
+        self.plan = plan;
+    }
+
     /// Allocator figures at phase ends so far.
     pub fn phase_peaks(&self) -> PhasePeaks {
         self.phases

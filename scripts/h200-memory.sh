@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# GPU evidence for the memory probes, the OOM detector and `oomlab gpu` (issue 3), run on
+# the H200 through the device tool from the repository root:
+#   COMMIT=<sha> bash scripts/h200-memory.sh
+# It carries target/release/oomlab and .device-bin/gpu_oom (the test binary, copied there
+# by `cargo test --release --test gpu_oom --no-run`).
+set -u
+BIN=target/release/oomlab
+OUT=${OUT:?set OUT}
+LOG=$OUT/log.txt
+export CUBECL_AUTOTUNE_LEVEL=minimal
+export OOMLAB_KERNEL_CACHE=/tmp/oomlab-kernels
+say() { echo "### $*" | tee -a "$LOG"; }
+{
+  date -u +"date: %Y-%m-%dT%H:%M:%SZ"; echo "commit: ${COMMIT:-unknown}"
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+} >> "$LOG" 2>&1
+
+say "1. a PyTorch process holds 6 GiB; oomlab gpu lists it"
+python3 -c "import torch,time; x=torch.empty(6*2**30,dtype=torch.uint8,device='cuda'); open('/tmp/holding','w').write('1'); time.sleep(300)" &
+PY=$!
+for i in $(seq 1 60); do [ -f /tmp/holding ] && break; sleep 1; done
+echo "python PID: $PY" >> "$LOG"
+$BIN gpu >> "$LOG" 2>&1
+$BIN gpu --json > "$OUT/gpu.json" 2>> "$LOG"
+
+say "2. train on CUDA while PyTorch holds memory (preflight), cold kernel cache"
+timeout 300 $BIN train --device cuda --max-steps 40 --out "$OUT/run-a" > /dev/null 2>> "$LOG"; echo "exit: $?" >> "$LOG"
+cp "$OUT/run-a/summary.txt" "$OUT/run-a-summary.txt" 2>/dev/null
+
+say "3. free the PyTorch holder with oomlab gpu --kill"
+$BIN gpu --kill "$PY" --yes --grace 10 >> "$LOG" 2>&1; echo "exit: $?" >> "$LOG"
+$BIN gpu >> "$LOG" 2>&1
+
+say "4. same run, warm kernel cache, probe every 10 ms"
+timeout 200 $BIN train --device cuda --max-steps 40 --out "$OUT/run-b" > /dev/null 2>> "$LOG"; echo "exit: $?" >> "$LOG"
+say "5. same run, probe effectively off (one sample per 1000 s)"
+timeout 200 $BIN train --device cuda --max-steps 40 --probe-interval-ms 1000000 --out "$OUT/run-c" > /dev/null 2>> "$LOG"; echo "exit: $?" >> "$LOG"
+rm -f "$OUT/run-a/steps.jsonl" "$OUT/run-a/config.toml" "$OUT/run-a/summary.txt"
+mv "$OUT/run-b/summary.json" "$OUT/run-b-summary.json"; mv "$OUT/run-c/summary.json" "$OUT/run-c-summary.json"; rm -rf "$OUT/run-b" "$OUT/run-c"
+
+say "6. GPU OOM test: budget 4 GiB, 16384-sample steps, $((5)) cycles"
+OOMLAB_TEST_VRAM_BUDGET=4GiB LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/usr/local/cuda-13.0/lib64 \
+  timeout 240 .device-bin/gpu_oom --ignored --nocapture --test-threads 1 > "$OUT/gpu-oom-test.txt" 2>&1
+echo "exit: $?" >> "$LOG"
+tail -5 "$OUT/gpu-oom-test.txt"
+cat "$LOG"
