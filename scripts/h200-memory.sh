@@ -2,10 +2,12 @@
 # GPU evidence for the memory probes, the OOM detector and `oomlab gpu` (issue 3), run on
 # the H200 through the device tool from the repository root:
 #   COMMIT=<sha> bash scripts/h200-memory.sh
-# It carries target/release/oomlab and .device-bin/gpu_oom (the test binary, copied there
-# by `cargo test --release --test gpu_oom --no-run`).
+# It carries .device-bin/, holding oomlab.xz (target/release/oomlab) and gpu_oom.xz (the
+# test binary from `cargo test --release --test gpu_oom --no-run`), compressed to fit the
+# device tool's 64 MiB transfer limit.
 set -u
-BIN=target/release/oomlab
+mkdir -p /tmp/bin && xz -dc .device-bin/oomlab.xz > /tmp/bin/oomlab && xz -dc .device-bin/gpu_oom.xz > /tmp/bin/gpu_oom && chmod +x /tmp/bin/*
+BIN=/tmp/bin/oomlab
 OUT=${OUT:?set OUT}
 LOG=$OUT/log.txt
 export CUBECL_AUTOTUNE_LEVEL=minimal
@@ -41,7 +43,7 @@ mv "$OUT/run-b/summary.json" "$OUT/run-b-summary.json"; mv "$OUT/run-c/summary.j
 
 say "6. GPU OOM test: budget 4 GiB, 16384-sample steps, $((5)) cycles"
 OOMLAB_TEST_VRAM_BUDGET=4GiB LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/usr/local/cuda-13.0/lib64 \
-  timeout 240 .device-bin/gpu_oom --ignored --nocapture --test-threads 1 > "$OUT/gpu-oom-test.txt" 2>&1
+  timeout 240 /tmp/bin/gpu_oom --ignored --nocapture --test-threads 1 > "$OUT/gpu-oom-test.txt" 2>&1
 echo "exit: $?" >> "$LOG"
 tail -5 "$OUT/gpu-oom-test.txt"
 cat "$LOG"
