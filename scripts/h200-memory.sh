@@ -6,7 +6,11 @@
 # test binary from `cargo test --release --test gpu_oom --no-run`), compressed to fit the
 # device tool's 64 MiB transfer limit.
 set -u
-mkdir -p /tmp/bin && xz -dc .device-bin/oomlab.xz > /tmp/bin/oomlab && xz -dc .device-bin/gpu_oom.xz > /tmp/bin/gpu_oom && chmod +x /tmp/bin/*
+mkdir -p /tmp/bin
+for b in oomlab gpu_oom; do
+  python3 -c "import lzma,sys; open(sys.argv[2],'wb').write(lzma.open(sys.argv[1]).read())" .device-bin/$b.xz /tmp/bin/$b
+done
+chmod +x /tmp/bin/*
 BIN=/tmp/bin/oomlab
 OUT=${OUT:?set OUT}
 LOG=$OUT/log.txt
