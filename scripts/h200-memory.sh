@@ -38,14 +38,28 @@ say "3. free the PyTorch holder with oomlab gpu --kill"
 $BIN gpu --kill "$PY" --yes --grace 10 >> "$LOG" 2>&1; echo "exit: $?" >> "$LOG"
 $BIN gpu >> "$LOG" 2>&1
 
-say "4. same run, warm kernel cache, probe every 10 ms"
-timeout 200 $BIN train --device cuda --max-steps 40 --out "$OUT/run-b" > /dev/null 2>> "$LOG"; echo "exit: $?" >> "$LOG"
-say "5. same run, probe effectively off (one sample per 1000 s)"
-timeout 200 $BIN train --device cuda --max-steps 40 --probe-interval-ms 1000000 --out "$OUT/run-c" > /dev/null 2>> "$LOG"; echo "exit: $?" >> "$LOG"
-rm -f "$OUT/run-a/steps.jsonl" "$OUT/run-a/config.toml" "$OUT/run-a/summary.txt"
-mv "$OUT/run-b/summary.json" "$OUT/run-b-summary.json"; mv "$OUT/run-c/summary.json" "$OUT/run-c-summary.json"; rm -rf "$OUT/run-b" "$OUT/run-c"
+say "4. probe overhead, A/B/A with a warm kernel cache: probe every 10 ms, probe off (one sample per 1000 s), every 10 ms"
+for run in b:10 c:1000000 d:10; do
+  name=${run%%:*}; ms=${run##*:}
+  timeout 200 $BIN train --device cuda --max-steps 200 --probe-interval-ms "$ms" --out "$OUT/run-$name" > /dev/null 2>> "$LOG"; echo "exit: $?" >> "$LOG"
+done
+python3 - "$OUT" >> "$LOG" <<'PY'
+import json, sys
+out = sys.argv[1]; rows = {}
+for n in "bcd":
+    try:
+        s = json.load(open(f"{out}/run-{n}/summary.json"))
+        rows[n] = {"probe_interval_ms": s["memory"]["sample_interval_ms"], "samples": s["memory"]["samples"],
+                   "sample_cost_us": s["memory"]["sample_cost_us"], "steady_step_s": s["steady_step_s"],
+                   "time_to_first_step_s": s["time_to_first_step_s"], "steps_completed": s["steps_completed"]}
+    except Exception as e:
+        rows[n] = {"error": str(e)}
+json.dump(rows, open(f"{out}/probe-overhead.json", "w"), indent=1)
+print(json.dumps(rows, indent=1))
+PY
+rm -rf "$OUT/run-b" "$OUT/run-c" "$OUT/run-d" "$OUT/run-a/steps.jsonl" "$OUT/run-a/config.toml" "$OUT/run-a/summary.txt"
 
-say "6. GPU OOM test: budget 4 GiB, 16384-sample steps, $((5)) cycles"
+say "5. GPU OOM test: budget 4 GiB, 16384-sample steps, 5 cycles"
 OOMLAB_TEST_VRAM_BUDGET=4GiB LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/usr/local/cuda-13.0/lib64 \
   timeout 240 /tmp/bin/gpu_oom --ignored --nocapture --test-threads 1 > "$OUT/gpu-oom-test.txt" 2>&1
 echo "exit: $?" >> "$LOG"

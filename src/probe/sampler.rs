@@ -127,7 +127,9 @@ impl Sampler {
                         next += interval;
                         let now = Instant::now();
                         if next > now {
-                            std::thread::sleep(next - now);
+                            // Parked, not slept: `finish` unparks us, so a long interval
+                            // never delays the end of a run.
+                            std::thread::park_timeout(next - now);
                         } else {
                             next = now;
                         }
@@ -161,7 +163,10 @@ impl Sampler {
         let (samples, mean_read_us) = self
             .handle
             .take()
-            .and_then(|h| h.join().ok())
+            .and_then(|h| {
+                h.thread().unpark();
+                h.join().ok()
+            })
             .unwrap_or_default();
         Timeline {
             source: self.source.clone(),
@@ -177,6 +182,16 @@ impl Sampler {
 mod tests {
     use super::*;
     use crate::probe::FixedProbe;
+
+    #[test]
+    fn finishing_does_not_wait_for_a_long_interval() {
+        let s = Sampler::start(Arc::new(FixedProbe(MemoryReading::default())), Duration::from_secs(1000));
+        std::thread::sleep(Duration::from_millis(20));
+        let t0 = std::time::Instant::now();
+        let t = s.finish();
+        assert!(t0.elapsed() < Duration::from_secs(5));
+        assert_eq!(t.samples.len(), 2, "one at the start, one at the end");
+    }
 
     #[test]
     fn samples_at_the_interval_until_finished_and_keeps_step_marks() {

@@ -133,7 +133,12 @@ pub fn render_memory(s: &RunSummary) -> String {
     } else {
         t.add_row(vec!["peak host heap in use".into(), b(m.host_heap_peak), "counting allocator".into()]);
     }
-    t.add_row(vec!["before the model (baseline)".into(), b(m.baseline.process), "process figure before any tensor".into()]);
+    let baseline_note = if m.kind == "gpu" && m.baseline.process.is_none() {
+        "n/a: no CUDA context yet, so NVML lists no memory for this process"
+    } else {
+        "process figure before any tensor"
+    };
+    t.add_row(vec!["before the model (baseline)".into(), b(m.baseline.process), baseline_note.into()]);
     for line in &m.reconciliation {
         t.add_row(vec![format!("end: {}", line.label), line.bytes.to_string(), line.explanation.clone()]);
     }

@@ -182,13 +182,25 @@ impl<B: AutodiffBackend> Trainer<B> {
         self.inst.detector.arm();
         let result = self.try_step(step);
         if result.is_err() {
-            // Everything the step computed is dropped by now; give the pool's pages back
-            // so the next attempt starts from the post-step baseline.
-            B::memory_cleanup(&self.device);
-            let _ = B::sync(&self.device);
-            self.inst.detector.arm();
+            self.release_failed_step();
         }
         result
+    }
+
+    /// Frees what a failed step left behind. The step's tensors are dropped by now, but
+    /// burn's autodiff keeps the graph of a forward pass that never reached `backward`
+    /// (with its saved activations) until the next `backward` call cleans orphaned
+    /// graphs: measured on the H200, 2.4 GiB stayed in use after an OOM in the forward
+    /// phase. A backward pass on a one-element tensor triggers that cleanup now; then
+    /// the pool's pages go back to the driver.
+    fn release_failed_step(&mut self) {
+        let _ = B::sync(&self.device);
+        let probe = Tensor::<B, 1>::zeros([1], &self.device).require_grad();
+        drop(probe.sum().backward());
+        let _ = B::sync(&self.device);
+        B::memory_cleanup(&self.device);
+        let _ = B::sync(&self.device);
+        self.inst.detector.arm();
     }
 
     fn try_step(&mut self, step: usize) -> Result<StepRecord, TrainError> {
