@@ -300,3 +300,89 @@ fn help_teaches_the_strategies() {
             predicate::str::contains("grad-accum").and(predicate::str::contains("micro-batch")),
         );
 }
+
+#[test]
+fn a_run_over_its_memory_budget_stops_with_a_simulated_oom_and_exit_3() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = oomlab()
+        .args(["train", "--device", "cpu", "--max-steps", "5", "--json", "--memory-budget", "8MiB", "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("SIMULATED"));
+    let s: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(s["stop"]["kind"], "out-of-memory");
+    let e = &s["stop"]["detail"];
+    assert_eq!(e["simulated"], true);
+    assert!(e["message"].as_str().unwrap().starts_with("SIMULATED"));
+    assert!(e["requested"].as_u64().unwrap() > 0);
+    assert_eq!(s["steps_completed"], 0, "the step hit by the OOM is not applied");
+    assert_eq!(s["oom_detector"], "host memory budget (simulated)");
+    // The human summary says so too.
+    let txt = std::fs::read_to_string(dir.path().join("summary.txt")).unwrap();
+    assert!(txt.contains("SIMULATED out of memory"), "{txt}");
+}
+
+#[test]
+fn a_budget_that_fits_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = train_json(dir.path(), &["--memory-budget", "4GiB"]);
+    assert_eq!(s["stop"]["kind"], "completed");
+    assert_eq!(s["steps_completed"], 30);
+}
+
+#[test]
+fn every_run_reports_host_memory_reconciled_and_a_timeline() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = train_json(dir.path(), &[]);
+    let m = &s["memory"];
+    assert_eq!(m["kind"], "host");
+    let heap_peak = m["host_heap_peak"].as_u64().unwrap();
+    let rss_peak = m["process_peak"].as_u64().unwrap();
+    assert!(heap_peak > 1 << 20 && rss_peak >= heap_peak / 2, "{m}");
+    let lines = m["reconciliation"].as_array().unwrap();
+    let heap = lines[0]["bytes"].as_u64().unwrap();
+    let rest = lines[1]["bytes"].as_u64().unwrap();
+    let rss = lines[2]["bytes"].as_u64().unwrap();
+    assert_eq!(heap + rest, rss, "the lines add up: {lines:?}");
+    assert!(m["samples"].as_u64().unwrap() >= 2);
+    let csv = std::fs::read_to_string(dir.path().join("memory.csv")).unwrap();
+    assert!(csv.starts_with("t_s,step,"));
+    assert!(csv.lines().count() >= 3);
+}
+
+#[test]
+fn a_vram_budget_on_the_cpu_exits_2_and_points_at_memory_budget() {
+    usage_error(&["--vram-budget", "4GiB"], "--memory-budget");
+}
+
+#[test]
+fn a_nonsense_budget_size_exits_2() {
+    usage_error(&["--memory-budget", "lots"], "8GiB");
+}
+
+#[test]
+fn the_gpu_view_without_nvml_says_why_and_exits_1() {
+    if oomlab::probe::NvmlView::init().is_ok() {
+        eprintln!("NVML is available here: the no-NVML path is not reachable");
+        return;
+    }
+    oomlab()
+        .arg("gpu")
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("NVML unavailable"));
+}
+
+#[test]
+fn kill_refuses_to_run_without_a_holder_list() {
+    // Without NVML there is no list of holders, so nothing may be signalled.
+    if oomlab::probe::NvmlView::init().is_ok() {
+        return;
+    }
+    oomlab()
+        .args(["gpu", "--kill", "1", "--yes"])
+        .assert()
+        .failure();
+}
