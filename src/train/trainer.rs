@@ -9,6 +9,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use burn::module::AutodiffModule;
 use burn::optim::{GradientsAccumulator, GradientsParams};
 use burn::prelude::*;
 use burn::tensor::backend::AutodiffBackend;
@@ -188,13 +189,17 @@ impl<B: AutodiffBackend> Trainer<B> {
     }
 
     /// Frees what a failed step left behind. The step's tensors are dropped by now, but
-    /// burn's autodiff keeps the graph of a forward pass that never reached `backward`
-    /// (with its saved activations) until the next `backward` call cleans orphaned
-    /// graphs: measured on the H200, 2.4 GiB stayed in use after an OOM in the forward
-    /// phase. A backward pass on a one-element tensor triggers that cleanup now; then
-    /// the pool's pages go back to the driver.
+    /// burn's autodiff (0.21) keeps the nodes of a forward pass that never reached
+    /// `backward`, with their saved activations, because they hang off the parameters'
+    /// graph, which lives on with the model. Measured: 2.4 GiB stayed in use on the H200
+    /// after an OOM in the forward phase, 517 MiB on the CPU test, enough to make a retry
+    /// at half the batch fail too. Re-wrapping the parameters as fresh autodiff leaves
+    /// (same values, same parameter ids, so the optimizer state still matches) leaves
+    /// that graph unreachable, and the next `backward` call (a one-element one, here)
+    /// drops orphaned graphs. Then the pool's pages go back to the driver.
     fn release_failed_step(&mut self) {
         let _ = B::sync(&self.device);
+        self.model = Net::<B>::from_inner(self.model.valid());
         let probe = Tensor::<B, 1>::zeros([1], &self.device).require_grad();
         drop(probe.sum().backward());
         let _ = B::sync(&self.device);
