@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# GPU evidence for the OOM detector (issue 3), run on the H200 through the device tool
+# from the repository root:
+#   COMMIT=<sha> bash scripts/h200-oom.sh
+# Carries .device-bin/ (oomlab.xz and gpu_oom.xz, see scripts/h200-memory.sh).
+set -u
+OUT=${OUT:?set OUT}
+mkdir -p /tmp/bin
+for b in oomlab gpu_oom; do
+  python3 -c "import lzma,sys; open(sys.argv[2],'wb').write(lzma.open(sys.argv[1]).read())" .device-bin/$b.xz /tmp/bin/$b
+done
+chmod +x /tmp/bin/*
+export CUBECL_AUTOTUNE_LEVEL=minimal
+export OOMLAB_KERNEL_CACHE=/tmp/oomlab-kernels
+{
+  date -u +"date: %Y-%m-%dT%H:%M:%SZ"; echo "commit: ${COMMIT:-unknown}"
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+} > "$OUT/environment.txt" 2>&1
+
+echo "### 1. tests/gpu_oom.rs: budget 4 GiB, 5 cycles of a 16384-sample step that cannot fit" | tee -a "$OUT/environment.txt"
+OOMLAB_TEST_VRAM_BUDGET=4GiB LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/usr/local/cuda-13.0/lib64 \
+  timeout 400 /tmp/bin/gpu_oom --ignored --nocapture --test-threads 1 > "$OUT/gpu-oom-test.txt" 2>&1
+echo "exit: $?" >> "$OUT/environment.txt"
+
+echo "### 2. oomlab train --vram-budget 4GiB --batch 16384: the CLI stops on the detected OOM (exit 3)" | tee -a "$OUT/environment.txt"
+timeout 150 /tmp/bin/oomlab train --device cuda --vram-budget 4GiB --batch 16384 --max-steps 5 --out "$OUT/run" \
+  > "$OUT/train-stdout.txt" 2> "$OUT/train-stderr.txt"
+echo "exit: $?" >> "$OUT/environment.txt"
+rm -f "$OUT/run/steps.jsonl" "$OUT/run/summary.txt"
+cat "$OUT/environment.txt" "$OUT/gpu-oom-test.txt" "$OUT/train-stderr.txt" "$OUT/train-stdout.txt"
