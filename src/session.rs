@@ -9,7 +9,10 @@ use burn::tensor::backend::AutodiffBackend;
 use crate::backend::{dispatch, BackendExtras, BackendJob};
 use crate::config::{ConfigFile, OptimKind, RunConfig};
 use crate::data::Corpus;
-use crate::device::{configure_kernel_cache, hold_budget, reexec_with_library_dir, select, Ballast, BudgetError, DeviceRequest, Selected};
+use crate::device::{
+    configure_kernel_cache, hold_budget, reexec_with_library_dir, select, Ballast, BudgetError,
+    DeviceRequest, Selected,
+};
 use crate::error::Error;
 use crate::gpu::{process_state, ProcState};
 use crate::model::param_count;
@@ -119,7 +122,9 @@ fn preflight(view: &NvmlView, index: u32, need: Bytes) -> Vec<String> {
             warnings.push(format!(
                 "preflight: PID {} already holds {} on cuda:{index} ({what}); see `oomlab gpu`",
                 p.pid,
-                p.used.map(|b| b.to_string()).unwrap_or_else(|| "VRAM".into()),
+                p.used
+                    .map(|b| b.to_string())
+                    .unwrap_or_else(|| "VRAM".into()),
             ));
         }
     }
@@ -180,7 +185,9 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
             }
             let detector: Arc<dyn OomDetector> = match plan.memory_budget {
                 Some(b) => {
-                    say(&format!("--memory-budget {b}: exceeding it is a SIMULATED out-of-memory event"));
+                    say(&format!(
+                        "--memory-budget {b}: exceeding it is a SIMULATED out-of-memory event"
+                    ));
                     Arc::new(HostBudgetDetector::new(b))
                 }
                 None => Arc::new(NoDetector),
@@ -220,8 +227,8 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
                 kit.ballast = setup.ballast.as_ref().map(|b| b.bytes());
                 _ballast = setup.ballast;
             }
-            let probe: Option<Arc<dyn MemoryProbe>> = nvml
-                .map(|v| Arc::new(NvmlProbe::new(v, *index as u32)) as Arc<dyn MemoryProbe>);
+            let probe: Option<Arc<dyn MemoryProbe>> =
+                nvml.map(|v| Arc::new(NvmlProbe::new(v, *index as u32)) as Arc<dyn MemoryProbe>);
             kit.sampled = probe.clone();
             kit.instruments = Instruments {
                 detector: Arc::new(DevicePanicDetector::install()),
@@ -232,7 +239,10 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
     }
 
     let path = plan.out.clone().unwrap_or_else(|| {
-        default_run_path(std::path::Path::new("runs"), plan.config.train.strategy.name())
+        default_run_path(
+            std::path::Path::new("runs"),
+            plan.config.train.strategy.name(),
+        )
     });
     let device_label = match &selected {
         Selected::Cpu { .. } => "cpu".to_string(),

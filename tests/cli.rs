@@ -305,11 +305,26 @@ fn help_teaches_the_strategies() {
 fn a_run_over_its_memory_budget_stops_with_a_simulated_oom_and_exit_3() {
     let dir = tempfile::tempdir().unwrap();
     let out = oomlab()
-        .args(["train", "--device", "cpu", "--max-steps", "5", "--json", "--memory-budget", "8MiB", "--out"])
+        .args([
+            "train",
+            "--device",
+            "cpu",
+            "--max-steps",
+            "5",
+            "--json",
+            "--memory-budget",
+            "8MiB",
+            "--out",
+        ])
         .arg(dir.path())
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(String::from_utf8_lossy(&out.stderr).contains("SIMULATED"));
     let s: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(s["stop"]["kind"], "out-of-memory");
@@ -317,7 +332,10 @@ fn a_run_over_its_memory_budget_stops_with_a_simulated_oom_and_exit_3() {
     assert_eq!(e["simulated"], true);
     assert!(e["message"].as_str().unwrap().starts_with("SIMULATED"));
     assert!(e["requested"].as_u64().unwrap() > 0);
-    assert_eq!(s["steps_completed"], 0, "the step hit by the OOM is not applied");
+    assert_eq!(
+        s["steps_completed"], 0,
+        "the step hit by the OOM is not applied"
+    );
     assert_eq!(s["oom_detector"], "host memory budget (simulated)");
     // The human summary says so too.
     let txt = std::fs::read_to_string(dir.path().join("summary.txt")).unwrap();

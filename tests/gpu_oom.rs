@@ -26,7 +26,8 @@ const CYCLES: usize = 5;
 #[ignore = "needs a CUDA GPU: run on the GPU machine with --ignored"]
 fn steps_past_the_vram_budget_are_caught_discarded_and_memory_returns_to_baseline() {
     println!("{}", configure_kernel_cache(default_kernel_cache()));
-    let budget = parse_size(&std::env::var("OOMLAB_TEST_VRAM_BUDGET").unwrap_or("4GiB".into())).unwrap();
+    let budget =
+        parse_size(&std::env::var("OOMLAB_TEST_VRAM_BUDGET").unwrap_or("4GiB".into())).unwrap();
     let setup = hold_budget(0, budget).expect("--vram-budget setup");
     println!("{}", setup.note);
     let view = NvmlView::init().expect("NVML");
@@ -36,8 +37,14 @@ fn steps_past_the_vram_budget_are_caught_discarded_and_memory_returns_to_baselin
     let over = vec![("train.batch".to_string(), toml::Value::Integer(32))];
     let (_, cfg) = load(&ConfigSource::Builtin("tiny".into()), &over).unwrap();
     let corpus = Arc::new(Corpus::load(&cfg.data, cfg.model.seq_len).unwrap());
-    let small = StepPlan { micro_batch: 32, accumulation: 1 };
-    let huge = StepPlan { micro_batch: 32 * 512, accumulation: 1 };
+    let small = StepPlan {
+        micro_batch: 32,
+        accumulation: 1,
+    };
+    let huge = StepPlan {
+        micro_batch: 32 * 512,
+        accumulation: 1,
+    };
     let device = CudaDevice::new(0);
     let mut t = Trainer::<CudaBackend>::with_instruments(
         &cfg,
@@ -60,7 +67,10 @@ fn steps_past_the_vram_budget_are_caught_discarded_and_memory_returns_to_baselin
     CudaBackend::memory_cleanup(&device);
     let _ = CudaBackend::sync(&device);
     let base_alloc = allocator.stats().unwrap();
-    let base_nvml = nvml.read().process.expect("NVML attributes VRAM to this PID");
+    let base_nvml = nvml
+        .read()
+        .process
+        .expect("NVML attributes VRAM to this PID");
     println!(
         "baseline after warm-up and cleanup: allocator {} in use / {} reserved, NVML process {}",
         base_alloc.in_use, base_alloc.reserved, base_nvml
@@ -72,14 +82,20 @@ fn steps_past_the_vram_budget_are_caught_discarded_and_memory_returns_to_baselin
     for cycle in 0..CYCLES {
         let before = flat_params(t.model());
         t.set_plan(huge);
-        let err = t.step(step).expect_err("a 16384-sample step cannot fit the budget");
+        let err = t
+            .step(step)
+            .expect_err("a 16384-sample step cannot fit the budget");
         let TrainError::OutOfMemory(e) = err else {
             panic!("expected an OOM, got {err}");
         };
         assert_eq!(e.kind, OomKind::OutOfMemory, "{e:?}");
         assert!(!e.simulated);
         caught += 1;
-        assert_eq!(flat_params(t.model()), before, "cycle {cycle}: the failed step leaked into the model");
+        assert_eq!(
+            flat_params(t.model()),
+            before,
+            "cycle {cycle}: the failed step leaked into the model"
+        );
         let after_alloc = allocator.stats().unwrap();
         let after_nvml = nvml.read().process.unwrap();
         println!(
@@ -92,7 +108,10 @@ fn steps_past_the_vram_budget_are_caught_discarded_and_memory_returns_to_baselin
             after_nvml
         );
         if after_alloc.in_use != base_alloc.in_use {
-            problems.push(format!("cycle {cycle}: {} in use after recovery, baseline {}", after_alloc.in_use, base_alloc.in_use));
+            problems.push(format!(
+                "cycle {cycle}: {} in use after recovery, baseline {}",
+                after_alloc.in_use, base_alloc.in_use
+            ));
         }
         let tolerance = Bytes((base_nvml.0 / 100).max(16 << 20));
         if after_nvml.0.abs_diff(base_nvml.0) > tolerance.0 {
@@ -102,7 +121,11 @@ fn steps_past_the_vram_budget_are_caught_discarded_and_memory_returns_to_baselin
         t.set_plan(small);
         let r = t.step(step).expect("the same step fits at the small batch");
         assert!(r.loss.is_finite() && r.loss > 0.0, "loss {}", r.loss);
-        assert_ne!(flat_params(t.model()), before, "the retried step must be applied");
+        assert_ne!(
+            flat_params(t.model()),
+            before,
+            "the retried step must be applied"
+        );
         CudaBackend::memory_cleanup(&device);
         let _ = CudaBackend::sync(&device);
         let post = allocator.stats().unwrap();
@@ -117,6 +140,10 @@ fn steps_past_the_vram_budget_are_caught_discarded_and_memory_returns_to_baselin
         step += 1;
     }
     println!("OOMs caught: {caught} of {CYCLES} attempts that could not fit; silent OOMs: 0");
-    assert!(problems.is_empty(), "memory did not return to baseline:\n{}", problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "memory did not return to baseline:\n{}",
+        problems.join("\n")
+    );
     drop(setup);
 }

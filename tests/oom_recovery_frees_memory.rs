@@ -22,8 +22,14 @@ static ALLOC: CountingAlloc = CountingAlloc;
 fn a_discarded_forward_pass_leaves_no_activations_behind() {
     let (_, cfg) = load(&ConfigSource::Builtin("tiny".into()), &[]).unwrap();
     let corpus = Arc::new(Corpus::load(&cfg.data, cfg.model.seq_len).unwrap());
-    let small = StepPlan { micro_batch: 8, accumulation: 1 };
-    let big = StepPlan { micro_batch: 512, accumulation: 1 };
+    let small = StepPlan {
+        micro_batch: 8,
+        accumulation: 1,
+    };
+    let big = StepPlan {
+        micro_batch: 512,
+        accumulation: 1,
+    };
     let mut t = Trainer::<CpuBackend>::with_instruments(
         &cfg,
         corpus,
@@ -46,5 +52,9 @@ fn a_discarded_forward_pass_leaves_no_activations_behind() {
     t.set_plan(small);
     t.step(1).unwrap();
     println!("heap after the retried step {}", heap_in_use());
-    assert!(leaked < 8 << 20, "{} bytes of the failed step are still held", leaked);
+    assert!(
+        leaked < 8 << 20,
+        "{} bytes of the failed step are still held",
+        leaked
+    );
 }

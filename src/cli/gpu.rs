@@ -14,7 +14,10 @@ pub(super) fn run(args: GpuArgs) -> Result<i32, Error> {
         Err(e) => {
             eprintln!("oomlab: {e}");
             if args.json {
-                println!("{}", serde_json::json!({ "devices": [], "holders": [], "notes": [e] }));
+                println!(
+                    "{}",
+                    serde_json::json!({ "devices": [], "holders": [], "notes": [e] })
+                );
             }
             return Ok(EXIT_FAILURE);
         }
@@ -25,7 +28,10 @@ pub(super) fn run(args: GpuArgs) -> Result<i32, Error> {
     loop {
         let snap = snapshot(&view);
         if args.json {
-            println!("{}", serde_json::to_string_pretty(&snap).unwrap_or_default());
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&snap).unwrap_or_default()
+            );
         } else {
             if args.watch.is_some() && std::io::stdout().is_terminal() {
                 print!("\x1b[2J\x1b[H");
@@ -42,7 +48,9 @@ pub(super) fn run(args: GpuArgs) -> Result<i32, Error> {
 
 fn still_holds(view: &NvmlView, pid: u32) -> bool {
     let snap: GpuSnapshot = snapshot(view);
-    snap.holders.iter().any(|h| h.pid == pid && h.proc != ProcState::Gone)
+    snap.holders
+        .iter()
+        .any(|h| h.pid == pid && h.proc != ProcState::Gone)
 }
 
 fn kill(view: &NvmlView, pid: u32, args: &GpuArgs) -> Result<i32, Error> {
@@ -60,11 +68,18 @@ fn kill(view: &NvmlView, pid: u32, args: &GpuArgs) -> Result<i32, Error> {
         );
         return Ok(EXIT_FAILURE);
     }
-    let vram = plan.vram.map(|b| b.to_string()).unwrap_or_else(|| "an unknown amount of".into());
+    let vram = plan
+        .vram
+        .map(|b| b.to_string())
+        .unwrap_or_else(|| "an unknown amount of".into());
     eprintln!(
         "oomlab: will send SIGTERM to PID {pid} ({}), which holds {vram} VRAM{}",
         plan.command,
-        if args.force { format!(", then SIGKILL if it is still alive after {} s", args.grace) } else { String::new() }
+        if args.force {
+            format!(", then SIGKILL if it is still alive after {} s", args.grace)
+        } else {
+            String::new()
+        }
     );
     if !args.yes {
         if !std::io::stdin().is_terminal() {
@@ -96,7 +111,10 @@ fn kill(view: &NvmlView, pid: u32, args: &GpuArgs) -> Result<i32, Error> {
         return Ok(0);
     }
     if !args.force {
-        eprintln!("oomlab: PID {pid} still holds VRAM after {} s; run again with --force to send SIGKILL", args.grace);
+        eprintln!(
+            "oomlab: PID {pid} still holds VRAM after {} s; run again with --force to send SIGKILL",
+            args.grace
+        );
         return Ok(EXIT_FAILURE);
     }
     if let Err(e) = send_signal(pid, libc::SIGKILL) {

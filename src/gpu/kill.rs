@@ -17,7 +17,9 @@ pub enum KillError {
         why: &'static str,
     },
     /// Not in NVML's list.
-    #[error("PID {0} holds no VRAM according to NVML; oomlab only ends VRAM holders (see `oomlab gpu`)")]
+    #[error(
+        "PID {0} holds no VRAM according to NVML; oomlab only ends VRAM holders (see `oomlab gpu`)"
+    )]
     NotAHolder(u32),
     /// Listed by NVML but not visible here.
     #[error("PID {0} holds VRAM but is not visible in this PID namespace (another container/VM); it cannot be signalled from here")]
@@ -50,13 +52,22 @@ pub fn plan_kill(snapshot: &GpuSnapshot, pid: u32) -> Result<KillPlan, KillError
     let me = std::process::id();
     let parent = std::os::unix::process::parent_id();
     if pid <= 1 {
-        return Err(KillError::Protected { pid, why: "it is init (PID 1) or invalid" });
+        return Err(KillError::Protected {
+            pid,
+            why: "it is init (PID 1) or invalid",
+        });
     }
     if pid == me {
-        return Err(KillError::Protected { pid, why: "it is oomlab itself" });
+        return Err(KillError::Protected {
+            pid,
+            why: "it is oomlab itself",
+        });
     }
     if pid == parent {
-        return Err(KillError::Protected { pid, why: "it is oomlab's parent (your shell or script)" });
+        return Err(KillError::Protected {
+            pid,
+            why: "it is oomlab's parent (your shell or script)",
+        });
     }
     let rows: Vec<_> = snapshot.holders.iter().filter(|h| h.pid == pid).collect();
     let Some(first) = rows.first() else {
@@ -130,14 +141,26 @@ mod tests {
     fn init_self_and_parent_are_never_signalled() {
         let s = snap(vec![]);
         assert!(matches!(plan_kill(&s, 1), Err(KillError::Protected { .. })));
-        assert!(matches!(plan_kill(&s, std::process::id()), Err(KillError::Protected { .. })));
+        assert!(matches!(
+            plan_kill(&s, std::process::id()),
+            Err(KillError::Protected { .. })
+        ));
         let parent = std::os::unix::process::parent_id();
-        assert!(matches!(plan_kill(&s, parent), Err(KillError::Protected { .. })));
+        assert!(matches!(
+            plan_kill(&s, parent),
+            Err(KillError::Protected { .. })
+        ));
     }
 
     #[test]
     fn a_pid_without_vram_is_refused() {
-        let s = snap(vec![row(4242, ProcState::Alive { command: "python x.py".into(), ppid: 1 })]);
+        let s = snap(vec![row(
+            4242,
+            ProcState::Alive {
+                command: "python x.py".into(),
+                ppid: 1,
+            },
+        )]);
         assert_eq!(plan_kill(&s, 999_999), Err(KillError::NotAHolder(999_999)));
         let p = plan_kill(&s, 4242).unwrap();
         assert_eq!(p.command, "python x.py");

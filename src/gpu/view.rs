@@ -99,18 +99,31 @@ pub fn render_gpu_view(s: &GpuSnapshot) -> String {
     out.push_str(&t.to_string());
     out.push('\n');
     let mut p = Table::new();
-    p.load_preset(UTF8_FULL_CONDENSED)
-        .set_header(vec!["GPU", "PID", "VRAM", "status", "command / what to do"]);
+    p.load_preset(UTF8_FULL_CONDENSED).set_header(vec![
+        "GPU",
+        "PID",
+        "VRAM",
+        "status",
+        "command / what to do",
+    ]);
     for h in &s.holders {
         let (status, what) = match &h.proc {
             ProcState::Alive { command, .. } => ("alive".to_string(), command.clone()),
-            ProcState::Zombie { .. } => ("STALE (zombie)".to_string(), h.advice.clone().unwrap_or_default()),
-            ProcState::Gone => ("STALE (no such PID here)".to_string(), h.advice.clone().unwrap_or_default()),
+            ProcState::Zombie { .. } => (
+                "STALE (zombie)".to_string(),
+                h.advice.clone().unwrap_or_default(),
+            ),
+            ProcState::Gone => (
+                "STALE (no such PID here)".to_string(),
+                h.advice.clone().unwrap_or_default(),
+            ),
         };
         p.add_row(vec![
             h.device.to_string(),
             h.pid.to_string(),
-            h.used.map(|b| b.to_string()).unwrap_or_else(|| "n/a (NVML cannot attribute)".into()),
+            h.used
+                .map(|b| b.to_string())
+                .unwrap_or_else(|| "n/a (NVML cannot attribute)".into()),
             status,
             what,
         ]);

@@ -103,7 +103,11 @@ mod tests {
             let over = vec![("model.kind".to_string(), toml::Value::String(kind.into()))];
             let (_, cfg) = load(&ConfigSource::Builtin("tiny".into()), &over).unwrap();
             let net = Net::<CpuBackend>::init(&cfg.model, 47, &Default::default());
-            assert_eq!(ParamStats::of(&net).count, param_count(&cfg.model, 47), "{kind}");
+            assert_eq!(
+                ParamStats::of(&net).count,
+                param_count(&cfg.model, 47),
+                "{kind}"
+            );
         }
     }
 }

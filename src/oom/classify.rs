@@ -45,7 +45,10 @@ mod tests {
     fn cubecl_buffer_failures_are_oom_with_their_size() {
         // Verbatim payload seen on the H200 (shared/notes).
         let m = "called `Result::unwrap()` on an `Err` value: can't allocate buffer of size: 37527470080";
-        assert_eq!(classify(m), Some(Fault::OutOfMemory(Some(Bytes(37_527_470_080)))));
+        assert_eq!(
+            classify(m),
+            Some(Fault::OutOfMemory(Some(Bytes(37_527_470_080))))
+        );
     }
 
     #[test]
@@ -64,7 +67,10 @@ mod tests {
 
     #[test]
     fn unrelated_panics_are_not_memory_faults() {
-        assert_eq!(classify("index out of bounds: the len is 3 but the index is 7"), None);
+        assert_eq!(
+            classify("index out of bounds: the len is 3 but the index is 7"),
+            None
+        );
         assert_eq!(classify("attempt to divide by zero"), None);
     }
 }

@@ -104,8 +104,7 @@ mod tests {
             .name("DSD-test".into())
             .spawn(|| {
                 let _ = std::panic::catch_unwind(|| {
-                    let r: Result<(), String> =
-                        Err("can't allocate buffer of size: 4096".into());
+                    let r: Result<(), String> = Err("can't allocate buffer of size: 4096".into());
                     #[allow(clippy::unwrap_used)]
                     r.unwrap();
                 });
@@ -118,6 +117,9 @@ mod tests {
         assert_eq!(e.requested.map(|b| b.0), Some(4096));
         assert_eq!((e.step, e.phase), (3, Phase::Backward));
         assert!(!e.simulated);
-        assert!(d.check(3, Phase::Optimizer).is_none(), "each event is reported once");
+        assert!(
+            d.check(3, Phase::Optimizer).is_none(),
+            "each event is reported once"
+        );
     }
 }

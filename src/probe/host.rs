@@ -28,7 +28,8 @@ impl CountingAlloc {
         let budget = BUDGET.load(Ordering::Relaxed);
         if budget != 0 && now > budget {
             // Keep the first request that crossed the budget.
-            let _ = OVER_BUDGET_REQUEST.compare_exchange(0, size, Ordering::Relaxed, Ordering::Relaxed);
+            let _ =
+                OVER_BUDGET_REQUEST.compare_exchange(0, size, Ordering::Relaxed, Ordering::Relaxed);
         }
     }
 }

@@ -66,7 +66,9 @@ impl NvmlView {
             .nvml
             .device_by_index(index)
             .map_err(|e| format!("NVML device {index}: {e}"))?;
-        let m = d.memory_info().map_err(|e| format!("NVML device {index}: {e}"))?;
+        let m = d
+            .memory_info()
+            .map_err(|e| format!("NVML device {index}: {e}"))?;
         Ok(NvmlDevice {
             index,
             name: d.name().unwrap_or_else(|_| format!("GPU {index}")),

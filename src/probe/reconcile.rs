@@ -126,13 +126,21 @@ pub fn reconcile(
     };
     if kind == "gpu" {
         if let Some(a) = allocator {
-            line("allocator in use", a.in_use, "live tensors: weights, optimizer state, anything not yet dropped");
+            line(
+                "allocator in use",
+                a.in_use,
+                "live tensors: weights, optimizer state, anything not yet dropped",
+            );
             line(
                 "+ pool slack",
                 sub(a.reserved, a.in_use),
                 "pages burn's pool keeps reserved for reuse (freed tensors, padding); nvidia-smi counts them as used",
             );
-            line("= allocator reserved", a.reserved, "everything burn's allocator holds from the driver");
+            line(
+                "= allocator reserved",
+                a.reserved,
+                "everything burn's allocator holds from the driver",
+            );
             if let Some(p) = end.process {
                 let outside = sub(p, a.reserved);
                 let ballast_b = ballast.unwrap_or_default();
@@ -144,7 +152,11 @@ pub fn reconcile(
                     sub(outside, ballast_b),
                     "CUDA context, loaded kernels (modules), library workspaces: memory no allocator statistic shows",
                 );
-                line("= NVML: this process", p, "what nvidia-smi lists for this PID");
+                line(
+                    "= NVML: this process",
+                    p,
+                    "what nvidia-smi lists for this PID",
+                );
             }
         }
         if let (Some(d), Some(p)) = (end.device_used, end.process) {
@@ -153,21 +165,37 @@ pub fn reconcile(
                 sub(d, p),
                 "other processes' VRAM and the driver's own reservation",
             );
-            line("= NVML: device used", d, "the 'Memory-Usage' column of nvidia-smi");
+            line(
+                "= NVML: device used",
+                d,
+                "the 'Memory-Usage' column of nvidia-smi",
+            );
         }
     } else {
         if let Some(h) = end.in_use {
-            line("host heap in use", h, "live heap blocks counted by oomlab's global allocator: tensors, data, buffers");
+            line(
+                "host heap in use",
+                h,
+                "live heap blocks counted by oomlab's global allocator: tensors, data, buffers",
+            );
             if let Some(r) = end.process {
                 line(
                     "+ outside the heap count",
                     sub(r, h),
                     "code, thread stacks, and memory the system allocator keeps after frees",
                 );
-                line("= resident set size (RSS)", r, "what top/ps show for this process");
+                line(
+                    "= resident set size (RSS)",
+                    r,
+                    "what top/ps show for this process",
+                );
             }
         } else if let Some(r) = end.process {
-            line("resident set size (RSS)", r, "what top/ps show; the heap count needs oomlab's global allocator");
+            line(
+                "resident set size (RSS)",
+                r,
+                "what top/ps show; the heap count needs oomlab's global allocator",
+            );
         }
     }
     lines
@@ -208,7 +236,10 @@ mod tests {
         assert_eq!(get("+ pool slack"), Bytes(3000));
         assert_eq!(get("+ outside the pool"), Bytes(500));
         assert_eq!(get("+ others and the driver"), Bytes(2500));
-        assert_eq!(get("allocator in use").0 + 3000 + 500 + 2500, get("= NVML: device used").0);
+        assert_eq!(
+            get("allocator in use").0 + 3000 + 500 + 2500,
+            get("= NVML: device used").0
+        );
     }
 
     #[test]

@@ -53,7 +53,10 @@ impl Timeline {
 
     /// Highest whole-device figure seen.
     pub fn peak_device_used(&self) -> Option<Bytes> {
-        self.samples.iter().filter_map(|s| s.reading.device_used).max()
+        self.samples
+            .iter()
+            .filter_map(|s| s.reading.device_used)
+            .max()
     }
 
     /// Highest in-use figure seen (host heap).
@@ -185,7 +188,10 @@ mod tests {
 
     #[test]
     fn finishing_does_not_wait_for_a_long_interval() {
-        let s = Sampler::start(Arc::new(FixedProbe(MemoryReading::default())), Duration::from_secs(1000));
+        let s = Sampler::start(
+            Arc::new(FixedProbe(MemoryReading::default())),
+            Duration::from_secs(1000),
+        );
         std::thread::sleep(Duration::from_millis(20));
         let t0 = std::time::Instant::now();
         let t = s.finish();

@@ -94,7 +94,10 @@ pub fn render_summary(s: &RunSummary) -> String {
             detail.push_str(&format!("; allocation of {b} failed"));
         }
         if let Some(a) = e.allocator {
-            detail.push_str(&format!("; allocator then: {} in use, {} reserved", a.in_use, a.reserved));
+            detail.push_str(&format!(
+                "; allocator then: {} in use, {} reserved",
+                a.in_use, a.reserved
+            ));
         }
         if let Some(m) = e.memory {
             if let Some(p) = m.process {
@@ -122,25 +125,62 @@ pub fn render_memory(s: &RunSummary) -> String {
     t.load_preset(UTF8_FULL_CONDENSED)
         .set_content_arrangement(ContentArrangement::Dynamic)
         .set_header(vec![title, "", ""]);
-    let b = |x: Option<crate::units::Bytes>| x.map(|b| b.to_string()).unwrap_or_else(|| "n/a".into());
-    let process_label = if m.kind == "gpu" { "NVML process VRAM" } else { "RSS" };
-    t.add_row(vec![format!("peak {process_label} (sampled)"), b(m.process_peak), format!("{} samples every {:.0} ms", m.samples, m.sample_interval_ms)]);
-    t.add_row(vec![format!("mean {process_label}"), b(m.process_mean), String::new()]);
-    if m.kind == "gpu" {
-        t.add_row(vec!["peak allocator in use (phase ends)".into(), b(m.allocator_peak_in_use), "live tensors at the end of forward/backward/optimizer".into()]);
-        t.add_row(vec!["peak allocator reserved".into(), b(m.allocator_peak_reserved), "pool pages held".into()]);
-        t.add_row(vec!["peak NVML device used".into(), b(m.device_used_peak), format!("of {}", b(m.device_total))]);
+    let b =
+        |x: Option<crate::units::Bytes>| x.map(|b| b.to_string()).unwrap_or_else(|| "n/a".into());
+    let process_label = if m.kind == "gpu" {
+        "NVML process VRAM"
     } else {
-        t.add_row(vec!["peak host heap in use".into(), b(m.host_heap_peak), "counting allocator".into()]);
+        "RSS"
+    };
+    t.add_row(vec![
+        format!("peak {process_label} (sampled)"),
+        b(m.process_peak),
+        format!("{} samples every {:.0} ms", m.samples, m.sample_interval_ms),
+    ]);
+    t.add_row(vec![
+        format!("mean {process_label}"),
+        b(m.process_mean),
+        String::new(),
+    ]);
+    if m.kind == "gpu" {
+        t.add_row(vec![
+            "peak allocator in use (phase ends)".into(),
+            b(m.allocator_peak_in_use),
+            "live tensors at the end of forward/backward/optimizer".into(),
+        ]);
+        t.add_row(vec![
+            "peak allocator reserved".into(),
+            b(m.allocator_peak_reserved),
+            "pool pages held".into(),
+        ]);
+        t.add_row(vec![
+            "peak NVML device used".into(),
+            b(m.device_used_peak),
+            format!("of {}", b(m.device_total)),
+        ]);
+    } else {
+        t.add_row(vec![
+            "peak host heap in use".into(),
+            b(m.host_heap_peak),
+            "counting allocator".into(),
+        ]);
     }
     let baseline_note = if m.kind == "gpu" && m.baseline.process.is_none() {
         "n/a: no CUDA context yet, so NVML lists no memory for this process"
     } else {
         "process figure before any tensor"
     };
-    t.add_row(vec!["before the model (baseline)".into(), b(m.baseline.process), baseline_note.into()]);
+    t.add_row(vec![
+        "before the model (baseline)".into(),
+        b(m.baseline.process),
+        baseline_note.into(),
+    ]);
     for line in &m.reconciliation {
-        t.add_row(vec![format!("end: {}", line.label), line.bytes.to_string(), line.explanation.clone()]);
+        t.add_row(vec![
+            format!("end: {}", line.label),
+            line.bytes.to_string(),
+            line.explanation.clone(),
+        ]);
     }
     for n in &m.notes {
         t.add_row(vec!["note".to_string(), String::new(), n.clone()]);

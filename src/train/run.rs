@@ -10,7 +10,7 @@ use super::trainer::{Instruments, StepRecord, TrainError, Trainer};
 use crate::config::RunConfig;
 use crate::data::Corpus;
 use crate::model::ParamStats;
-use crate::probe::{reconcile, host, MemoryProbe, MemoryReading, MemoryReport, Sampler, Timeline};
+use crate::probe::{host, reconcile, MemoryProbe, MemoryReading, MemoryReport, Sampler, Timeline};
 use crate::report::{DeviceInfo, RunSummary, StopReason, SUMMARY_SCHEMA_VERSION};
 use crate::strategy;
 use crate::units::Bytes;
@@ -139,7 +139,10 @@ pub fn train<B: AutodiffBackend>(
         kind: kit.memory_kind.to_string(),
         sources: [
             kit.sampled.as_ref().map(|p| p.source().to_string()),
-            kit.instruments.allocator.as_ref().map(|_| "allocator".to_string()),
+            kit.instruments
+                .allocator
+                .as_ref()
+                .map(|_| "allocator".to_string()),
             host::counting().then(|| "host heap".to_string()),
         ]
         .into_iter()

@@ -111,8 +111,20 @@ impl<B: AutodiffBackend> Trainer<B> {
         device: B::Device,
         inst: Instruments,
     ) -> Self {
-        B::seed(&device, cfg.train.seed);
-        let model = Net::init(&cfg.model, corpus.vocab.len(), &device);
+        // The backend's RNG is process-wide: seeding and initialising happen under one
+        // lock, so trainers built on several threads at once still get the weights of
+        // their seed. burn initialises parameters lazily, on first use, so the
+        // initialisation is forced here, inside the lock.
+        static SEED_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let model = {
+            let _guard = SEED_LOCK
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            B::seed(&device, cfg.train.seed);
+            let model = Net::init(&cfg.model, corpus.vocab.len(), &device);
+            let _ = crate::model::ParamStats::of(&model);
+            model
+        };
         Self {
             model,
             optim: AnyOptim::new(&cfg.optim),
@@ -298,8 +310,15 @@ mod tests {
             t.step(0).unwrap();
             let before = flat_params(t.model());
             let err = t.step(1).unwrap_err();
-            assert!(matches!(err, TrainError::OutOfMemory(ref e) if e.phase == phase), "{err}");
-            assert_eq!(flat_params(t.model()), before, "{phase}: the failed step leaked into the model");
+            assert!(
+                matches!(err, TrainError::OutOfMemory(ref e) if e.phase == phase),
+                "{err}"
+            );
+            assert_eq!(
+                flat_params(t.model()),
+                before,
+                "{phase}: the failed step leaked into the model"
+            );
             // The same step, retried, is applied.
             t.step(1).unwrap();
             assert_ne!(flat_params(t.model()), before);
@@ -317,10 +336,38 @@ mod tests {
             t.step(0).unwrap();
         }
         assert!(failing.step(1).is_err());
+        assert_eq!(flat_params(failing.model()), flat_params(clean.model()));
         for t in [&mut failing, &mut clean] {
             t.step(1).unwrap();
             t.step(2).unwrap();
         }
         assert_eq!(flat_params(failing.model()), flat_params(clean.model()));
+    }
+}
+
+#[cfg(test)]
+mod rewrap_tests {
+    use super::*;
+    use crate::backend::CpuBackend;
+    use crate::config::{load, ConfigSource};
+    use burn::module::{ModuleVisitor, Param};
+
+    struct Flags(Vec<bool>);
+    impl<B: Backend> ModuleVisitor<B> for Flags {
+        fn visit_float<const D: usize>(&mut self, p: &Param<Tensor<B, D>>) {
+            self.0.push(p.val().is_require_grad());
+        }
+    }
+
+    #[test]
+    fn rewrapped_parameters_still_require_grad() {
+        let (_, cfg) = load(&ConfigSource::Builtin("tiny".into()), &[]).unwrap();
+        let net = Net::<CpuBackend>::init(&cfg.model, 47, &Default::default());
+        let mut before = Flags(vec![]);
+        net.visit(&mut before);
+        let again = Net::<CpuBackend>::from_inner(net.valid());
+        let mut after = Flags(vec![]);
+        again.visit(&mut after);
+        assert_eq!(before.0, after.0);
     }
 }
