@@ -64,12 +64,14 @@ impl StepObserver for TrainProgress {
             0.0
         };
         self.bar.set_position(r.step as u64 + 1);
+        let mem = r.memory.map(|b| format!(" | mem {b}")).unwrap_or_default();
         self.bar
-            .set_message(format!("loss {:.4} | {sps:.0} samples/s", r.loss));
+            .set_message(format!("loss {:.4} | {sps:.0} samples/s{mem}", r.loss));
         let n = r.step + 1;
         if self.log_lines && !self.quiet && (n % self.every == 0 || n == 1 || n == self.total) {
+            let mem = r.memory.map(|b| format!(", mem {b}")).unwrap_or_default();
             eprintln!(
-                "step {n}/{} loss {:.4} ({} x {}, {:.3} s, {sps:.0} samples/s)",
+                "step {n}/{} loss {:.4} ({} x {}, {:.3} s, {sps:.0} samples/s{mem})",
                 self.total, r.loss, r.micro_batch, r.accumulation, secs
             );
         }

@@ -19,9 +19,11 @@ fn install_hook() {
     INSTALLED.get_or_init(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
-            let message = info
-                .payload_as_str()
-                .map(str::to_string)
+            let payload = info.payload();
+            let message = payload
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
                 .unwrap_or_default();
             match classify(&message) {
                 Some(fault) => {
@@ -104,9 +106,10 @@ mod tests {
             .name("DSD-test".into())
             .spawn(|| {
                 let _ = std::panic::catch_unwind(|| {
-                    let r: Result<(), String> = Err("can't allocate buffer of size: 4096".into());
-                    #[allow(clippy::unwrap_used)]
-                    r.unwrap();
+                    let size = 4096;
+                    panic!(
+                        "called `Result::unwrap()` on an `Err` value: can't allocate buffer of size: {size}"
+                    );
                 });
             })
             .unwrap()

@@ -165,6 +165,11 @@ pub fn train<B: AutodiffBackend>(
     if memory.kind == "host" {
         memory.process_peak = memory.process_peak.max(host::peak_rss());
     }
+    if memory.kind == "gpu" && kit.sampled.is_some() && memory.process_peak.is_none() {
+        memory.notes.push(
+            "NVML listed no memory for this PID (a container's PID namespace, or a driver that does not attribute per process): per-process VRAM unavailable, device figures shown".into(),
+        );
+    }
 
     let losses: Vec<f32> = records.iter().map(|r| r.loss).collect();
     let tail = (losses.len() / 10).max(1).min(losses.len());

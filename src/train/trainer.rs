@@ -37,6 +37,9 @@ pub struct StepRecord {
     /// Wall time of the step, data to updated weights, synchronised with the device.
     #[serde(with = "secs")]
     pub duration: Duration,
+    /// Memory after the step: burn's allocator reserved bytes on a GPU, the host heap in
+    /// use on the CPU (when oomlab's counting allocator is installed).
+    pub memory: Option<crate::units::Bytes>,
 }
 
 mod secs {
@@ -268,6 +271,10 @@ impl<B: AutodiffBackend> Trainer<B> {
             micro_batch,
             accumulation,
             duration: start.elapsed(),
+            memory: match &self.inst.allocator {
+                Some(a) => a.stats().map(|s| s.reserved),
+                None => crate::probe::host::counting().then(crate::probe::host::heap_in_use),
+            },
         })
     }
 }
