@@ -60,15 +60,26 @@ impl NvmlView {
         (0..count).map(|i| self.device(i)).collect()
     }
 
-    /// One device's memory.
+    /// Device `index` and a formatter for its errors.
+    fn handle(
+        &self,
+        index: u32,
+    ) -> Result<
+        (
+            nvml_wrapper::Device<'_>,
+            impl Fn(nvml_wrapper::error::NvmlError) -> String,
+        ),
+        String,
+    > {
+        let err = move |e: nvml_wrapper::error::NvmlError| format!("NVML device {index}: {e}");
+        let d = self.nvml.device_by_index(index).map_err(err)?;
+        Ok((d, err))
+    }
+
+    /// One device's memory, with its name.
     pub fn device(&self, index: u32) -> Result<NvmlDevice, String> {
-        let d = self
-            .nvml
-            .device_by_index(index)
-            .map_err(|e| format!("NVML device {index}: {e}"))?;
-        let m = d
-            .memory_info()
-            .map_err(|e| format!("NVML device {index}: {e}"))?;
+        let (d, err) = self.handle(index)?;
+        let m = d.memory_info().map_err(err)?;
         Ok(NvmlDevice {
             index,
             name: d.name().unwrap_or_else(|_| format!("GPU {index}")),
@@ -78,15 +89,18 @@ impl NvmlView {
         })
     }
 
+    /// Used and total bytes of device `index` (no name lookup: the sampler calls this
+    /// every few milliseconds).
+    pub fn memory(&self, index: u32) -> Result<(Bytes, Bytes), String> {
+        let (d, err) = self.handle(index)?;
+        let m = d.memory_info().map_err(err)?;
+        Ok((Bytes(m.used), Bytes(m.total)))
+    }
+
     /// Compute processes holding memory on `index`.
     pub fn processes(&self, index: u32) -> Result<Vec<GpuProcess>, String> {
-        let d = self
-            .nvml
-            .device_by_index(index)
-            .map_err(|e| format!("NVML device {index}: {e}"))?;
-        let procs = d
-            .running_compute_processes()
-            .map_err(|e| format!("NVML device {index}: {e}"))?;
+        let (d, err) = self.handle(index)?;
+        let procs = d.running_compute_processes().map_err(err)?;
         Ok(procs
             .into_iter()
             .map(|p| GpuProcess {
@@ -125,7 +139,7 @@ impl MemoryProbe for NvmlProbe {
         "nvml"
     }
     fn read(&self) -> MemoryReading {
-        let dev = self.view.device(self.index).ok();
+        let dev = self.view.memory(self.index).ok();
         let process = self
             .view
             .processes(self.index)
@@ -136,8 +150,8 @@ impl MemoryProbe for NvmlProbe {
             in_use: None,
             reserved: None,
             process,
-            device_used: dev.as_ref().map(|d| d.used),
-            device_total: dev.map(|d| d.total),
+            device_used: dev.map(|(used, _)| used),
+            device_total: dev.map(|(_, total)| total),
         }
     }
 }
