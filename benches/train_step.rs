@@ -21,20 +21,8 @@ fn train_step(c: &mut Criterion) {
     let mut group = c.benchmark_group("tiny config, one optimizer step of 32 samples (CPU)");
     group.sample_size(20);
     for (name, plan) in [
-        (
-            "baseline 32x1",
-            StepPlan {
-                micro_batch: 32,
-                accumulation: 1,
-            },
-        ),
-        (
-            "grad-accum 8x4",
-            StepPlan {
-                micro_batch: 8,
-                accumulation: 4,
-            },
-        ),
+        ("baseline 32x1", StepPlan::even(32, 1)),
+        ("grad-accum 8x4", StepPlan::even(8, 4)),
     ] {
         let mut t = Trainer::<CpuBackend>::new(&cfg, corpus.clone(), plan, Default::default());
         let mut step = 0;

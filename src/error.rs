@@ -29,6 +29,9 @@ pub enum Error {
         /// Why.
         source: std::io::Error,
     },
+    /// A report could not be rendered.
+    #[error("cannot render the report: {0}")]
+    Report(String),
 }
 
 /// Exit code for invalid input: config, flags, data file, unavailable device.
@@ -45,7 +48,7 @@ impl Error {
     pub fn exit_code(&self) -> i32 {
         match self {
             Error::Config(_) | Error::Data(_) | Error::Device(_) | Error::Budget(_) => EXIT_USAGE,
-            Error::RunDir { .. } => EXIT_FAILURE,
+            Error::RunDir { .. } | Error::Report(_) => EXIT_FAILURE,
         }
     }
 }

@@ -9,10 +9,12 @@
 
 pub mod backend;
 pub mod cli;
+pub mod compare;
 pub mod config;
 pub mod data;
 pub mod device;
 pub mod error;
+pub mod explain;
 pub mod gpu;
 pub mod model;
 pub mod oom;

@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::train::{StepObserver, StepRecord};
+use crate::train::{AttemptOutcome, AttemptRecord, StepObserver, StepRecord};
 
 /// The one progress-bar factory: hidden when stderr is not a terminal.
 pub fn bar(len: u64, template: &str) -> ProgressBar {
@@ -59,7 +59,7 @@ impl StepObserver for TrainProgress {
     fn on_step(&mut self, r: &StepRecord) {
         let secs = r.duration.as_secs_f64();
         let sps = if secs > 0.0 {
-            (r.micro_batch * r.accumulation) as f64 / secs
+            r.batch as f64 / secs
         } else {
             0.0
         };
@@ -75,5 +75,25 @@ impl StepObserver for TrainProgress {
                 self.total, r.loss, r.micro_batch, r.accumulation, secs
             );
         }
+    }
+
+    fn on_attempt(&mut self, a: &AttemptRecord) {
+        if self.quiet || a.outcome == AttemptOutcome::Ok {
+            return;
+        }
+        let label = if a.simulated {
+            "SIMULATED out of memory"
+        } else {
+            "out of memory"
+        };
+        let phase = a.phase.map(|p| format!(" in {p}")).unwrap_or_default();
+        let line = format!(
+            "step {}: {label}{phase} at {} x {}; {}",
+            a.step + 1,
+            a.micro_batch,
+            a.accumulation,
+            a.next.as_deref().unwrap_or("")
+        );
+        self.bar.suspend(|| eprintln!("{line}"));
     }
 }

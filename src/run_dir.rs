@@ -1,5 +1,5 @@
-//! The run folder: every run writes its resolved config, a step log as it goes, and its
-//! summary, so nothing is lost when a run stops early.
+//! The run folder: every run writes its resolved config, a step log and a retry log as it
+//! goes, and its summary, so nothing is lost when a run stops early.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
@@ -10,13 +10,14 @@ use crate::config::ConfigFile;
 use crate::error::Error;
 use crate::probe::Timeline;
 use crate::report::{render_summary, RunSummary};
-use crate::train::{StepObserver, StepRecord};
+use crate::train::{AttemptRecord, StepObserver, StepRecord};
 
 /// A run's folder.
 #[derive(Debug)]
 pub struct RunDir {
     path: PathBuf,
     steps: Option<File>,
+    retries: Option<File>,
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
@@ -74,16 +75,21 @@ impl RunDir {
             format!("# Resolved configuration of this run (file + flags). Device: {device}\n{toml_text}"),
         )
         .map_err(io_err(&cfg_path))?;
-        let steps_path = path.join("steps.jsonl");
-        let steps = OpenOptions::new()
-            .create(true)
-            .truncate(true)
-            .write(true)
-            .open(&steps_path)
-            .map_err(io_err(&steps_path))?;
+        let open = |name: &str| {
+            let p = path.join(name);
+            OpenOptions::new()
+                .create(true)
+                .truncate(true)
+                .write(true)
+                .open(&p)
+                .map_err(io_err(&p))
+        };
+        let steps = open("steps.jsonl")?;
+        let retries = open("retries.jsonl")?;
         Ok(Self {
             path,
             steps: Some(steps),
+            retries: Some(retries),
         })
     }
 
@@ -112,22 +118,31 @@ impl RunDir {
     }
 }
 
+/// Appends `record` as one JSON line and flushes, so a crash keeps every line written;
+/// on failure warns once and stops writing that log.
+fn append_line(file: &mut Option<File>, record: &impl serde::Serialize, path: &Path) {
+    if let Some(f) = file {
+        let ok = serde_json::to_string(record)
+            .ok()
+            .map(|line| writeln!(f, "{line}").and_then(|_| f.flush()).is_ok())
+            .unwrap_or(false);
+        if !ok {
+            eprintln!(
+                "oomlab: warning: cannot append to {}; that log stops here",
+                path.display()
+            );
+            *file = None;
+        }
+    }
+}
+
 impl StepObserver for RunDir {
     fn on_step(&mut self, record: &StepRecord) {
-        // One JSON line per step, flushed, so a crash keeps every finished step.
-        if let Some(f) = &mut self.steps {
-            let ok = serde_json::to_string(record)
-                .ok()
-                .map(|line| writeln!(f, "{line}").and_then(|_| f.flush()).is_ok())
-                .unwrap_or(false);
-            if !ok {
-                eprintln!(
-                    "oomlab: warning: cannot append to {}; the step log stops here",
-                    self.path.join("steps.jsonl").display()
-                );
-                self.steps = None;
-            }
-        }
+        append_line(&mut self.steps, record, &self.path.join("steps.jsonl"));
+    }
+
+    fn on_attempt(&mut self, record: &AttemptRecord) {
+        append_line(&mut self.retries, record, &self.path.join("retries.jsonl"));
     }
 }
 

@@ -21,7 +21,9 @@ use crate::probe::{host, HostProbe, MemoryProbe, NvmlProbe, NvmlView};
 use crate::progress::TrainProgress;
 use crate::report::{DeviceInfo, RunSummary};
 use crate::run_dir::{default_run_path, RunDir};
-use crate::train::{self, Instruments, RunKit, RunResult, StepObserver, StepRecord, StopFlag};
+use crate::train::{
+    self, AttemptRecord, Instruments, RunKit, RunResult, StepObserver, StepRecord, StopFlag,
+};
 use crate::units::Bytes;
 
 /// Everything `train` needs, already validated.
@@ -66,6 +68,10 @@ impl StepObserver for Both<'_> {
     fn on_step(&mut self, r: &StepRecord) {
         self.0.on_step(r);
         self.1.on_step(r);
+    }
+    fn on_attempt(&mut self, a: &AttemptRecord) {
+        self.0.on_attempt(a);
+        self.1.on_attempt(a);
     }
 }
 

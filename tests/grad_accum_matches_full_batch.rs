@@ -78,19 +78,7 @@ fn a_single_micro_batch_is_not_the_full_batch() {
     // The check above would be hollow if any split gave the same update: one micro-batch
     // of the four (without the others) must differ by far more than the tolerance.
     let base = config(StrategySpec::Baseline);
-    let (_, after_full) = params_after_one_step(
-        &base,
-        StepPlan {
-            micro_batch: 16,
-            accumulation: 1,
-        },
-    );
-    let (_, after_quarter) = params_after_one_step(
-        &base,
-        StepPlan {
-            micro_batch: 4,
-            accumulation: 1,
-        },
-    );
+    let (_, after_full) = params_after_one_step(&base, StepPlan::even(16, 1));
+    let (_, after_quarter) = params_after_one_step(&base, StepPlan::even(4, 1));
     assert!(max_abs_diff(&after_full, &after_quarter) > 100.0 * TOLERANCE);
 }

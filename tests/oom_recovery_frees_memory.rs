@@ -22,14 +22,8 @@ static ALLOC: CountingAlloc = CountingAlloc;
 fn a_discarded_forward_pass_leaves_no_activations_behind() {
     let (_, cfg) = load(&ConfigSource::Builtin("tiny".into()), &[]).unwrap();
     let corpus = Arc::new(Corpus::load(&cfg.data, cfg.model.seq_len).unwrap());
-    let small = StepPlan {
-        micro_batch: 8,
-        accumulation: 1,
-    };
-    let big = StepPlan {
-        micro_batch: 512,
-        accumulation: 1,
-    };
+    let small = StepPlan::even(8, 1);
+    let big = StepPlan::even(512, 1);
     let mut t = Trainer::<CpuBackend>::with_instruments(
         &cfg,
         corpus,

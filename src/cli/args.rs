@@ -25,6 +25,14 @@ pub enum Command {
     /// Train the model with one memory strategy and print a run summary.
     #[command(long_about = TRAIN_ABOUT)]
     Train(TrainArgs),
+    /// Run every chosen strategy in its own process and compare memory, speed and loss.
+    #[command(long_about = COMPARE_ABOUT)]
+    Compare(CompareArgs),
+    /// What a strategy does, when to use it, what it costs, with measured numbers.
+    Explain {
+        /// baseline, grad-accum, auto-halve, or a topic: memory. Without it: the list.
+        topic: Option<String>,
+    },
     /// Print the generated training language (the default data) to stdout.
     Dataset(DatasetArgs),
     /// GPUs, the processes holding VRAM (stale ones flagged), and a careful way to free it.
@@ -49,6 +57,15 @@ Strategies:
               micro-batch's loss is divided by K and the gradients are summed, so the
               update equals one full batch while activations are those of one
               micro-batch. Costs time (K smaller passes), saves activation memory.
+  auto-halve  Start at the configured batch (or --steps K micro-batches). When a step
+              runs out of memory, it is discarded (model and optimizer untouched),
+              memory is released, and the same step is retried with half the
+              micro-batch and twice the accumulation, so the optimizer still sees the
+              configured batch (--keep-effective-batch false halves the batch itself).
+              Sizes the failure proves cannot fit are skipped. --search bisect then
+              probes back up to within 10% of the largest micro-batch that fits.
+              Below --min-micro-batch it stops and says what would help. Every attempt
+              is logged in retries.jsonl and summarised in the run summary.
 
 Device: with a CUDA GPU (driver, device and NVRTC all usable) training runs there,
 otherwise on the CPU with burn's Flex backend. --device overrides.
@@ -74,8 +91,26 @@ written in every case).
 
 Examples:
   oomlab train --strategy grad-accum --steps 4
+  oomlab train --strategy auto-halve --search bisect --memory-budget 96MiB
   oomlab train --config gpu --batch 128 --device cuda:0
   oomlab train --data my.txt --seq-len 128 --json | jq .final_loss";
+
+const COMPARE_ABOUT: &str = "\
+Run each chosen strategy as its own `oomlab train` process (so an allocator or CUDA
+context warmed by one cannot flatter the next), then print one table: peak memory (NVML
+VRAM on a GPU, HOST RSS on the CPU), peak allocator in use and reserved, context and
+overhead, time to the first step, steady step time, samples/s, OOM retries, skipped
+steps, final loss, and memory and time relative to baseline.
+
+--out DIR (default runs/<time>-compare) receives compare.txt, compare.md, compare.csv,
+compare.json (schema in docs/compare-json.md), memory.svg (memory over time, every
+strategy on one chart, a dot at each step boundary) and every run's own folder. A
+strategy that fails or runs out of memory becomes a row that says why.
+
+Examples:
+  oomlab compare
+  oomlab compare --strategies baseline,grad-accum --batch 64 --max-steps 30
+  oomlab compare --config gpu --vram-budget 8GiB --out cmp";
 
 const GPU_ABOUT: &str = "\
 What nvidia-smi and nvtop show, plus what they do not: for every process holding VRAM,
@@ -117,6 +152,17 @@ pub enum StrategyArg {
     Baseline,
     /// K micro-batches per optimizer step (--steps K).
     GradAccum,
+    /// On OOM: discard the step, halve the micro-batch, retry.
+    AutoHalve,
+}
+
+/// `--search` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SearchArg {
+    /// Only ever halve.
+    Halve,
+    /// After the first fit, bisect back up to within 10% of the largest fit.
+    Bisect,
 }
 
 /// `--task` values.
@@ -153,9 +199,22 @@ pub struct TrainArgs {
     #[arg(long, short, value_enum)]
     pub strategy: Option<StrategyArg>,
     /// grad-accum: micro-batches per optimizer step; must divide the batch
-    /// (train.grad_accum_steps).
+    /// (train.grad_accum_steps). auto-halve: micro-batches to start with
+    /// (auto_halve.start_steps).
     #[arg(long, value_name = "K")]
     pub steps: Option<u64>,
+    /// auto-halve: keep the optimizer's batch by doubling the accumulation whenever the
+    /// micro-batch halves (true, the default); false shrinks the batch instead, as
+    /// Accelerate's find_executable_batch_size does.
+    #[arg(long, value_name = "BOOL", action = clap::ArgAction::Set)]
+    pub keep_effective_batch: Option<bool>,
+    /// auto-halve: halve (only ever down) or bisect (after the first fit, probe back up
+    /// to within 10% of the largest micro-batch that fits).
+    #[arg(long, value_enum)]
+    pub search: Option<SearchArg>,
+    /// auto-halve: the smallest micro-batch to try before giving up (default 1).
+    #[arg(long, value_name = "N")]
+    pub min_micro_batch: Option<u64>,
     /// Samples per optimizer step (train.batch).
     #[arg(long, short, value_name = "N")]
     pub batch: Option<u64>,
@@ -217,6 +276,47 @@ pub struct TrainArgs {
     pub quiet: bool,
 }
 
+/// `oomlab compare`
+#[derive(Debug, Clone, Args)]
+pub struct CompareArgs {
+    /// Comma-separated strategies, or `all` (baseline, grad-accum, auto-halve).
+    #[arg(long, default_value = "all", value_name = "LIST|all")]
+    pub strategies: String,
+    /// Built-in config name (tiny, gpu, h200) or path to a TOML file.
+    #[arg(long, short, default_value = "tiny", value_name = "NAME|FILE")]
+    pub config: String,
+    /// grad-accum: micro-batches per optimizer step.
+    #[arg(long, default_value_t = 4, value_name = "K")]
+    pub steps: u64,
+    /// Samples per optimizer step, for every strategy (train.batch).
+    #[arg(long, short, value_name = "N")]
+    pub batch: Option<u64>,
+    /// Optimizer steps per strategy (train.max_steps).
+    #[arg(long, value_name = "N")]
+    pub max_steps: Option<u64>,
+    /// auto, cpu, cuda or cuda:N.
+    #[arg(long, short, default_value = "auto", value_name = "DEVICE")]
+    pub device: String,
+    /// CUDA: emulate a card of SIZE for every run (see `oomlab train --help`).
+    #[arg(long, value_name = "SIZE", value_parser = size_arg)]
+    pub vram_budget: Option<Bytes>,
+    /// CPU: SIMULATED OOM past SIZE of host heap, for every run.
+    #[arg(long, value_name = "SIZE", value_parser = size_arg)]
+    pub memory_budget: Option<Bytes>,
+    /// Any config key for every run: --set model.d_ff=512 (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// Folder for the runs and the outputs.
+    #[arg(long, short, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Print the comparison as JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
 /// `oomlab dataset`
 #[derive(Debug, Args)]
 pub struct DatasetArgs {
@@ -253,6 +353,7 @@ impl TrainArgs {
             let name = match s {
                 StrategyArg::Baseline => "baseline",
                 StrategyArg::GradAccum => "grad-accum",
+                StrategyArg::AutoHalve => "auto-halve",
             };
             put("train.strategy", toml::Value::String(name.into()));
         }
@@ -263,11 +364,44 @@ impl TrainArgs {
                     reason: "--steps applies to --strategy grad-accum, not baseline".into(),
                 });
             }
-            // --steps alone implies grad-accum: it means nothing else.
-            if self.strategy.is_none() {
-                put("train.strategy", toml::Value::String("grad-accum".into()));
+            if self.strategy == Some(StrategyArg::AutoHalve) {
+                put("auto_halve.start_steps", int(k));
+            } else {
+                // --steps alone implies grad-accum: it means nothing else.
+                if self.strategy.is_none() {
+                    put("train.strategy", toml::Value::String("grad-accum".into()));
+                }
+                put("train.grad_accum_steps", int(k));
             }
-            put("train.grad_accum_steps", int(k));
+        }
+        let auto_only = [
+            (
+                "--keep-effective-batch",
+                self.keep_effective_batch.is_some(),
+            ),
+            ("--search", self.search.is_some()),
+            ("--min-micro-batch", self.min_micro_batch.is_some()),
+        ];
+        for (flag, given) in auto_only {
+            if given && self.strategy.is_some_and(|s| s != StrategyArg::AutoHalve) {
+                return Err(ConfigError::Override {
+                    given: flag.to_string(),
+                    reason: format!("{flag} applies to --strategy auto-halve only"),
+                });
+            }
+        }
+        if let Some(v) = self.keep_effective_batch {
+            put("auto_halve.keep_effective_batch", toml::Value::Boolean(v));
+        }
+        if let Some(v) = self.search {
+            let name = match v {
+                SearchArg::Halve => "halve",
+                SearchArg::Bisect => "bisect",
+            };
+            put("auto_halve.search", toml::Value::String(name.into()));
+        }
+        if let Some(v) = self.min_micro_batch {
+            put("auto_halve.min_micro_batch", int(v));
         }
         if let Some(v) = self.batch {
             put("train.batch", int(v));
@@ -296,18 +430,24 @@ impl TrainArgs {
         if let Some(p) = &self.data {
             put("data.file", toml::Value::String(p.display().to_string()));
         }
-        for s in &self.set {
+        o.extend(set_overrides(&self.set)?);
+        Ok(o)
+    }
+}
+
+/// `--set KEY=VALUE` flags as overrides, in the order given.
+pub fn set_overrides(set: &[String]) -> Result<Vec<(String, toml::Value)>, ConfigError> {
+    set.iter()
+        .map(|s| {
             let Some((key, raw)) = s.split_once('=') else {
                 return Err(ConfigError::Override {
                     given: s.clone(),
                     reason: "write KEY=VALUE, e.g. --set model.d_ff=512".into(),
                 });
             };
-            let value = parse_toml_value(raw.trim());
-            o.push((key.trim().to_string(), value));
-        }
-        Ok(o)
-    }
+            Ok((key.trim().to_string(), parse_toml_value(raw.trim())))
+        })
+        .collect()
 }
 
 /// A `--set` value: TOML if it parses (numbers, booleans, quoted strings), else a bare

@@ -5,7 +5,7 @@ mod args;
 
 mod gpu;
 
-pub use args::{Cli, Command, DatasetArgs, GpuArgs, StrategyArg, TrainArgs};
+pub use args::{Cli, Command, CompareArgs, DatasetArgs, GpuArgs, StrategyArg, TrainArgs};
 
 use std::io::Write;
 
@@ -19,6 +19,11 @@ use crate::train::StopFlag;
 pub fn run(cli: Cli) -> Result<i32, Error> {
     match cli.command {
         Command::Train(args) => train(args),
+        Command::Compare(args) => compare(args),
+        Command::Explain { topic } => {
+            print!("{}", crate::explain::explain(topic.as_deref())?);
+            Ok(0)
+        }
         Command::Gpu(args) => gpu::run(args),
         Command::Dataset(args) => {
             let text = crate::data::generate(args.task.into(), args.chars, args.seed);
@@ -64,18 +69,8 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
 fn train(args: TrainArgs) -> Result<i32, Error> {
     let json = args.json;
     let plan = resolve(args)?;
-    let stop = StopFlag::new();
-    {
-        let stop = stop.clone();
-        // A second Ctrl-C quits at once; the step log already holds every finished step.
-        let _ = ctrlc::set_handler(move || {
-            if stop.requested() {
-                std::process::exit(EXIT_INTERRUPTED);
-            }
-            stop.request();
-            eprintln!("\noomlab: stopping after the current step (Ctrl-C again to quit now)");
-        });
-    }
+    // A second Ctrl-C quits at once; the step log already holds every finished step.
+    let stop = stop_on_ctrl_c();
     let outcome = run_train(&plan, &stop)?;
     let mut out = std::io::stdout().lock();
     let written = if json {
@@ -97,6 +92,107 @@ fn train(args: TrainArgs) -> Result<i32, Error> {
         StopReason::Interrupted => EXIT_INTERRUPTED,
         StopReason::Failed(_) => crate::error::EXIT_FAILURE,
         StopReason::OutOfMemory(_) => crate::error::EXIT_OOM,
+    })
+}
+
+/// Ctrl-C asks the loop to stop; a second one quits at once.
+fn stop_on_ctrl_c() -> StopFlag {
+    let stop = StopFlag::new();
+    let flag = stop.clone();
+    let _ = ctrlc::set_handler(move || {
+        if flag.requested() {
+            std::process::exit(EXIT_INTERRUPTED);
+        }
+        flag.request();
+        eprintln!("\noomlab: stopping after the current step (Ctrl-C again to quit now)");
+    });
+    stop
+}
+
+fn compare(args: CompareArgs) -> Result<i32, Error> {
+    let json = args.json;
+    let plan = resolve_compare(args)?;
+    let stop = stop_on_ctrl_c();
+    let cmp = crate::compare::run_compare(&plan, &stop)?;
+    let mut out = std::io::stdout().lock();
+    let written = if json {
+        serde_json::to_writer_pretty(&mut out, &cmp)
+            .map_err(std::io::Error::other)
+            .and_then(|_| writeln!(out))
+    } else {
+        writeln!(
+            out,
+            "{}\nfolder: {} (compare.md, compare.csv, compare.json, memory.svg, one folder per run)",
+            cmp.to_terminal(),
+            plan.out.display()
+        )
+    };
+    drop(written);
+    Ok(if stop.requested() {
+        EXIT_INTERRUPTED
+    } else {
+        0
+    })
+}
+
+/// Turns `compare` flags into a plan; the config is loaded once here so a mistake is
+/// reported once (exit 2), not as one failed row per strategy.
+pub fn resolve_compare(args: CompareArgs) -> Result<crate::compare::ComparePlan, Error> {
+    let strategies = crate::compare::parse_strategies(&args.strategies).map_err(|reason| {
+        config::ConfigError::Override {
+            given: format!("--strategies {}", args.strategies),
+            reason,
+        }
+    })?;
+    let mut common = vec!["--config".to_string(), args.config.clone()];
+    let mut overrides = args::set_overrides(&args.set)?;
+    let mut flag = |name: &str, value: String| {
+        common.push(name.to_string());
+        common.push(value);
+    };
+    flag("--device", args.device.clone());
+    if let Some(b) = args.batch {
+        flag("--batch", b.to_string());
+        overrides.insert(
+            0,
+            ("train.batch".to_string(), toml::Value::Integer(b as i64)),
+        );
+    }
+    if let Some(n) = args.max_steps {
+        flag("--max-steps", n.to_string());
+        overrides.insert(
+            0,
+            (
+                "train.max_steps".to_string(),
+                toml::Value::Integer(n as i64),
+            ),
+        );
+    }
+    if let Some(b) = args.vram_budget {
+        flag("--vram-budget", b.0.to_string());
+    }
+    if let Some(b) = args.memory_budget {
+        flag("--memory-budget", b.0.to_string());
+    }
+    for s in &args.set {
+        flag("--set", s.clone());
+    }
+    // The same checks `train` makes, once.
+    config::load(&ConfigSource::from_arg(&args.config), &overrides)?;
+    args.device
+        .parse::<crate::device::DeviceRequest>()
+        .map_err(|reason| config::ConfigError::Override {
+            given: format!("--device {}", args.device),
+            reason,
+        })?;
+    Ok(crate::compare::ComparePlan {
+        strategies,
+        common_args: common,
+        accum_steps: args.steps,
+        out: args.out.unwrap_or_else(|| {
+            crate::run_dir::default_run_path(std::path::Path::new("runs"), "compare")
+        }),
+        quiet: args.quiet,
     })
 }
 

@@ -155,6 +155,10 @@ const KEY_FLAGS: &[(&str, &str)] = &[
     ("model.d_model", "--d-model"),
     ("model.n_layers", "--n-layers"),
     ("model.kind", "--model"),
+    ("auto_halve.start_steps", "--steps"),
+    ("auto_halve.keep_effective_batch", "--keep-effective-batch"),
+    ("auto_halve.search", "--search"),
+    ("auto_halve.min_micro_batch", "--min-micro-batch"),
 ];
 
 struct Checker<'a> {
@@ -300,10 +304,54 @@ fn validate(f: &ConfigFile, origin: &str) -> Result<RunConfig, ConfigError> {
             }
             StrategySpec::GradAccum { steps }
         }
+        "auto-halve" => {
+            let a = &f.auto_halve;
+            let start_steps = c.positive("auto_halve.start_steps", a.start_steps)?;
+            if batch % start_steps != 0 {
+                return Err(c.invalid(
+                    "auto_halve.start_steps",
+                    format!(
+                        "= {start_steps} does not divide train.batch = {batch}; values that do: {}",
+                        divisors(batch)
+                    ),
+                ));
+            }
+            let min_micro_batch = c.positive("auto_halve.min_micro_batch", a.min_micro_batch)?;
+            if min_micro_batch > batch / start_steps {
+                return Err(c.invalid(
+                    "auto_halve.min_micro_batch",
+                    format!(
+                        "= {min_micro_batch} is larger than the starting micro-batch {} (train.batch / auto_halve.start_steps)",
+                        batch / start_steps
+                    ),
+                ));
+            }
+            StrategySpec::AutoHalve(AutoHalveSpec {
+                start_steps,
+                keep_effective_batch: a.keep_effective_batch,
+                search: match a.search.as_str() {
+                    "halve" => SearchMode::Halve,
+                    "bisect" => SearchMode::Bisect,
+                    other => {
+                        return Err(c.invalid(
+                            "auto_halve.search",
+                            format!("= \"{other}\": use \"halve\" or \"bisect\""),
+                        ))
+                    }
+                },
+                min_micro_batch,
+                max_search_attempts: usize::try_from(a.max_search_attempts).map_err(|_| {
+                    c.invalid(
+                        "auto_halve.max_search_attempts",
+                        format!("= {}: must be 0 or more", a.max_search_attempts),
+                    )
+                })?,
+            })
+        }
         other => {
             return Err(c.invalid(
                 "train.strategy",
-                format!("= \"{other}\": use \"baseline\" or \"grad-accum\""),
+                format!("= \"{other}\": use \"baseline\", \"grad-accum\" or \"auto-halve\""),
             ))
         }
     };

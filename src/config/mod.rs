@@ -9,10 +9,12 @@ mod schema;
 
 pub use load::{apply_override, builtin_config, load, ConfigSource, BUILTIN_CONFIGS};
 pub use resolved::{
-    DataSource, ModelKind, ModelSpec, OptimKind, OptimSpec, RunConfig, StrategySpec, Task,
-    TrainSpec,
+    AutoHalveSpec, DataSource, ModelKind, ModelSpec, OptimKind, OptimSpec, RunConfig, SearchMode,
+    StrategySpec, Task, TrainSpec,
 };
-pub use schema::{ConfigFile, DataSection, ModelSection, OptimSection, TrainSection};
+pub use schema::{
+    AutoHalveSection, ConfigFile, DataSection, ModelSection, OptimSection, TrainSection,
+};
 
 /// What went wrong reading or checking a configuration. Every variant names the source
 /// (file or flag) and, where there is one, the key.

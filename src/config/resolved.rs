@@ -97,6 +97,34 @@ pub enum StrategySpec {
         /// Micro-batches per optimizer step.
         steps: usize,
     },
+    /// Halve the micro-batch on OOM and retry the step.
+    AutoHalve(AutoHalveSpec),
+}
+
+/// How auto-halve looks for a micro-batch that fits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SearchMode {
+    /// Halve on every OOM, never grow back.
+    Halve,
+    /// After the first fit, bisect between it and the smallest failure.
+    Bisect,
+}
+
+/// Settings of the auto-halve strategy (`[auto_halve]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct AutoHalveSpec {
+    /// Micro-batches per optimizer step at the start (1: the whole batch at once).
+    pub start_steps: usize,
+    /// Double the accumulation whenever the micro-batch halves, so the optimizer keeps
+    /// seeing the configured batch.
+    pub keep_effective_batch: bool,
+    /// Halve only, or bisect back up.
+    pub search: SearchMode,
+    /// Below this micro-batch the run stops.
+    pub min_micro_batch: usize,
+    /// Upward probes bisection may make (each one risks a failed attempt).
+    pub max_search_attempts: usize,
 }
 
 impl StrategySpec {
@@ -105,6 +133,7 @@ impl StrategySpec {
         match self {
             StrategySpec::Baseline => "baseline",
             StrategySpec::GradAccum { .. } => "grad-accum",
+            StrategySpec::AutoHalve(_) => "auto-halve",
         }
     }
 }

@@ -18,6 +18,38 @@ pub struct ConfigFile {
     pub optim: OptimSection,
     /// Batch, steps, strategy.
     pub train: TrainSection,
+    /// Settings of `strategy = "auto-halve"`.
+    pub auto_halve: AutoHalveSection,
+}
+
+/// `[auto_halve]`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AutoHalveSection {
+    /// Micro-batches per optimizer step to start with; must divide `train.batch`.
+    pub start_steps: i64,
+    /// Double the accumulation when the micro-batch halves, so the optimizer still sees
+    /// `train.batch` samples per step. `false`: the batch itself shrinks.
+    pub keep_effective_batch: bool,
+    /// `halve` (only ever down) or `bisect` (after the first fit, search back up to within
+    /// 10% of the largest micro-batch that fits).
+    pub search: String,
+    /// The smallest micro-batch to try before giving up.
+    pub min_micro_batch: i64,
+    /// How many upward probes `bisect` may make.
+    pub max_search_attempts: i64,
+}
+
+impl Default for AutoHalveSection {
+    fn default() -> Self {
+        Self {
+            start_steps: 1,
+            keep_effective_batch: true,
+            search: "halve".into(),
+            min_micro_batch: 1,
+            max_search_attempts: 6,
+        }
+    }
 }
 
 /// `[model]`
@@ -106,7 +138,7 @@ impl Default for OptimSection {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TrainSection {
-    /// `baseline` or `grad-accum`.
+    /// `baseline`, `grad-accum` or `auto-halve`.
     pub strategy: String,
     /// Samples per optimizer step (the effective batch).
     pub batch: i64,

@@ -7,7 +7,7 @@ mod params;
 
 pub use gpt::{Gpt, GptConfig};
 pub use mlp::{Mlp, MlpConfig};
-pub use params::{flat_params, param_count, ParamStats};
+pub use params::{flat_params, param_count, ParamFingerprint, ParamStats};
 
 use burn::prelude::*;
 

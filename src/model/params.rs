@@ -65,6 +65,40 @@ pub fn flat_params<B: Backend, M: Module<B>>(module: &M) -> Vec<f32> {
     f.0
 }
 
+/// A fingerprint of a model's weights, to tell from two summaries whether two runs ended
+/// with the same parameters: a hash of every value's bits (equal only when bit for bit
+/// equal) and two sums (close when the weights are close).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ParamFingerprint {
+    /// FNV-1a (64 bit) over the f32 bits of every parameter, in visiting order, as hex.
+    pub fnv1a64: String,
+    /// Sum of all parameters.
+    pub sum: f64,
+    /// Sum of their squares.
+    pub sum_sq: f64,
+}
+
+impl ParamFingerprint {
+    /// Reads every parameter of `module` back to the host.
+    pub fn of<B: Backend, M: Module<B>>(module: &M) -> Self {
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        let (mut sum, mut sum_sq) = (0.0f64, 0.0f64);
+        for v in flat_params::<B, M>(module) {
+            for byte in v.to_bits().to_le_bytes() {
+                hash ^= u64::from(byte);
+                hash = hash.wrapping_mul(0x0100_0000_01b3);
+            }
+            sum += f64::from(v);
+            sum_sq += f64::from(v) * f64::from(v);
+        }
+        Self {
+            fnv1a64: format!("{hash:016x}"),
+            sum,
+            sum_sq,
+        }
+    }
+}
+
 /// Parameter count of the network `spec` would build, without building it (for the
 /// preflight's memory estimate). Kept exact: a test compares it with [`ParamStats`].
 pub fn param_count(spec: &crate::config::ModelSpec, vocab: usize) -> u64 {

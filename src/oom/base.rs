@@ -55,6 +55,12 @@ pub struct OomEvent {
     pub allocator: Option<AllocatorStats>,
     /// NVML (or host) reading right after detection.
     pub memory: Option<MemoryReading>,
+    /// What the step itself had taken when it failed (in use above the step's start, plus
+    /// the failed request): a lower bound of what the step needs. Filled in by the trainer.
+    pub step_needed_at_least: Option<Bytes>,
+    /// What the step could have had: free VRAM and pool slack at the failure, above the
+    /// step's start (GPU), or the budget minus the heap at the step's start (CPU).
+    pub step_available: Option<Bytes>,
 }
 
 impl OomEvent {

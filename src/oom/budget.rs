@@ -48,6 +48,8 @@ impl OomDetector for HostBudgetDetector {
             ),
             allocator: None,
             memory: None,
+            step_needed_at_least: None,
+            step_available: None,
         })
     }
 }

@@ -89,6 +89,8 @@ impl OomDetector for DevicePanicDetector {
             message,
             allocator: None,
             memory: None,
+            step_needed_at_least: None,
+            step_available: None,
         })
     }
 }

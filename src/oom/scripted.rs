@@ -37,6 +37,8 @@ impl OomDetector for ScriptedDetector {
             message: "SIMULATED by a test".into(),
             allocator: None,
             memory: None,
+            step_needed_at_least: None,
+            step_available: None,
         })
     }
 }

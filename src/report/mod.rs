@@ -3,5 +3,5 @@
 mod render;
 mod summary;
 
-pub use render::{render_memory, render_summary};
-pub use summary::{DeviceInfo, RunSummary, StopReason, SUMMARY_SCHEMA_VERSION};
+pub use render::{render_attempts, render_memory, render_summary};
+pub use summary::{Adaptation, DeviceInfo, RunSummary, StopReason, SUMMARY_SCHEMA_VERSION};

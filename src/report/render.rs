@@ -3,6 +3,7 @@
 use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
 
 use super::summary::{RunSummary, StopReason};
+use crate::train::{AttemptOutcome, AttemptRecord};
 use crate::units::fmt_duration;
 
 fn opt<T>(v: Option<T>, f: impl Fn(T) -> String) -> String {
@@ -18,13 +19,24 @@ pub fn render_summary(s: &RunSummary) -> String {
     let secs = |x: f64| fmt_duration(std::time::Duration::from_secs_f64(x));
     let rows: Vec<(&str, String)> = vec![
         ("strategy", s.strategy.name().to_string()),
-        (
-            "batch",
-            format!(
+        ("batch", {
+            let a = &s.adaptation;
+            let mut text = format!(
                 "{} micro-batch x {} accumulation = {} samples per optimizer step",
                 s.plan.micro_batch, s.plan.accumulation, s.effective_batch
-            ),
-        ),
+            );
+            if a.initial_plan != s.plan {
+                text.push_str(&format!(
+                    " (started at {} = {}; {} attempts, {} out of memory, {} in failed attempts)",
+                    a.initial_plan,
+                    a.initial_plan.effective_batch(),
+                    a.attempts_made,
+                    a.oom_attempts,
+                    secs(a.failed_attempts_s)
+                ));
+            }
+            text
+        }),
         (
             "device",
             format!("{} ({})", s.device.label, s.device.backend),
@@ -110,7 +122,60 @@ pub fn render_summary(s: &RunSummary) -> String {
         t.add_row(vec!["out of memory".to_string(), detail]);
         t.add_row(vec!["message".to_string(), e.message.clone()]);
     }
-    format!("{t}\n{}", render_memory(s))
+    if let Some(why) = &s.adaptation.gave_up {
+        t.add_row(vec!["gave up".to_string(), why.clone()]);
+    }
+    let attempts = if s.adaptation.oom_attempts > 0 {
+        format!("{}\n", render_attempts(&s.adaptation.attempts))
+    } else {
+        String::new()
+    };
+    format!("{t}\n{attempts}{}", render_memory(s))
+}
+
+/// The retry log as a table: one row per attempt.
+pub fn render_attempts(attempts: &[AttemptRecord]) -> String {
+    let mut t = Table::new();
+    t.load_preset(UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_header(vec![
+            "#",
+            "step",
+            "split",
+            "outcome",
+            "phase",
+            "failed alloc",
+            "in use",
+            "reserved",
+            "device free",
+            "time",
+            "next",
+        ]);
+    let b = |x: Option<crate::units::Bytes>| x.map(|b| b.to_string()).unwrap_or_default();
+    for a in attempts {
+        let outcome = match (a.outcome, a.simulated) {
+            (AttemptOutcome::Ok, _) => "ok",
+            (AttemptOutcome::Oom, true) => "OOM (SIMULATED)",
+            (AttemptOutcome::Oom, false) => "OOM",
+        };
+        t.add_row(vec![
+            a.attempt.to_string(),
+            a.step.to_string(),
+            format!(
+                "{} x {} = {}",
+                a.micro_batch, a.accumulation, a.effective_batch
+            ),
+            outcome.to_string(),
+            a.phase.map(|p| p.to_string()).unwrap_or_default(),
+            b(a.requested),
+            b(a.in_use),
+            b(a.reserved),
+            b(a.device_free),
+            fmt_duration(std::time::Duration::from_secs_f64(a.seconds)),
+            a.next.clone().unwrap_or_default(),
+        ]);
+    }
+    t.to_string()
 }
 
 /// The memory section: figures by source, then how they add up.

@@ -3,14 +3,15 @@
 use serde::Serialize;
 
 use crate::config::{ModelSpec, StrategySpec};
-use crate::model::ParamStats;
+use crate::model::{ParamFingerprint, ParamStats};
 use crate::oom::OomEvent;
 use crate::probe::MemoryReport;
 use crate::strategy::StepPlan;
+use crate::train::AttemptRecord;
 use crate::units::Bytes;
 
 /// Bumped when a field of the JSON summary changes meaning or disappears.
-pub const SUMMARY_SCHEMA_VERSION: u32 = 1;
+pub const SUMMARY_SCHEMA_VERSION: u32 = 2;
 
 /// Which device the run used.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -39,6 +40,24 @@ pub enum StopReason {
     OutOfMemory(Box<OomEvent>),
 }
 
+/// The split a run started with, every attempt at a split not yet proven to fit, and
+/// what they cost.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Adaptation {
+    /// The split of the first attempt.
+    pub initial_plan: StepPlan,
+    /// Attempts logged (every OOM and the first success at each split).
+    pub attempts_made: usize,
+    /// How many of them ran out of memory.
+    pub oom_attempts: usize,
+    /// Wall time spent in attempts that failed, releases included.
+    pub failed_attempts_s: f64,
+    /// Why the strategy gave up, when it did.
+    pub gave_up: Option<String>,
+    /// The retry log (also `retries.jsonl` in the run folder).
+    pub attempts: Vec<AttemptRecord>,
+}
+
 /// Everything a run reports, in one place, for every renderer.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RunSummary {
@@ -46,12 +65,16 @@ pub struct RunSummary {
     pub schema_version: u32,
     /// oomlab's version.
     pub oomlab_version: String,
+    /// The process that trained (`oomlab compare` runs each strategy in its own).
+    pub pid: u32,
     /// The strategy and its parameters.
     pub strategy: StrategySpec,
-    /// Micro-batch and accumulation actually used.
+    /// Micro-batch and accumulation of the last applied step.
     pub plan: StepPlan,
-    /// Samples per optimizer step.
+    /// Samples per optimizer step (of the last applied step).
     pub effective_batch: usize,
+    /// How the split changed on the way: the retry log.
+    pub adaptation: Adaptation,
     /// Device and backend.
     pub device: DeviceInfo,
     /// Model shapes.
@@ -81,6 +104,8 @@ pub struct RunSummary {
     pub steady_step_s: Option<f64>,
     /// Samples per second at the steady step time.
     pub samples_per_s: Option<f64>,
+    /// Fingerprint of the weights at the end, to compare runs.
+    pub final_params: ParamFingerprint,
     /// Wall time of the whole run.
     pub wall_s: f64,
     /// Peak resident set size of this process (`VmHWM`), where the OS reports it.

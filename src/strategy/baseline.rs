@@ -11,9 +11,6 @@ impl Strategy for Baseline {
     }
 
     fn plan(&self, batch: usize) -> StepPlan {
-        StepPlan {
-            micro_batch: batch,
-            accumulation: 1,
-        }
+        StepPlan::even(batch, 1)
     }
 }

@@ -15,10 +15,7 @@ impl Strategy for GradAccum {
     }
 
     fn plan(&self, batch: usize) -> StepPlan {
-        StepPlan {
-            micro_batch: batch / self.steps,
-            accumulation: self.steps,
-        }
+        StepPlan::split(batch, batch / self.steps)
     }
 }
 

@@ -1,11 +1,13 @@
 //! Mitigation strategies: how one optimizer step's batch is turned into forward/backward
 //! passes. One trait in `base.rs`, one implementation per file.
 
+mod auto_halve;
 mod base;
 mod baseline;
 mod grad_accum;
 
-pub use base::{StepPlan, Strategy};
+pub use auto_halve::AutoHalve;
+pub use base::{OomResponse, StepPlan, Strategy};
 pub use baseline::Baseline;
 pub use grad_accum::GradAccum;
 
@@ -16,5 +18,6 @@ pub fn from_spec(spec: StrategySpec) -> Box<dyn Strategy> {
     match spec {
         StrategySpec::Baseline => Box::new(Baseline),
         StrategySpec::GradAccum { steps } => Box::new(GradAccum { steps }),
+        StrategySpec::AutoHalve(spec) => Box::new(AutoHalve::new(spec)),
     }
 }

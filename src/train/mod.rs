@@ -1,10 +1,12 @@
 //! The training loop, generic over the burn backend.
 
+mod attempt;
 mod optim;
 mod run;
 mod stop;
 mod trainer;
 
+pub use attempt::{AttemptOutcome, AttemptRecord};
 pub use optim::AnyOptim;
 pub use run::{train, RunKit, RunResult, StepObserver};
 pub use stop::StopFlag;

@@ -5,14 +5,15 @@ use std::time::{Duration, Instant};
 
 use burn::tensor::backend::AutodiffBackend;
 
+use super::attempt::{AttemptOutcome, AttemptRecord};
 use super::stop::StopFlag;
 use super::trainer::{Instruments, StepRecord, TrainError, Trainer};
 use crate::config::RunConfig;
 use crate::data::Corpus;
-use crate::model::ParamStats;
+use crate::model::{ParamFingerprint, ParamStats};
 use crate::probe::{host, reconcile, MemoryProbe, MemoryReading, MemoryReport, Sampler, Timeline};
-use crate::report::{DeviceInfo, RunSummary, StopReason, SUMMARY_SCHEMA_VERSION};
-use crate::strategy;
+use crate::report::{Adaptation, DeviceInfo, RunSummary, StopReason, SUMMARY_SCHEMA_VERSION};
+use crate::strategy::{self, OomResponse, StepPlan};
 use crate::units::Bytes;
 
 /// Receives progress as the loop runs (the progress bar, the run folder's step log).
@@ -21,6 +22,8 @@ pub trait StepObserver {
     fn on_start(&mut self, _steps: usize) {}
     /// After every step.
     fn on_step(&mut self, _record: &StepRecord) {}
+    /// After every attempt at a split not yet proven to fit (the retry log).
+    fn on_attempt(&mut self, _record: &AttemptRecord) {}
 }
 
 /// What a run measures with.
@@ -90,8 +93,9 @@ pub fn train<B: AutodiffBackend>(
     };
     let baseline = read_now();
 
-    let strategy = strategy::from_spec(cfg.train.strategy);
-    let plan = strategy.plan(cfg.train.batch);
+    let mut strategy = strategy::from_spec(cfg.train.strategy);
+    let initial_plan = strategy.plan(cfg.train.batch);
+    let mut plan = initial_plan;
     let vocab = corpus.vocab.len();
     let data = corpus.origin.clone();
     let mut trainer =
@@ -100,31 +104,75 @@ pub fn train<B: AutodiffBackend>(
 
     observer.on_start(cfg.train.max_steps);
     let mut records: Vec<StepRecord> = Vec::with_capacity(cfg.train.max_steps);
+    let mut attempts: Vec<AttemptRecord> = Vec::new();
+    let mut proven: Vec<StepPlan> = Vec::new();
+    let mut log_attempt = |mut a: AttemptRecord, observer: &mut dyn StepObserver| {
+        a.attempt = attempts.len() + 1;
+        observer.on_attempt(&a);
+        attempts.push(a);
+    };
     let mut time_to_first_step = None;
     let mut reason = StopReason::Completed;
-    for step in 0..cfg.train.max_steps {
-        if stop.requested() {
-            reason = StopReason::Interrupted;
-            break;
-        }
+    let mut gave_up = None;
+    'steps: for step in 0..cfg.train.max_steps {
         if let Some(s) = &sampler {
             s.mark_step(step);
         }
-        match trainer.step(step) {
-            Ok(rec) => {
-                if step == 0 {
-                    time_to_first_step = Some(started.elapsed().as_secs_f64());
+        // Attempts at this step: one, unless an OOM makes the strategy retry it.
+        loop {
+            if stop.requested() {
+                reason = StopReason::Interrupted;
+                break 'steps;
+            }
+            trainer.set_plan(plan);
+            let attempt_started = Instant::now();
+            match trainer.step(step) {
+                Ok(rec) => {
+                    if step == 0 {
+                        time_to_first_step = Some(started.elapsed().as_secs_f64());
+                    }
+                    if !proven.contains(&plan) {
+                        proven.push(plan);
+                        let allocator = kit.instruments.allocator.as_ref().and_then(|a| a.stats());
+                        let memory = kit.instruments.memory.as_ref().map(|m| m.read());
+                        let a = AttemptRecord::ok(
+                            step,
+                            plan,
+                            attempt_started.elapsed().as_secs_f64(),
+                            allocator,
+                            memory,
+                        );
+                        log_attempt(a, observer);
+                    }
+                    observer.on_step(&rec);
+                    records.push(rec);
+                    plan = strategy.on_success(plan);
+                    break;
                 }
-                observer.on_step(&rec);
-                records.push(rec);
-            }
-            Err(TrainError::OutOfMemory(event)) => {
-                reason = StopReason::OutOfMemory(event);
-                break;
-            }
-            Err(e) => {
-                reason = StopReason::Failed(e.to_string());
-                break;
+                Err(TrainError::OutOfMemory(event)) => {
+                    let response = strategy.on_oom(plan, &event);
+                    let seconds = attempt_started.elapsed().as_secs_f64();
+                    proven.retain(|p| *p != plan);
+                    match response {
+                        OomResponse::Retry { plan: next, note } => {
+                            log_attempt(AttemptRecord::oom(plan, &event, seconds, note), observer);
+                            plan = next;
+                        }
+                        OomResponse::Stop(why) => {
+                            log_attempt(
+                                AttemptRecord::oom(plan, &event, seconds, format!("stop: {why}")),
+                                observer,
+                            );
+                            reason = StopReason::OutOfMemory(event);
+                            gave_up = Some(why);
+                            break 'steps;
+                        }
+                    }
+                }
+                Err(e) => {
+                    reason = StopReason::Failed(e.to_string());
+                    break 'steps;
+                }
             }
         }
     }
@@ -182,13 +230,38 @@ pub fn train<B: AutodiffBackend>(
         .collect();
     steady.sort_by(f64::total_cmp);
     let steady_step_s = (!steady.is_empty()).then(|| steady[steady.len() / 2]);
+    let final_plan = records
+        .last()
+        .map(|r| StepPlan {
+            micro_batch: r.micro_batch,
+            accumulation: r.accumulation,
+            batch: r.batch,
+        })
+        .unwrap_or(plan);
+    let oom_attempts = attempts
+        .iter()
+        .filter(|a| a.outcome == AttemptOutcome::Oom)
+        .count();
+    let adaptation = Adaptation {
+        initial_plan,
+        attempts_made: attempts.len(),
+        oom_attempts,
+        failed_attempts_s: attempts
+            .iter()
+            .filter(|a| a.outcome == AttemptOutcome::Oom)
+            .fold(0.0, |total, a| total + a.seconds),
+        gave_up,
+        attempts,
+    };
 
     let summary = RunSummary {
         schema_version: SUMMARY_SCHEMA_VERSION,
         oomlab_version: env!("CARGO_PKG_VERSION").to_string(),
+        pid: std::process::id(),
         strategy: cfg.train.strategy,
-        plan,
-        effective_batch: plan.effective_batch(),
+        plan: final_plan,
+        effective_batch: final_plan.effective_batch(),
+        adaptation,
         device: device_info,
         model: cfg.model.clone(),
         params,
@@ -202,10 +275,77 @@ pub fn train<B: AutodiffBackend>(
         final_loss,
         time_to_first_step_s: time_to_first_step,
         steady_step_s,
-        samples_per_s: steady_step_s.map(|s| plan.effective_batch() as f64 / s),
+        samples_per_s: steady_step_s.map(|s| final_plan.effective_batch() as f64 / s),
+        final_params: ParamFingerprint::of(trainer.model()),
         wall_s: started.elapsed().as_secs_f64(),
         host_peak_rss: host::peak_rss(),
         memory,
     };
     RunResult { summary, timeline }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::CpuBackend;
+    use crate::config::{load, ConfigSource};
+    use crate::oom::{Phase, ScriptedDetector};
+    use crate::train::AttemptOutcome;
+
+    struct Quiet;
+    impl StepObserver for Quiet {}
+
+    #[test]
+    fn an_oom_later_in_the_run_is_handled_the_same_way() {
+        let over = vec![
+            (
+                "train.strategy".to_string(),
+                toml::Value::String("auto-halve".into()),
+            ),
+            ("train.batch".to_string(), toml::Value::Integer(8)),
+            ("train.max_steps".to_string(), toml::Value::Integer(5)),
+            ("model.seq_len".to_string(), toml::Value::Integer(16)),
+        ];
+        let (_, cfg) = load(&ConfigSource::Builtin("tiny".into()), &over).unwrap();
+        let corpus = Arc::new(Corpus::load(&cfg.data, 16).unwrap());
+        let kit = RunKit {
+            instruments: Instruments {
+                detector: Arc::new(ScriptedDetector::new(vec![(3, Phase::Backward)])),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let info = DeviceInfo {
+            kind: "cpu".into(),
+            index: 0,
+            backend: "flex".into(),
+            label: "cpu".into(),
+        };
+        let r = train::<CpuBackend>(
+            &cfg,
+            corpus,
+            Default::default(),
+            info,
+            kit,
+            &StopFlag::new(),
+            &mut Quiet,
+        );
+        let s = r.summary;
+        assert_eq!(s.stop, StopReason::Completed);
+        assert_eq!(s.steps_completed, 5);
+        assert_eq!((s.plan.micro_batch, s.plan.accumulation), (4, 2));
+        let a = &s.adaptation.attempts;
+        let outcomes: Vec<(usize, usize, AttemptOutcome)> = a
+            .iter()
+            .map(|x| (x.step, x.micro_batch, x.outcome))
+            .collect();
+        assert_eq!(
+            outcomes,
+            vec![
+                (0, 8, AttemptOutcome::Ok),
+                (3, 8, AttemptOutcome::Oom),
+                (3, 4, AttemptOutcome::Ok),
+            ]
+        );
+    }
 }

@@ -20,20 +20,23 @@ use crate::config::RunConfig;
 use crate::data::{BatchSampler, Corpus};
 use crate::model::Net;
 use crate::oom::{NoDetector, OomDetector, OomEvent, Phase};
-use crate::probe::{AllocatorProbe, MemoryProbe, PhasePeaks};
+use crate::probe::{host, AllocatorProbe, MemoryProbe, PhasePeaks};
 use crate::strategy::StepPlan;
+use crate::units::Bytes;
 
 /// What one optimizer step did.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StepRecord {
     /// 0-based optimizer step.
     pub step: usize,
-    /// Mean loss over the step's samples (mean of the micro-batch means).
+    /// Mean loss over the step's samples (micro-batch means weighted by their size).
     pub loss: f32,
     /// Samples per forward/backward pass.
     pub micro_batch: usize,
     /// Passes per optimizer step.
     pub accumulation: usize,
+    /// Samples per optimizer step.
+    pub batch: usize,
     /// Wall time of the step, data to updated weights, synchronised with the device.
     #[serde(with = "secs")]
     pub duration: Duration,
@@ -98,6 +101,8 @@ pub struct Trainer<B: AutodiffBackend> {
     device: B::Device,
     inst: Instruments,
     phases: PhasePeaks,
+    /// Allocator (GPU) or heap (CPU) bytes in use when the current step started.
+    step_start_in_use: Option<Bytes>,
 }
 
 impl<B: AutodiffBackend> Trainer<B> {
@@ -137,6 +142,7 @@ impl<B: AutodiffBackend> Trainer<B> {
             device,
             inst,
             phases: PhasePeaks::default(),
+            step_start_in_use: None,
         }
     }
 
@@ -174,6 +180,7 @@ impl<B: AutodiffBackend> Trainer<B> {
             let mut event = event;
             event.allocator = stats;
             event.memory = self.inst.memory.as_ref().map(|m| m.read());
+            self.estimate_headroom(&mut event);
             return Err(TrainError::OutOfMemory(Box::new(event)));
         }
         synced.map_err(|e| TrainError::Device {
@@ -223,35 +230,70 @@ impl<B: AutodiffBackend> Trainer<B> {
         self.inst.detector.arm();
     }
 
+    fn in_use_now(&self) -> Option<Bytes> {
+        match &self.inst.allocator {
+            Some(a) => a.stats().map(|s| s.in_use),
+            None => host::counting().then(host::heap_in_use),
+        }
+    }
+
+    /// Fills in how much the failed step needed at least and how much it could have had,
+    /// so an adaptive strategy can skip sizes that cannot fit.
+    fn estimate_headroom(&self, event: &mut OomEvent) {
+        let Some(start) = self.step_start_in_use else {
+            return;
+        };
+        let requested = event.requested.unwrap_or(Bytes(0));
+        match (&event.allocator, &event.memory) {
+            (Some(a), Some(m)) => {
+                event.step_needed_at_least =
+                    Some(Bytes(a.in_use.0.saturating_sub(start.0) + requested.0));
+                if let (Some(total), Some(used)) = (m.device_total, m.device_used) {
+                    let free = total.0.saturating_sub(used.0);
+                    event.step_available =
+                        Some(Bytes((free + a.reserved.0).saturating_sub(start.0)));
+                }
+            }
+            _ if event.simulated => {
+                event.step_needed_at_least = Some(Bytes(
+                    host::heap_in_use().0.saturating_sub(start.0) + requested.0,
+                ));
+                event.step_available = host::budget().map(|b| Bytes(b.0.saturating_sub(start.0)));
+            }
+            _ => {}
+        }
+    }
+
     fn try_step(&mut self, step: usize) -> Result<StepRecord, TrainError> {
         let start = Instant::now();
-        let StepPlan {
-            micro_batch,
-            accumulation,
-        } = self.plan;
-        let batch = self.sampler.batch(step, micro_batch * accumulation);
+        self.step_start_in_use = self.in_use_now();
+        let plan = self.plan;
+        let batch = self.sampler.batch(step, plan.batch);
         // A shallow copy: tensors are shared. `self.model` stays the last good model.
         let model = self.model.clone();
 
         let mut loss_sum = 0.0f64;
         let mut acc = GradientsAccumulator::<Net<B>>::new();
         let mut single = None;
-        for i in 0..accumulation {
-            let b = batch
-                .rows(i * micro_batch, micro_batch)
-                .to_device::<B>(&self.device);
+        for i in 0..plan.accumulation {
+            let (first, rows) = plan.chunk(i);
+            let b = batch.rows(first, rows).to_device::<B>(&self.device);
             let loss = model.loss(b.inputs, b.targets);
             self.checkpoint(step, Phase::Forward)?;
             let value = f64::from(loss.clone().into_scalar().elem::<f32>());
-            let scaled = if accumulation == 1 {
+            // Each micro-batch's mean loss is weighted by its share of the batch, so the
+            // summed gradient is that of the whole batch's mean loss.
+            let scaled = if plan.accumulation == 1 {
                 loss
+            } else if plan.is_even() {
+                loss.div_scalar(plan.accumulation as f64)
             } else {
-                loss.div_scalar(accumulation as f64)
+                loss.mul_scalar(rows as f64 / plan.batch as f64)
             };
             let grads = GradientsParams::from_grads(scaled.backward(), &model);
             self.checkpoint(step, Phase::Backward)?;
-            loss_sum += value;
-            if accumulation == 1 {
+            loss_sum += value * rows as f64;
+            if plan.accumulation == 1 {
                 single = Some(grads);
             } else {
                 acc.accumulate(&model, grads);
@@ -267,13 +309,14 @@ impl<B: AutodiffBackend> Trainer<B> {
         self.optim = optim;
         Ok(StepRecord {
             step,
-            loss: (loss_sum / accumulation as f64) as f32,
-            micro_batch,
-            accumulation,
+            loss: (loss_sum / plan.batch as f64) as f32,
+            micro_batch: plan.micro_batch,
+            accumulation: plan.accumulation,
+            batch: plan.batch,
             duration: start.elapsed(),
             memory: match &self.inst.allocator {
                 Some(a) => a.stats().map(|s| s.reserved),
-                None => crate::probe::host::counting().then(crate::probe::host::heap_in_use),
+                None => host::counting().then(host::heap_in_use),
             },
         })
     }
@@ -294,10 +337,7 @@ mod tests {
         ];
         let (_, cfg) = load(&ConfigSource::Builtin("tiny".into()), &over).unwrap();
         let corpus = Arc::new(Corpus::load(&cfg.data, 16).unwrap());
-        let plan = StepPlan {
-            micro_batch: 4,
-            accumulation: 2,
-        };
+        let plan = StepPlan::even(4, 2);
         Trainer::with_instruments(
             &cfg,
             corpus,

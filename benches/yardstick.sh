@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The one bench command of issue 5: `oomlab compare --strategies all` on the GPU, the
+# PyTorch yardstick (benches/pytorch_yardstick.py) on the same model, data sizes and
+# strategies, and the side-by-side table of ratios (benches/side_by_side.py).
+# Run on the H200 through the device tool from the repository root:
+#   COMMIT=<sha> BATCH=4096 STEPS=40 bash benches/yardstick.sh
+# Carries .device-bin/ (oomlab.xz; optionally kernels.tar.xz, a kernel cache from an
+# earlier call). Results: $OUT/results.tar.gz.
+set -u
+OUT=${OUT:?set OUT}
+BATCH=${BATCH:-4096}
+STEPS=${STEPS:-40}
+mkdir -p /tmp/bin
+python3 -c "import lzma,sys; open(sys.argv[2],'wb').write(lzma.open(sys.argv[1]).read())" .device-bin/oomlab.xz /tmp/bin/oomlab
+chmod +x /tmp/bin/oomlab
+BIN=/tmp/bin/oomlab
+[ -f .device-bin/kernels.tar.xz ] && tar xJf .device-bin/kernels.tar.xz -C /tmp
+export CUBECL_AUTOTUNE_LEVEL=minimal
+export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}:/usr/local/cuda-13.0/lib64
+export OOMLAB_KERNEL_CACHE=/tmp/oomlab-kernels
+R=/tmp/res/compare
+mkdir -p "$R"
+LOG=$R/log.txt
+say() { echo "### $* ($(date -u +%H:%M:%S))" | tee -a "$LOG"; }
+{
+  date -u +"date: %Y-%m-%dT%H:%M:%SZ"; echo "commit: ${COMMIT:-unknown}"
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+  echo "kernel cache carried in: $([ -f .device-bin/kernels.tar.xz ] && echo yes || echo no)"
+} >> "$LOG" 2>&1
+
+# The tiny config's own data: the generated 'mix' language, 200000 chars, seed 7.
+$BIN dataset --chars 200000 > /tmp/text.txt
+say "1. oomlab compare --strategies all --config tiny --batch $BATCH --max-steps $STEPS"
+timeout ${COMPARE_TIMEOUT:-330} $BIN compare --strategies all --device cuda --config tiny --batch "$BATCH" \
+  --max-steps "$STEPS" --out "$R/oomlab" > "$R/compare-stdout.txt" 2> "$R/compare-stderr.txt"
+echo "exit: $?" >> "$LOG"
+say "2. PyTorch yardstick, same model and sizes"
+timeout ${PYTORCH_TIMEOUT:-150} python3 benches/pytorch_yardstick.py --data /tmp/text.txt --batch "$BATCH" \
+  --steps "$STEPS" --out "$R/pytorch.json" > "$R/pytorch-stdout.txt" 2>&1
+echo "exit: $?" >> "$LOG"
+say "3. side by side"
+python3 benches/side_by_side.py "$R/oomlab/compare.json" "$R/pytorch.json" > "$R/side-by-side.md" 2>> "$LOG"
+say "done"
+rm -f "$R"/oomlab/*/steps.jsonl
+tar czf "$OUT/results.tar.gz" -C /tmp/res compare
+cat "$LOG" "$R/compare-stdout.txt" "$R/pytorch-stdout.txt" "$R/side-by-side.md"

@@ -1,0 +1,133 @@
+//! Memory over time for every strategy on one chart (SVG, plotters), with a marker at
+//! every step boundary.
+
+use plotters::prelude::*;
+
+/// One strategy's memory samples: `(seconds since its run started, bytes, step)`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Series {
+    /// Legend label.
+    pub label: String,
+    /// Samples in time order.
+    pub points: Vec<(f64, u64, Option<u64>)>,
+}
+
+impl Series {
+    /// Reads a run's `memory.csv` (`t_s,step,in_use_bytes,process_bytes,device_used_bytes`):
+    /// the process column (NVML VRAM or RSS), or `in_use` where the process is unknown.
+    pub fn from_memory_csv(label: &str, csv_text: &str) -> Self {
+        let mut reader = csv::Reader::from_reader(csv_text.as_bytes());
+        let mut points = Vec::new();
+        for rec in reader.records().flatten() {
+            let num = |i: usize| rec.get(i).and_then(|v| v.parse::<u64>().ok());
+            let Some(t) = rec.get(0).and_then(|v| v.parse::<f64>().ok()) else {
+                continue;
+            };
+            if let Some(bytes) = num(3).or(num(2)) {
+                points.push((t, bytes, num(1)));
+            }
+        }
+        Self {
+            label: label.to_string(),
+            points,
+        }
+    }
+}
+
+/// Errors come from plotters' drawing backend, as text.
+pub type PlotError = String;
+
+/// The SVG document.
+pub fn memory_svg(title: &str, y_label: &str, series: &[Series]) -> Result<String, PlotError> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (1000, 560)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        let x_max = series
+            .iter()
+            .flat_map(|s| s.points.iter().map(|p| p.0))
+            .fold(1e-3, f64::max);
+        let y_max = series
+            .iter()
+            .flat_map(|s| s.points.iter().map(|p| p.1 as f64 / MIB))
+            .fold(1.0, f64::max)
+            * 1.08;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 20))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(80)
+            .build_cartesian_2d(0f64..x_max, 0f64..y_max)
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .x_desc("seconds since the run started")
+            .y_desc(y_label)
+            .draw()
+            .map_err(|e| e.to_string())?;
+        for (i, s) in series.iter().enumerate() {
+            let color = Palette99::pick(i).to_rgba();
+            let line: Vec<(f64, f64)> = s.points.iter().map(|p| (p.0, p.1 as f64 / MIB)).collect();
+            chart
+                .draw_series(LineSeries::new(line, color.stroke_width(2)))
+                .map_err(|e| e.to_string())?
+                .label(s.label.clone())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
+            // A marker where a new step begins.
+            let marks: Vec<(f64, f64)> = s
+                .points
+                .windows(2)
+                .filter(|w| w[1].2 != w[0].2 && w[1].2.is_some())
+                .map(|w| (w[1].0, w[1].1 as f64 / MIB))
+                .collect();
+            chart
+                .draw_series(marks.into_iter().map(|p| Circle::new(p, 2, color.filled())))
+                .map_err(|e| e.to_string())?;
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .draw()
+            .map_err(|e| e.to_string())?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(svg)
+}
+
+const MIB: f64 = 1024.0 * 1024.0;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_process_column_and_the_step() {
+        let s = Series::from_memory_csv(
+            "x",
+            "t_s,step,in_use_bytes,process_bytes,device_used_bytes\n0.0,,10,,\n0.5,0,20,3000,\n",
+        );
+        assert_eq!(s.points, vec![(0.0, 10, None), (0.5, 3000, Some(0))]);
+    }
+
+    #[test]
+    fn draws_one_polyline_per_strategy_with_legend() {
+        let a = Series {
+            label: "baseline".into(),
+            points: vec![
+                (0.0, 1 << 20, None),
+                (1.0, 4 << 20, Some(0)),
+                (2.0, 4 << 20, Some(1)),
+            ],
+        };
+        let b = Series {
+            label: "grad-accum".into(),
+            points: vec![(0.0, 1 << 20, None), (1.5, 2 << 20, Some(0))],
+        };
+        let svg = memory_svg("memory", "MiB", &[a, b]).unwrap();
+        assert!(svg.starts_with("<svg"));
+        assert!(svg.matches("<polyline").count() >= 2, "{svg}");
+        assert!(svg.contains("baseline") && svg.contains("grad-accum"));
+    }
+}

@@ -1,0 +1,299 @@
+//! The comparison as data, built once, then rendered for the terminal, Markdown, CSV and
+//! JSON.
+
+use comfy_table::{presets, ContentArrangement, Table};
+use serde::Serialize;
+
+use super::row::{Row, RowStatus};
+use crate::units::{fmt_duration, Bytes};
+
+/// Bumped when a field of `compare.json` changes meaning or disappears. Documented in
+/// docs/compare-json.md.
+pub const COMPARE_SCHEMA_VERSION: u32 = 1;
+
+/// Every strategy's row, with the baseline ratios filled in.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Comparison {
+    /// [`COMPARE_SCHEMA_VERSION`].
+    pub schema_version: u32,
+    /// oomlab's version.
+    pub oomlab_version: String,
+    /// `gpu` or `host`: what the memory columns measure.
+    pub memory_kind: String,
+    /// The device of the runs, e.g. `cuda:0 NVIDIA H200` or `cpu`.
+    pub device: String,
+    /// The `train` arguments every run shared.
+    pub common_args: Vec<String>,
+    /// One row per strategy, in the order asked for.
+    pub rows: Vec<Row>,
+}
+
+impl Comparison {
+    /// Builds the comparison and the ratios to the `baseline` row (if it completed).
+    pub fn new(device: String, common_args: Vec<String>, mut rows: Vec<Row>) -> Self {
+        let base = rows
+            .iter()
+            .find(|r| r.strategy == "baseline" && r.status == RowStatus::Completed)
+            .map(|r| (r.peak_process_bytes, r.steady_step_s));
+        if let Some((mem, time)) = base {
+            for r in &mut rows {
+                r.memory_vs_baseline = ratio(
+                    r.peak_process_bytes.map(|b| b as f64),
+                    mem.map(|b| b as f64),
+                );
+                r.time_vs_baseline = ratio(r.steady_step_s, time);
+            }
+        }
+        let memory_kind = rows
+            .iter()
+            .find_map(|r| r.memory_kind.clone())
+            .unwrap_or_else(|| "unknown".into());
+        Self {
+            schema_version: COMPARE_SCHEMA_VERSION,
+            oomlab_version: env!("CARGO_PKG_VERSION").to_string(),
+            memory_kind,
+            device,
+            common_args,
+            rows,
+        }
+    }
+
+    fn gpu(&self) -> bool {
+        self.memory_kind == "gpu"
+    }
+
+    /// Column titles, naming what memory means on this device.
+    pub fn headers(&self) -> Vec<String> {
+        let (process, in_use, reserved, overhead) = if self.gpu() {
+            (
+                "peak VRAM (NVML process)",
+                "peak allocator in use",
+                "peak reserved",
+                "context + overhead",
+            )
+        } else {
+            (
+                "peak HOST RSS",
+                "peak HOST heap in use",
+                "peak reserved",
+                "outside the heap",
+            )
+        };
+        [
+            "strategy",
+            "split",
+            "dtype",
+            process,
+            "vs baseline",
+            in_use,
+            reserved,
+            overhead,
+            "first step",
+            "steady step",
+            "vs baseline",
+            "samples/s",
+            "OOMs hit",
+            "skipped steps",
+            "final loss",
+            "status",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+    }
+
+    /// The cells of every row, formatted for people (units from [`crate::units`]).
+    pub fn cells(&self) -> Vec<Vec<String>> {
+        let b = |x: Option<u64>| {
+            x.map(|v| Bytes(v).to_string())
+                .unwrap_or_else(|| "n/a".into())
+        };
+        let t = |x: Option<f64>| {
+            x.map(|s| fmt_duration(std::time::Duration::from_secs_f64(s)))
+                .unwrap_or_else(|| "n/a".into())
+        };
+        let x = |r: Option<f64>| {
+            r.map(|v| format!("{v:.2}x"))
+                .unwrap_or_else(|| "n/a".into())
+        };
+        self.rows
+            .iter()
+            .map(|r| {
+                vec![
+                    r.strategy.clone(),
+                    r.split.clone().unwrap_or_else(|| "n/a".into()),
+                    r.precision.clone().unwrap_or_else(|| "n/a".into()),
+                    b(r.peak_process_bytes),
+                    x(r.memory_vs_baseline),
+                    b(r.peak_in_use_bytes),
+                    b(r.peak_reserved_bytes),
+                    b(r.overhead_bytes),
+                    t(r.time_to_first_step_s),
+                    t(r.steady_step_s),
+                    x(r.time_vs_baseline),
+                    r.samples_per_s
+                        .map(|v| format!("{v:.1}"))
+                        .unwrap_or_else(|| "n/a".into()),
+                    r.oom_retries.to_string(),
+                    r.skipped_steps.to_string(),
+                    r.final_loss
+                        .map(|v| format!("{v:.4}"))
+                        .unwrap_or_else(|| "n/a".into()),
+                    match &r.status {
+                        RowStatus::Completed => "completed".to_string(),
+                        RowStatus::OutOfMemory(why) => format!("OOM: {why}"),
+                        RowStatus::Failed(why) => format!("failed: {why}"),
+                        RowStatus::NotRun => "not run (interrupted)".to_string(),
+                    },
+                ]
+            })
+            .collect()
+    }
+
+    fn table(&self, preset: &str) -> Table {
+        let mut t = Table::new();
+        t.load_preset(preset)
+            .set_content_arrangement(ContentArrangement::Disabled)
+            .set_header(self.headers());
+        for row in self.cells() {
+            t.add_row(row);
+        }
+        t
+    }
+
+    /// For the terminal.
+    pub fn to_terminal(&self) -> String {
+        let title = if self.gpu() {
+            format!("oomlab compare on {} (memory: VRAM)", self.device)
+        } else {
+            format!(
+                "oomlab compare on {} (memory: HOST memory, no GPU involved)",
+                self.device
+            )
+        };
+        format!("{title}\n{}", self.table(presets::UTF8_FULL_CONDENSED))
+    }
+
+    /// A GitHub Markdown table.
+    pub fn to_markdown(&self) -> String {
+        self.table(presets::ASCII_MARKDOWN).to_string()
+    }
+
+    /// CSV with raw numbers (bytes, seconds), one header line.
+    pub fn to_csv(&self) -> Result<String, csv::Error> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.write_record([
+            "strategy",
+            "split",
+            "effective_batch",
+            "precision",
+            "memory_kind",
+            "peak_process_bytes",
+            "peak_in_use_bytes",
+            "peak_reserved_bytes",
+            "overhead_bytes",
+            "time_to_first_step_s",
+            "steady_step_s",
+            "samples_per_s",
+            "oom_retries",
+            "skipped_steps",
+            "steps_completed",
+            "final_loss",
+            "memory_vs_baseline",
+            "time_vs_baseline",
+            "status",
+        ])?;
+        let o = |v: Option<String>| v.unwrap_or_default();
+        for r in &self.rows {
+            w.write_record([
+                r.strategy.clone(),
+                o(r.split.clone()),
+                o(r.effective_batch.map(|v| v.to_string())),
+                o(r.precision.clone()),
+                o(r.memory_kind.clone()),
+                o(r.peak_process_bytes.map(|v| v.to_string())),
+                o(r.peak_in_use_bytes.map(|v| v.to_string())),
+                o(r.peak_reserved_bytes.map(|v| v.to_string())),
+                o(r.overhead_bytes.map(|v| v.to_string())),
+                o(r.time_to_first_step_s.map(|v| v.to_string())),
+                o(r.steady_step_s.map(|v| v.to_string())),
+                o(r.samples_per_s.map(|v| v.to_string())),
+                r.oom_retries.to_string(),
+                r.skipped_steps.to_string(),
+                r.steps_completed.to_string(),
+                o(r.final_loss.map(|v| v.to_string())),
+                o(r.memory_vs_baseline.map(|v| v.to_string())),
+                o(r.time_vs_baseline.map(|v| v.to_string())),
+                match &r.status {
+                    RowStatus::Completed => "completed".into(),
+                    RowStatus::OutOfMemory(w) => format!("out-of-memory: {w}"),
+                    RowStatus::Failed(w) => format!("failed: {w}"),
+                    RowStatus::NotRun => "not-run".into(),
+                },
+            ])?;
+        }
+        let bytes = w.into_inner().map_err(|e| e.into_error())?;
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+}
+
+fn ratio(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    match (a, b) {
+        (Some(a), Some(b)) if b > 0.0 => Some(a / b),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(name: &str, mem: u64, step: f64) -> Row {
+        Row {
+            peak_process_bytes: Some(mem),
+            steady_step_s: Some(step),
+            memory_kind: Some("host".into()),
+            ..Row::empty(name, name, RowStatus::Completed)
+        }
+    }
+
+    #[test]
+    fn ratios_are_relative_to_the_baseline_row() {
+        let c = Comparison::new(
+            "cpu".into(),
+            vec![],
+            vec![row("baseline", 100, 2.0), row("grad-accum", 50, 3.0)],
+        );
+        assert_eq!(c.rows[1].memory_vs_baseline, Some(0.5));
+        assert_eq!(c.rows[1].time_vs_baseline, Some(1.5));
+        assert_eq!(c.rows[0].memory_vs_baseline, Some(1.0));
+    }
+
+    #[test]
+    fn a_failed_row_keeps_its_reason_in_every_rendering() {
+        let mut rows = vec![row("baseline", 100, 2.0)];
+        rows.push(Row::empty(
+            "auto-halve",
+            "auto-halve",
+            RowStatus::Failed("exit 1: boom".into()),
+        ));
+        let c = Comparison::new("cpu".into(), vec![], rows);
+        assert!(c.to_terminal().contains("failed: exit 1: boom"));
+        assert!(c.to_markdown().contains("failed: exit 1: boom"));
+        assert!(c.to_csv().unwrap().contains("failed: exit 1: boom"));
+        assert!(c.to_terminal().contains("HOST"));
+    }
+
+    #[test]
+    fn csv_has_one_line_per_row_and_raw_numbers() {
+        let c = Comparison::new("cpu".into(), vec![], vec![row("baseline", 1234, 0.5)]);
+        let csv = c.to_csv().unwrap();
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines.len(), 2);
+        assert!(
+            lines[1].starts_with("baseline,,,,host,1234,"),
+            "{}",
+            lines[1]
+        );
+    }
+}

@@ -1,0 +1,224 @@
+//! `oomlab explain`: what each technique does, when to use it, what it costs, ending with
+//! figures oomlab itself measured (the committed comparisons under docs/results/, compiled
+//! in so the binary carries them).
+
+use serde_json::Value;
+
+use crate::config::ConfigError;
+
+/// Topics, their one-line summary and their text.
+const TOPICS: &[(&str, &str, &str)] = &[
+    (
+        "baseline",
+        "the whole batch in one forward and one backward pass",
+        "\
+What it does: every optimizer step runs the whole batch through the model at once. The
+forward pass keeps every layer's activations for the backward pass, so activation memory
+grows linearly with the batch (and, for attention, with the square of the context).
+
+When to use it: when it fits. It is the fastest per sample on a GPU (the largest
+kernels), and the reference every other strategy is measured against.
+
+What it costs: the most memory of all strategies. When it does not fit, burn 0.21 on CUDA
+does not even say so (the failed allocation reads as zeros); oomlab detects it, discards
+the step, and stops with exit code 3.
+",
+    ),
+    (
+        "grad-accum",
+        "K micro-batches per optimizer step, gradients summed",
+        "\
+What it does: `--steps K` splits each batch into K micro-batches. Each micro-batch's loss
+is divided by K, its gradients are added to a running sum, and the optimizer steps once
+with the sum. The update equals the one of the whole batch (tests/
+grad_accum_matches_full_batch.rs checks it to 1e-5), while only one micro-batch's
+activations are alive at a time.
+
+When to use it: the batch size matters for your results (learning-rate schedule, batch
+statistics of the optimizer) but does not fit. Choose the smallest K that fits.
+
+What it costs: time. K smaller passes use the GPU less well than one large pass, and the
+gradient sum is one more set of parameter-sized buffers. Weights, gradients and optimizer
+state do not shrink: only activations do.
+",
+    ),
+    (
+        "auto-halve",
+        "on OOM: discard the step, halve the micro-batch, retry, keep the effective batch",
+        "\
+What it does: starts at the configured batch. When a step runs out of memory, oomlab's
+detector catches it, the step is discarded (the model and AdamW's moments are exactly as
+before), the memory it held is released, and the same step is retried with half the
+micro-batch and twice the accumulation, so the optimizer still sees the configured batch.
+Sizes the failure already proves too large are skipped (the failed attempt's own memory,
+scaled to the smaller size, would exceed what was available). `--search bisect` probes
+back up after the first fit, to within 10% of the largest micro-batch that fits. Every
+attempt is in retries.jsonl and in the summary.
+
+When to use it: you do not know what fits on the card in front of you (a shared GPU, a
+new model, a class with different cards), or memory use varies during the run.
+
+What it costs: every failed attempt (its time is in the retry log) and, on CUDA, the
+first step at every new shape compiles and autotunes kernels (minutes on an H200 with an
+empty kernel cache; oomlab keeps the cache in ~/.cache/oomlab/cubecl). A recovered run
+ends with exactly the weights of a run configured from the start with the final split
+(checked bit for bit on the CPU by tests/auto_halve.rs).
+",
+    ),
+    (
+        "memory",
+        "reading memory numbers: allocated, reserved, NVML, and why they differ",
+        "\
+Four numbers, from the inside out:
+  allocator in use   bytes in live tensors (burn's pool, read at the end of every phase).
+  reserved           pages burn's pool holds from the driver: in use + slack. burn keeps
+                     freed pages for reuse, so reserved stays high after a peak until a
+                     cleanup returns them.
+  NVML process       what nvidia-smi shows for the PID: reserved + the CUDA context,
+                     loaded kernels and cuBLAS workspaces (hundreds of MiB before any
+                     tensor).
+  NVML device used   every process on the card + the driver.
+Every `oomlab train` summary prints a reconciliation that adds these up at one moment.
+
+Why nvidia-smi shows more than you use: the slack of the pool and the context. Why an
+allocation can fail with memory free: burn's pool allocates pages; a tensor larger than
+any free page needs a new page, and the free memory may be scattered (fragmentation).
+On the CPU the same table shows the host heap (oomlab's counting allocator) and RSS.
+",
+    ),
+];
+
+/// Committed comparisons: (where it came from, compare.json).
+const EVIDENCE: &[(&str, &str)] = &[
+    (
+        "docs/results/2026-11-30-cpu-compare: 2 CPU cores, tiny config",
+        include_str!("../docs/results/2026-11-30-cpu-compare/compare.json"),
+    ),
+    (
+        "docs/results/2026-11-30-cpu-compare-budget: 2 CPU cores, SIMULATED 30 MiB budget",
+        include_str!("../docs/results/2026-11-30-cpu-compare-budget/compare.json"),
+    ),
+];
+
+fn measured(topic: &str) -> String {
+    let mut out = String::new();
+    for (origin, json) in EVIDENCE {
+        let Ok(v) = serde_json::from_str::<Value>(json) else {
+            continue;
+        };
+        let Some(rows) = v["rows"].as_array() else {
+            continue;
+        };
+        let kind = if v["memory_kind"] == "gpu" {
+            "VRAM (NVML process)"
+        } else {
+            "HOST RSS"
+        };
+        let show = |r: &Value| {
+            let mib = |k: &str| {
+                r[k].as_u64()
+                    .map(|b| format!("{:.1} MiB", b as f64 / 1048576.0))
+                    .unwrap_or_else(|| "n/a".into())
+            };
+            let ratio = |k: &str| {
+                r[k].as_f64()
+                    .map(|x| format!("{x:.2}x"))
+                    .unwrap_or_else(|| "n/a".into())
+            };
+            format!(
+                "  {:<11} {:<8} peak {kind} {} ({} of baseline), steady step {} ms ({} of baseline), final loss {}, OOMs hit {}{}\n",
+                r["strategy"].as_str().unwrap_or("?"),
+                r["split"].as_str().unwrap_or("n/a"),
+                mib("peak_process_bytes"),
+                ratio("memory_vs_baseline"),
+                r["steady_step_s"]
+                    .as_f64()
+                    .map(|s| format!("{:.1}", s * 1000.0))
+                    .unwrap_or_else(|| "n/a".into()),
+                ratio("time_vs_baseline"),
+                r["final_loss"]
+                    .as_f64()
+                    .map(|l| format!("{l:.4}"))
+                    .unwrap_or_else(|| "n/a".into()),
+                r["oom_retries"],
+                match r["status"]["kind"].as_str() {
+                    Some("completed") | None => String::new(),
+                    Some(kind) => format!(" (stopped: {kind})"),
+                }
+            )
+        };
+        let picked: Vec<&Value> = rows
+            .iter()
+            .filter(|r| topic == "memory" || r["strategy"] == topic || r["strategy"] == "baseline")
+            .collect();
+        if picked.is_empty() {
+            continue;
+        }
+        out.push_str(&format!(
+            "\nMeasured by oomlab compare on {} ({origin}; arguments: {}):\n",
+            v["device"].as_str().unwrap_or("?"),
+            v["common_args"]
+                .as_array()
+                .map(|a| a
+                    .iter()
+                    .filter_map(|x| x.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" "))
+                .unwrap_or_default()
+        ));
+        for r in picked {
+            out.push_str(&show(r));
+        }
+    }
+    out
+}
+
+/// The text for `topic`, or the list of topics.
+pub fn explain(topic: Option<&str>) -> Result<String, ConfigError> {
+    let Some(topic) = topic else {
+        let mut out = String::from("oomlab explain TOPIC, where TOPIC is one of:\n");
+        for (name, summary, _) in TOPICS {
+            out.push_str(&format!("  {name:<11} {summary}\n"));
+        }
+        return Ok(out);
+    };
+    let Some((name, summary, text)) = TOPICS.iter().find(|(n, _, _)| *n == topic) else {
+        return Err(ConfigError::Override {
+            given: format!("explain {topic}"),
+            reason: format!(
+                "no such topic; topics: {}",
+                TOPICS.iter().map(|t| t.0).collect::<Vec<_>>().join(", ")
+            ),
+        });
+    };
+    Ok(format!("{name}: {summary}\n\n{text}{}", measured(name)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_strategy_compare_runs_has_a_topic() {
+        for (name, _) in crate::compare::STRATEGIES {
+            assert!(TOPICS.iter().any(|t| t.0 == *name), "{name}");
+        }
+    }
+
+    #[test]
+    fn each_topic_ends_with_measured_numbers() {
+        for (name, _, _) in TOPICS {
+            let text = explain(Some(name)).unwrap();
+            assert!(
+                text.contains("Measured by oomlab compare"),
+                "{name}: {text}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_unknown_topic_lists_the_known_ones() {
+        let e = explain(Some("magic")).unwrap_err().to_string();
+        assert!(e.contains("grad-accum"), "{e}");
+    }
+}
