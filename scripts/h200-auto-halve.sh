@@ -27,16 +27,16 @@ say() { echo "### $* ($(date -u +%H:%M:%S))" | tee -a "$LOG"; }
 TINY="--device cuda --config tiny --batch 16384 --max-steps 20"
 
 say "1. auto-halve, 16384 samples under --vram-budget 4GiB, empty kernel cache (cold)"
-timeout 240 $BIN train $TINY --strategy auto-halve --vram-budget 4GiB --out "$R/cold" > "$R/cold.stdout" 2> "$R/cold.stderr"
+timeout 210 $BIN train $TINY --strategy auto-halve --vram-budget 4GiB --out "$R/cold" > "$R/cold.stdout" 2> "$R/cold.stderr"
 echo "exit: $?" >> "$LOG"
 
 say "2. the same in a new process, kernel cache warm"
-timeout 90 $BIN train $TINY --strategy auto-halve --vram-budget 4GiB --out "$R/warm" > "$R/warm.stdout" 2> "$R/warm.stderr"
+timeout 60 $BIN train $TINY --strategy auto-halve --vram-budget 4GiB --out "$R/warm" > "$R/warm.stdout" 2> "$R/warm.stderr"
 echo "exit: $?" >> "$LOG"
 
 K=$(python3 -c "import json;print(json.load(open('$R/warm/summary.json'))['plan']['accumulation'])" 2>/dev/null || echo 8)
 say "3. clean run configured from the start at the final split: grad-accum --steps $K"
-timeout 90 $BIN train $TINY --strategy grad-accum --steps "$K" --vram-budget 4GiB --out "$R/clean" > "$R/clean.stdout" 2> "$R/clean.stderr"
+timeout 60 $BIN train $TINY --strategy grad-accum --steps "$K" --vram-budget 4GiB --out "$R/clean" > "$R/clean.stdout" 2> "$R/clean.stderr"
 echo "exit: $?" >> "$LOG"
 python3 - "$R" >> "$LOG" 2>&1 <<'PY'
 import json, sys
@@ -55,11 +55,11 @@ for k in ("cold", "warm"):
 PY
 
 say "4. tests/gpu_oom.rs: 100 OOM -> recover cycles under --vram-budget 4GiB"
-OOMLAB_TEST_OOM_CYCLES=100 OOMLAB_TEST_VRAM_BUDGET=4GiB timeout 200 /tmp/bin/gpu_oom --ignored --nocapture --test-threads 1 > "$R/gpu-oom-100.txt" 2>&1
+OOMLAB_TEST_OOM_CYCLES=100 OOMLAB_TEST_VRAM_BUDGET=4GiB timeout 140 /tmp/bin/gpu_oom --ignored --nocapture --test-threads 1 > "$R/gpu-oom-100.txt" 2>&1
 echo "exit: $?" >> "$LOG"
 
 say "5. auto-halve without a budget: 524288 samples cannot fit the whole card"
-timeout 150 $BIN train --device cuda --config tiny --batch 524288 --max-steps 3 --strategy auto-halve --out "$R/card" > "$R/card.stdout" 2> "$R/card.stderr"
+timeout 90 $BIN train --device cuda --config tiny --batch 524288 --max-steps 3 --strategy auto-halve --out "$R/card" > "$R/card.stdout" 2> "$R/card.stderr"
 echo "exit: $?" >> "$LOG"
 say "done"
 
