@@ -209,6 +209,8 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
                 say("--memory-budget applies to the CPU backend; on CUDA use --vram-budget");
             }
             kit.memory_kind = "gpu";
+            // A dry step at a size that fits before the first real one (Trainer::warm_up).
+            kit.warm_up_rows = Some(32);
             let cache_note = configure_kernel_cache(plan.kernel_cache.clone());
             say(&cache_note);
             let nvml = match NvmlView::init() {

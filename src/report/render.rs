@@ -90,7 +90,17 @@ pub fn render_summary(s: &RunSummary) -> String {
                 opt(s.final_loss, |l| format!("{l:.4}"))
             ),
         ),
-        ("time to first step", opt(s.time_to_first_step_s, secs)),
+        (
+            "time to first step",
+            match s.warm_up_s {
+                Some(w) => format!(
+                    "{} (including a dry warm-up step at a small batch: {})",
+                    opt(s.time_to_first_step_s, secs),
+                    secs(w)
+                ),
+                None => opt(s.time_to_first_step_s, secs),
+            },
+        ),
         ("steady step", opt(s.steady_step_s, secs)),
         ("samples/s", opt(s.samples_per_s, |x| format!("{x:.1}"))),
         ("wall time", secs(s.wall_s)),

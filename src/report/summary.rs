@@ -104,8 +104,11 @@ pub struct RunSummary {
     pub steady_step_s: Option<f64>,
     /// Samples per second at the steady step time.
     pub samples_per_s: Option<f64>,
-    /// Fingerprint of the weights at the end, to compare runs.
-    pub final_params: ParamFingerprint,
+    /// Fingerprint of the weights at the end, to compare runs (absent when the backend
+    /// failed and could not be read).
+    pub final_params: Option<ParamFingerprint>,
+    /// Duration of the dry warm-up step before the first real one (CUDA), if any.
+    pub warm_up_s: Option<f64>,
     /// Wall time of the whole run.
     pub wall_s: f64,
     /// Peak resident set size of this process (`VmHWM`), where the OS reports it.

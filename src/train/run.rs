@@ -41,6 +41,8 @@ pub struct RunKit {
     pub notes: Vec<String>,
     /// VRAM held outside burn to emulate a smaller card.
     pub ballast: Option<Bytes>,
+    /// Samples of a dry step before the first real one (CUDA: see [`Trainer::warm_up`]).
+    pub warm_up_rows: Option<usize>,
 }
 
 impl Default for RunKit {
@@ -52,6 +54,7 @@ impl Default for RunKit {
             memory_kind: "host",
             notes: Vec::new(),
             ballast: None,
+            warm_up_rows: None,
         }
     }
 }
@@ -102,6 +105,13 @@ pub fn train<B: AutodiffBackend>(
         Trainer::<B>::with_instruments(cfg, corpus, plan, device, kit.instruments.clone());
     let params = ParamStats::of(trainer.model());
 
+    let warm_up_s = kit.warm_up_rows.and_then(|rows| {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| trainer.warm_up(rows)))
+            .ok()
+            .and_then(Result::ok)
+            .map(|d| d.as_secs_f64())
+    });
+
     observer.on_start(cfg.train.max_steps);
     let mut records: Vec<StepRecord> = Vec::with_capacity(cfg.train.max_steps);
     let mut attempts: Vec<AttemptRecord> = Vec::new();
@@ -114,6 +124,7 @@ pub fn train<B: AutodiffBackend>(
     let mut time_to_first_step = None;
     let mut reason = StopReason::Completed;
     let mut gave_up = None;
+    let mut poisoned = false;
     'steps: for step in 0..cfg.train.max_steps {
         if let Some(s) = &sampler {
             s.mark_step(step);
@@ -126,7 +137,19 @@ pub fn train<B: AutodiffBackend>(
             }
             trainer.set_plan(plan);
             let attempt_started = Instant::now();
-            match trainer.step(step) {
+            // burn panics on this thread when its device state broke (seen on CUDA after
+            // an OOM while kernels were being built): stop with the summary written
+            // instead of dying without one.
+            let outcome =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| trainer.step(step)));
+            let Ok(outcome) = outcome else {
+                reason = StopReason::Failed(format!(
+                    "the backend panicked during step {step} (see the message above on stderr); on CUDA this follows an out-of-memory failure that burn could not recover from. Try a smaller --batch, or auto-halve with the kernel cache warm"
+                ));
+                poisoned = true;
+                break 'steps;
+            };
+            match outcome {
                 Ok(rec) => {
                     if step == 0 {
                         time_to_first_step = Some(started.elapsed().as_secs_f64());
@@ -177,10 +200,24 @@ pub fn train<B: AutodiffBackend>(
         }
     }
 
-    // Every source at one moment, for the reconciliation.
-    let _ = B::sync(trainer.device());
-    let end: MemoryReading = read_now();
-    let allocator_end = kit.instruments.allocator.as_ref().and_then(|a| a.stats());
+    // Every source at one moment, for the reconciliation (skipped when the backend
+    // already panicked: its device state cannot be trusted, or even read).
+    let end_state = (!poisoned)
+        .then(|| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let _ = B::sync(trainer.device());
+                let end = read_now();
+                let allocator_end = kit.instruments.allocator.as_ref().and_then(|a| a.stats());
+                let fingerprint = ParamFingerprint::of(trainer.model());
+                (end, allocator_end, fingerprint)
+            }))
+            .ok()
+        })
+        .flatten();
+    let (end, allocator_end, final_params): (MemoryReading, _, _) = match end_state {
+        Some((e, a, f)) => (e, a, Some(f)),
+        None => (MemoryReading::default(), None, None),
+    };
     let timeline = sampler.map(|s| s.finish()).unwrap_or_default();
     let phases = trainer.phase_peaks();
     let mut memory = MemoryReport {
@@ -276,7 +313,8 @@ pub fn train<B: AutodiffBackend>(
         time_to_first_step_s: time_to_first_step,
         steady_step_s,
         samples_per_s: steady_step_s.map(|s| final_plan.effective_batch() as f64 / s),
-        final_params: ParamFingerprint::of(trainer.model()),
+        final_params,
+        warm_up_s,
         wall_s: started.elapsed().as_secs_f64(),
         host_peak_rss: host::peak_rss(),
         memory,

@@ -210,6 +210,28 @@ impl<B: AutodiffBackend> Trainer<B> {
         result
     }
 
+    /// A dry step: forward, backward and optimizer on the first `rows` samples of step 0,
+    /// then everything is thrown away (model and optimizer as before, memory released).
+    ///
+    /// On CUDA this builds burn's fusion plans and kernels at a size that fits before the
+    /// first real step. Measured on the H200 with an empty kernel cache: a first-ever step
+    /// that ran out of memory while those were being built left burn-fusion's stream
+    /// broken (the process died in burn-fusion's client, exit 101), while the same OOM
+    /// after one successful small step was caught and recovered from 100 times in a row.
+    pub fn warm_up(&mut self, rows: usize) -> Result<Duration, TrainError> {
+        let started = Instant::now();
+        let saved_plan = self.plan;
+        let (model, optim) = (self.model.clone(), self.optim.clone());
+        self.plan = StepPlan::even(rows.clamp(1, saved_plan.micro_batch.max(1)), 1);
+        self.inst.detector.arm();
+        let result = self.try_step(0);
+        self.model = model;
+        self.optim = optim;
+        self.plan = saved_plan;
+        self.release_failed_step();
+        result.map(|_| started.elapsed())
+    }
+
     /// Frees what a failed step left behind. The step's tensors are dropped by now, but
     /// burn's autodiff (0.21) keeps the nodes of a forward pass that never reached
     /// `backward`, with their saved activations, because they hang off the parameters'
@@ -416,5 +438,38 @@ mod rewrap_tests {
         let mut after = Flags(vec![]);
         again.visit(&mut after);
         assert_eq!(before.0, after.0);
+    }
+}
+
+#[cfg(test)]
+mod warm_up_tests {
+    use super::*;
+    use crate::backend::CpuBackend;
+    use crate::config::{load, ConfigSource};
+    use crate::model::flat_params;
+
+    fn trainer() -> Trainer<CpuBackend> {
+        let over = vec![
+            ("train.batch".to_string(), toml::Value::Integer(8)),
+            ("model.seq_len".to_string(), toml::Value::Integer(16)),
+        ];
+        let (_, cfg) = load(&ConfigSource::Builtin("tiny".into()), &over).unwrap();
+        let corpus = Arc::new(Corpus::load(&cfg.data, 16).unwrap());
+        Trainer::new(&cfg, corpus, StepPlan::even(8, 1), Default::default())
+    }
+
+    #[test]
+    fn a_warm_up_step_changes_nothing_the_run_can_see() {
+        let mut warmed = trainer();
+        let mut plain = trainer();
+        let before = flat_params(warmed.model());
+        warmed.warm_up(2).unwrap();
+        assert_eq!(flat_params(warmed.model()), before);
+        assert_eq!(warmed.plan(), StepPlan::even(8, 1));
+        for t in [&mut warmed, &mut plain] {
+            t.step(0).unwrap();
+            t.step(1).unwrap();
+        }
+        assert_eq!(flat_params(warmed.model()), flat_params(plain.model()));
     }
 }
