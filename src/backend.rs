@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use burn::backend::autodiff::checkpoint::strategy::BalancedCheckpointing;
 use burn::backend::cuda::CudaDevice;
 use burn::backend::flex::FlexDevice;
 use burn::backend::{Autodiff, Cuda, Flex};
@@ -19,6 +20,11 @@ use crate::units::Bytes;
 pub type CpuBackend = Autodiff<Flex>;
 /// The GPU training backend: burn's CUDA backend (cubecl, with fusion) with autodiff, f32.
 pub type CudaBackend = Autodiff<Cuda>;
+/// [`CpuBackend`] with burn's balanced activation checkpointing.
+pub type CpuCheckpointed = Autodiff<Flex, BalancedCheckpointing>;
+/// [`CudaBackend`] with burn's balanced activation checkpointing: outputs of memory-bound
+/// operations are not kept for the backward pass but recomputed from their inputs.
+pub type CudaCheckpointed = Autodiff<Cuda, BalancedCheckpointing>;
 
 /// Backend-specific pieces a job may use.
 pub struct BackendExtras {
@@ -55,30 +61,45 @@ pub fn cuda_allocator(index: usize) -> AllocatorProbe {
     }))
 }
 
-/// Runs `job` on the backend for `selected`.
-pub fn dispatch<J: BackendJob>(selected: &Selected, job: J) -> J::Output {
+/// Runs `job` on the backend for `selected`, with burn's balanced activation
+/// checkpointing when `checkpointing` is set.
+pub fn dispatch<J: BackendJob>(selected: &Selected, checkpointing: bool, job: J) -> J::Output {
+    let suffix = if checkpointing {
+        ", balanced checkpointing"
+    } else {
+        ""
+    };
     match selected {
-        Selected::Cpu { .. } => job.run::<CpuBackend>(
-            FlexDevice,
-            DeviceInfo {
+        Selected::Cpu { .. } => {
+            let info = DeviceInfo {
                 kind: "cpu".into(),
                 index: 0,
-                backend: "flex".into(),
+                backend: format!("flex{suffix}"),
                 label: "cpu".into(),
-            },
-            BackendExtras { allocator: None },
-        ),
-        Selected::Cuda { index, name, .. } => job.run::<CudaBackend>(
-            CudaDevice::new(*index),
-            DeviceInfo {
+            };
+            let extras = BackendExtras { allocator: None };
+            if checkpointing {
+                job.run::<CpuCheckpointed>(FlexDevice, info, extras)
+            } else {
+                job.run::<CpuBackend>(FlexDevice, info, extras)
+            }
+        }
+        Selected::Cuda { index, name, .. } => {
+            let info = DeviceInfo {
                 kind: "cuda".into(),
                 index: *index,
-                backend: "cuda (cubecl)".into(),
+                backend: format!("cuda (cubecl){suffix}"),
                 label: format!("cuda:{index} {name}"),
-            },
-            BackendExtras {
+            };
+            let extras = BackendExtras {
                 allocator: Some(cuda_allocator(*index)),
-            },
-        ),
+            };
+            let device = CudaDevice::new(*index);
+            if checkpointing {
+                job.run::<CudaCheckpointed>(device, info, extras)
+            } else {
+                job.run::<CudaBackend>(device, info, extras)
+            }
+        }
     }
 }

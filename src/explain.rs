@@ -66,6 +66,40 @@ ends with exactly the weights of a run configured from the start with the final 
 ",
     ),
     (
+        "checkpointing",
+        "activation checkpointing: recompute instead of keeping activations",
+        "\
+What it does: `--strategy checkpointing` trains the whole batch with burn's balanced
+gradient checkpointing (`Autodiff<B, BalancedCheckpointing>`). burn marks each operation
+compute-bound (matmuls: their outputs are kept) or memory-bound (element-wise operations,
+cheap to redo: their outputs are dropped after the forward pass and recomputed from their
+inputs during the backward pass).
+
+When to use it: activations dominate memory (long contexts, many layers) and
+grad-accum is not an option (batch statistics, or the micro-batch is already 1).
+
+What it costs: recomputation time in the backward pass. How much memory it saves depends
+on how much of the forward pass is element-wise work; PyTorch's
+torch.utils.checkpoint, which recomputes whole blocks, saves more and costs more.
+",
+    ),
+    (
+        "empty-cache",
+        "return burn's free pool pages to the driver every N steps",
+        "\
+What it does: `--empty-cache-every N` calls burn's memory_cleanup after every N-th step:
+pages of the allocator's pool that hold no live tensor go back to the driver, as PyTorch's
+torch.cuda.empty_cache() does. The summary reports what the cleanups returned and what
+they took. (`oomlab compare` runs it as baseline with --empty-cache-every 1.)
+
+When to use it: another process on the same GPU needs the memory between your steps, or
+you want nvidia-smi to show what the model really uses. It never lowers the peak.
+
+What it costs: the next step has to allocate its pages from the driver again, which is
+slower than reusing the pool's pages.
+",
+    ),
+    (
         "memory",
         "reading memory numbers: allocated, reserved, NVML, and why they differ",
         "\

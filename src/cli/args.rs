@@ -30,7 +30,8 @@ pub enum Command {
     Compare(CompareArgs),
     /// What a strategy does, when to use it, what it costs, with measured numbers.
     Explain {
-        /// baseline, grad-accum, auto-halve, or a topic: memory. Without it: the list.
+        /// A strategy (baseline, grad-accum, auto-halve, checkpointing, empty-cache) or
+        /// `memory`. Without it: the list.
         topic: Option<String>,
     },
     /// Print the generated training language (the default data) to stdout.
@@ -66,6 +67,14 @@ Strategies:
               probes back up to within 10% of the largest micro-batch that fits.
               Below --min-micro-batch it stops and says what would help. Every attempt
               is logged in retries.jsonl and summarised in the run summary.
+  checkpointing
+              The whole batch, with burn's balanced activation checkpointing: outputs
+              of cheap (memory-bound) operations are not kept for the backward pass
+              but recomputed from their inputs. Saves activation memory, costs
+              recomputation time.
+
+--empty-cache-every N returns burn's free pool pages to the driver every N steps (what
+PyTorch's torch.cuda.empty_cache does); the summary says what it freed and what it took.
 
 Device: with a CUDA GPU (driver, device and NVRTC all usable) training runs there,
 otherwise on the CPU with burn's Flex backend. --device overrides.
@@ -154,6 +163,8 @@ pub enum StrategyArg {
     GradAccum,
     /// On OOM: discard the step, halve the micro-batch, retry.
     AutoHalve,
+    /// The whole batch with burn's balanced activation checkpointing.
+    Checkpointing,
 }
 
 /// `--search` values.
@@ -215,6 +226,10 @@ pub struct TrainArgs {
     /// auto-halve: the smallest micro-batch to try before giving up (default 1).
     #[arg(long, value_name = "N")]
     pub min_micro_batch: Option<u64>,
+    /// Return burn's free pool pages to the driver every N steps (0: never, the default;
+    /// train.empty_cache_every). The summary reports what each cleanup freed and took.
+    #[arg(long, value_name = "N")]
+    pub empty_cache_every: Option<u64>,
     /// Samples per optimizer step (train.batch).
     #[arg(long, short, value_name = "N")]
     pub batch: Option<u64>,
@@ -279,7 +294,8 @@ pub struct TrainArgs {
 /// `oomlab compare`
 #[derive(Debug, Clone, Args)]
 pub struct CompareArgs {
-    /// Comma-separated strategies, or `all` (baseline, grad-accum, auto-halve).
+    /// Comma-separated strategies, or `all` (baseline, grad-accum, auto-halve,
+    /// checkpointing, empty-cache = baseline with --empty-cache-every 1).
     #[arg(long, default_value = "all", value_name = "LIST|all")]
     pub strategies: String,
     /// Built-in config name (tiny, gpu, h200) or path to a TOML file.
@@ -354,6 +370,7 @@ impl TrainArgs {
                 StrategyArg::Baseline => "baseline",
                 StrategyArg::GradAccum => "grad-accum",
                 StrategyArg::AutoHalve => "auto-halve",
+                StrategyArg::Checkpointing => "checkpointing",
             };
             put("train.strategy", toml::Value::String(name.into()));
         }
@@ -405,6 +422,9 @@ impl TrainArgs {
         }
         if let Some(v) = self.batch {
             put("train.batch", int(v));
+        }
+        if let Some(v) = self.empty_cache_every {
+            put("train.empty_cache_every", int(v));
         }
         if let Some(v) = self.max_steps {
             put("train.max_steps", int(v));

@@ -26,6 +26,11 @@ pub const STRATEGIES: &[(&str, &[&str])] = &[
     ("baseline", &["--strategy", "baseline"]),
     ("grad-accum", &["--strategy", "grad-accum"]),
     ("auto-halve", &["--strategy", "auto-halve"]),
+    ("checkpointing", &["--strategy", "checkpointing"]),
+    (
+        "empty-cache",
+        &["--strategy", "baseline", "--empty-cache-every", "1"],
+    ),
 ];
 
 /// A validated comparison request.

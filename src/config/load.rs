@@ -156,6 +156,7 @@ const KEY_FLAGS: &[(&str, &str)] = &[
     ("model.n_layers", "--n-layers"),
     ("model.kind", "--model"),
     ("auto_halve.start_steps", "--steps"),
+    ("train.empty_cache_every", "--empty-cache-every"),
     ("auto_halve.keep_effective_batch", "--keep-effective-batch"),
     ("auto_halve.search", "--search"),
     ("auto_halve.min_micro_batch", "--min-micro-batch"),
@@ -304,6 +305,7 @@ fn validate(f: &ConfigFile, origin: &str) -> Result<RunConfig, ConfigError> {
             }
             StrategySpec::GradAccum { steps }
         }
+        "checkpointing" => StrategySpec::Checkpointing,
         "auto-halve" => {
             let a = &f.auto_halve;
             let start_steps = c.positive("auto_halve.start_steps", a.start_steps)?;
@@ -351,7 +353,7 @@ fn validate(f: &ConfigFile, origin: &str) -> Result<RunConfig, ConfigError> {
         other => {
             return Err(c.invalid(
                 "train.strategy",
-                format!("= \"{other}\": use \"baseline\", \"grad-accum\" or \"auto-halve\""),
+                format!("= \"{other}\": use \"baseline\", \"grad-accum\", \"auto-halve\" or \"checkpointing\""),
             ))
         }
     };
@@ -360,6 +362,10 @@ fn validate(f: &ConfigFile, origin: &str) -> Result<RunConfig, ConfigError> {
         batch,
         max_steps: c.positive("train.max_steps", f.train.max_steps)?,
         seed: c.non_negative_seed("train.seed", f.train.seed)?,
+        empty_cache_every: match f.train.empty_cache_every {
+            0 => None,
+            n => Some(c.positive("train.empty_cache_every", n)?),
+        },
     };
 
     Ok(RunConfig {

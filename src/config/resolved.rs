@@ -99,6 +99,8 @@ pub enum StrategySpec {
     },
     /// Halve the micro-batch on OOM and retry the step.
     AutoHalve(AutoHalveSpec),
+    /// The whole batch, with burn's balanced activation checkpointing.
+    Checkpointing,
 }
 
 /// How auto-halve looks for a micro-batch that fits.
@@ -134,6 +136,7 @@ impl StrategySpec {
             StrategySpec::Baseline => "baseline",
             StrategySpec::GradAccum { .. } => "grad-accum",
             StrategySpec::AutoHalve(_) => "auto-halve",
+            StrategySpec::Checkpointing => "checkpointing",
         }
     }
 }
@@ -149,6 +152,8 @@ pub struct TrainSpec {
     pub max_steps: usize,
     /// Seed for weights and sampling.
     pub seed: u64,
+    /// Return the allocator's free pages to the driver every N steps (`None`: never).
+    pub empty_cache_every: Option<usize>,
 }
 
 /// A complete, valid run configuration.

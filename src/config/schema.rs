@@ -138,7 +138,7 @@ impl Default for OptimSection {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TrainSection {
-    /// `baseline`, `grad-accum` or `auto-halve`.
+    /// `baseline`, `grad-accum`, `auto-halve` or `checkpointing`.
     pub strategy: String,
     /// Samples per optimizer step (the effective batch).
     pub batch: i64,
@@ -148,6 +148,8 @@ pub struct TrainSection {
     pub max_steps: i64,
     /// Seed for weights and batch sampling.
     pub seed: i64,
+    /// Return burn's free pool pages to the driver every N steps (0: never).
+    pub empty_cache_every: i64,
 }
 
 impl Default for TrainSection {
@@ -158,6 +160,7 @@ impl Default for TrainSection {
             grad_accum_steps: 4,
             max_steps: 60,
             seed: 42,
+            empty_cache_every: 0,
         }
     }
 }

@@ -4,4 +4,6 @@ mod render;
 mod summary;
 
 pub use render::{render_attempts, render_memory, render_summary};
-pub use summary::{Adaptation, DeviceInfo, RunSummary, StopReason, SUMMARY_SCHEMA_VERSION};
+pub use summary::{
+    Adaptation, CacheCleanups, DeviceInfo, RunSummary, StopReason, SUMMARY_SCHEMA_VERSION,
+};

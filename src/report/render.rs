@@ -132,6 +132,24 @@ pub fn render_summary(s: &RunSummary) -> String {
         t.add_row(vec!["out of memory".to_string(), detail]);
         t.add_row(vec!["message".to_string(), e.message.clone()]);
     }
+    if let Some(c) = &s.cache_cleanups {
+        let freed = match (c.freed_total, c.freed_max) {
+            (Some(t), Some(m)) => format!(
+                "returned {t} to the driver in all (at most {m} at once; {} reserved after the last)",
+                c.reserved_after_last.map(|b| b.to_string()).unwrap_or_else(|| "n/a".into())
+            ),
+            _ => "freed: n/a (this backend has no pool statistics)".into(),
+        };
+        t.add_row(vec![
+            "empty cache".to_string(),
+            format!(
+                "every {} steps: {} cleanups, {} in the cleanups themselves; {freed}",
+                c.every,
+                c.count,
+                secs(c.seconds)
+            ),
+        ]);
+    }
     if let Some(why) = &s.adaptation.gave_up {
         t.add_row(vec!["gave up".to_string(), why.clone()]);
     }

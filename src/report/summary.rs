@@ -58,6 +58,25 @@ pub struct Adaptation {
     pub attempts: Vec<AttemptRecord>,
 }
 
+/// What `--empty-cache-every` did: burn's `memory_cleanup` after every N-th step.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct CacheCleanups {
+    /// N.
+    pub every: usize,
+    /// Cleanups made.
+    pub count: usize,
+    /// Reserved bytes returned to the driver, all cleanups together (GPU; `None` where
+    /// the backend has no pool statistics).
+    pub freed_total: Option<Bytes>,
+    /// The most one cleanup returned.
+    pub freed_max: Option<Bytes>,
+    /// Reserved bytes right after the last cleanup.
+    pub reserved_after_last: Option<Bytes>,
+    /// Time spent in the cleanups themselves (the re-allocations they cause show up in
+    /// the following steps' time).
+    pub seconds: f64,
+}
+
 /// Everything a run reports, in one place, for every renderer.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RunSummary {
@@ -109,6 +128,8 @@ pub struct RunSummary {
     pub final_params: Option<ParamFingerprint>,
     /// Duration of the dry warm-up step before the first real one (CUDA), if any.
     pub warm_up_s: Option<f64>,
+    /// What `--empty-cache-every` did, when set.
+    pub cache_cleanups: Option<CacheCleanups>,
     /// Wall time of the whole run.
     pub wall_s: f64,
     /// Peak resident set size of this process (`VmHWM`), where the OS reports it.

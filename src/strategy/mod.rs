@@ -16,7 +16,9 @@ use crate::config::StrategySpec;
 /// The strategy a configuration asks for.
 pub fn from_spec(spec: StrategySpec) -> Box<dyn Strategy> {
     match spec {
-        StrategySpec::Baseline => Box::new(Baseline),
+        // Checkpointing is a property of the autodiff backend (see `backend::dispatch`);
+        // the split is the baseline's.
+        StrategySpec::Baseline | StrategySpec::Checkpointing => Box::new(Baseline),
         StrategySpec::GradAccum { steps } => Box::new(GradAccum { steps }),
         StrategySpec::AutoHalve(spec) => Box::new(AutoHalve::new(spec)),
     }

@@ -11,8 +11,11 @@ use super::trainer::{Instruments, StepRecord, TrainError, Trainer};
 use crate::config::RunConfig;
 use crate::data::Corpus;
 use crate::model::{ParamFingerprint, ParamStats};
+use crate::probe::AllocatorProbe;
 use crate::probe::{host, reconcile, MemoryProbe, MemoryReading, MemoryReport, Sampler, Timeline};
-use crate::report::{Adaptation, DeviceInfo, RunSummary, StopReason, SUMMARY_SCHEMA_VERSION};
+use crate::report::{
+    Adaptation, CacheCleanups, DeviceInfo, RunSummary, StopReason, SUMMARY_SCHEMA_VERSION,
+};
 use crate::strategy::{self, OomResponse, StepPlan};
 use crate::units::Bytes;
 
@@ -55,6 +58,29 @@ impl Default for RunKit {
             notes: Vec::new(),
             ballast: None,
             warm_up_rows: None,
+        }
+    }
+}
+
+impl CacheCleanups {
+    /// Returns the pool's free pages to the driver and records what that freed and took.
+    fn record<B: AutodiffBackend>(
+        &mut self,
+        trainer: &Trainer<B>,
+        allocator: Option<&AllocatorProbe>,
+    ) {
+        let reserved = || allocator.and_then(|a| a.stats()).map(|s| s.reserved.0);
+        let before = reserved();
+        let started = Instant::now();
+        B::memory_cleanup(trainer.device());
+        let _ = B::sync(trainer.device());
+        self.seconds += started.elapsed().as_secs_f64();
+        self.count += 1;
+        if let (Some(b), Some(a)) = (before, reserved()) {
+            let freed = b.saturating_sub(a);
+            self.freed_total = Some(Bytes(self.freed_total.map_or(0, |t| t.0) + freed));
+            self.freed_max = Some(Bytes(self.freed_max.map_or(0, |m| m.0).max(freed)));
+            self.reserved_after_last = Some(Bytes(a));
         }
     }
 }
@@ -125,6 +151,10 @@ pub fn train<B: AutodiffBackend>(
     let mut reason = StopReason::Completed;
     let mut gave_up = None;
     let mut poisoned = false;
+    let mut cleanups = CacheCleanups {
+        every: cfg.train.empty_cache_every.unwrap_or(0),
+        ..Default::default()
+    };
     'steps: for step in 0..cfg.train.max_steps {
         if let Some(s) = &sampler {
             s.mark_step(step);
@@ -170,6 +200,11 @@ pub fn train<B: AutodiffBackend>(
                     observer.on_step(&rec);
                     records.push(rec);
                     plan = strategy.on_success(plan);
+                    if let Some(every) = cfg.train.empty_cache_every {
+                        if (step + 1) % every == 0 {
+                            cleanups.record(&trainer, kit.instruments.allocator.as_ref());
+                        }
+                    }
                     break;
                 }
                 Err(TrainError::OutOfMemory(event)) => {
@@ -315,6 +350,7 @@ pub fn train<B: AutodiffBackend>(
         samples_per_s: steady_step_s.map(|s| final_plan.effective_batch() as f64 / s),
         final_params,
         warm_up_s,
+        cache_cleanups: cfg.train.empty_cache_every.map(|_| cleanups),
         wall_s: started.elapsed().as_secs_f64(),
         host_peak_rss: host::peak_rss(),
         memory,
