@@ -79,6 +79,8 @@ def run(strategy, args, tokens, vocab, dev):
         precision = "bf16"
     elif strategy == "checkpointing":
         model.checkpointing = True
+    elif strategy not in ("baseline", "empty-cache"):
+        raise SystemExit(f"unknown strategy {strategy}")
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.0)
     micro = args.batch // accum
     torch.cuda.synchronize()
@@ -109,6 +111,8 @@ def run(strategy, args, tokens, vocab, dev):
             scaler.update()
         else:
             opt.step()
+        if strategy == "empty-cache":
+            torch.cuda.empty_cache()
         torch.cuda.synchronize()
         dt = time.perf_counter() - t0
         if first is None:
@@ -147,7 +151,7 @@ def main():
     p.add_argument("--steps", type=int, default=60)
     p.add_argument("--lr", type=float, default=0.01)
     p.add_argument("--seed", type=int, default=42)
-    p.add_argument("--strategies", default="baseline,grad-accum,amp-bf16,amp-f16,half-bf16,checkpointing")
+    p.add_argument("--strategies", default="baseline,grad-accum,amp-bf16,amp-f16,half-bf16,checkpointing,empty-cache")
     p.add_argument("--out", required=True)
     args = p.parse_args()
     text = open(args.data, encoding="utf-8").read()
