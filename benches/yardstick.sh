@@ -43,4 +43,5 @@ python3 benches/side_by_side.py "$R/oomlab/compare.json" "$R/pytorch.json" > "$R
 say "done"
 rm -f "$R"/oomlab/*/steps.jsonl
 tar czf "$OUT/results.tar.gz" -C /tmp/res compare
+tar cJf "$OUT/kernels.tar.xz" -C /tmp oomlab-kernels
 cat "$LOG" "$R/compare-stdout.txt" "$R/pytorch-stdout.txt" "$R/side-by-side.md"
