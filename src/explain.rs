@@ -125,6 +125,10 @@ On the CPU the same table shows the host heap (oomlab's counting allocator) and 
 /// Committed comparisons: (where it came from, compare.json).
 const EVIDENCE: &[(&str, &str)] = &[
     (
+        "docs/results/2026-11-30-h200-compare: NVIDIA H200, tiny GPT, batch 2048, 40 steps",
+        include_str!("../docs/results/2026-11-30-h200-compare/compare.json"),
+    ),
+    (
         "docs/results/2026-11-30-cpu-compare: 2 CPU cores, tiny config",
         include_str!("../docs/results/2026-11-30-cpu-compare/compare.json"),
     ),
@@ -231,6 +235,21 @@ pub fn explain(topic: Option<&str>) -> Result<String, ConfigError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_technique_pages_in_docs_are_the_explain_texts() {
+        // docs/techniques/<topic>.md is `oomlab explain <topic>` in a text block;
+        // regenerate with scripts/docs-techniques.sh when a text or a result changes.
+        for (name, _, _) in TOPICS {
+            let path = format!("{}/docs/techniques/{name}.md", env!("CARGO_MANIFEST_DIR"));
+            let page = std::fs::read_to_string(&path).unwrap_or_default();
+            let text = explain(Some(name)).unwrap();
+            assert!(
+                page.contains(&text),
+                "{path} is not current: run scripts/docs-techniques.sh"
+            );
+        }
+    }
 
     #[test]
     fn every_strategy_compare_runs_has_a_topic() {
