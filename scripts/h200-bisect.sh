@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# GPU evidence for auto-halve's options (issue 4): --search bisect and
+# --keep-effective-batch false, 16384 samples of the tiny GPT under --vram-budget 4GiB.
+# Run on the H200 through the device tool from the repository root:
+#   COMMIT=<sha> bash scripts/h200-bisect.sh
+# Carries .device-bin/ (oomlab.xz; kernels.tar.xz from an earlier call, optional).
+set -u
+OUT=${OUT:?set OUT}
+mkdir -p /tmp/bin
+python3 -c "import lzma,sys; open(sys.argv[2],'wb').write(lzma.open(sys.argv[1]).read())" .device-bin/oomlab.xz /tmp/bin/oomlab
+chmod +x /tmp/bin/oomlab
+BIN=/tmp/bin/oomlab
+[ -f .device-bin/kernels.tar.xz ] && tar xJf .device-bin/kernels.tar.xz -C /tmp
+export CUBECL_AUTOTUNE_LEVEL=minimal
+export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}:/usr/local/cuda-13.0/lib64
+export OOMLAB_KERNEL_CACHE=/tmp/oomlab-kernels
+R=/tmp/res/bisect
+mkdir -p "$R"
+LOG=$R/log.txt
+say() { echo "### $* ($(date -u +%H:%M:%S))" | tee -a "$LOG"; }
+{
+  date -u +"date: %Y-%m-%dT%H:%M:%SZ"; echo "commit: ${COMMIT:-unknown}"
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+  echo "kernel cache carried in: $([ -f .device-bin/kernels.tar.xz ] && echo yes || echo no)"
+} >> "$LOG" 2>&1
+TINY="--device cuda --config tiny --batch 16384 --max-steps 20 --strategy auto-halve --vram-budget 4GiB"
+say "1. --search bisect"
+timeout ${BISECT_TIMEOUT:-300} $BIN train $TINY --search bisect --out "$R/bisect" > "$R/bisect.stdout" 2> "$R/bisect.stderr"
+echo "exit: $?" >> "$LOG"
+say "2. --keep-effective-batch false"
+timeout ${PLAIN_TIMEOUT:-120} $BIN train $TINY --keep-effective-batch false --out "$R/plain" > "$R/plain.stdout" 2> "$R/plain.stderr"
+echo "exit: $?" >> "$LOG"
+say "done"
+rm -f "$R"/*/steps.jsonl
+tar czf "$OUT/results.tar.gz" -C /tmp/res bisect
+cat "$LOG"
+for f in bisect plain; do sed -n '/│ # /,/└/p' "$R/$f.stdout"; grep "│ batch\|│ steps\|time to first" "$R/$f.stdout"; tail -n 2 "$R/$f.stderr"; done
