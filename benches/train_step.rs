@@ -1,5 +1,6 @@
-//! CPU benchmarks: one training step of the tiny config per strategy, and the cost of one
-//! host memory reading (what the sampler does every 10 ms). Run: `cargo bench`.
+//! CPU benchmarks: one training step of the tiny config per strategy (baseline,
+//! grad-accum, checkpointing), and the cost of one host memory reading (what the sampler
+//! does every 10 ms). Run: `cargo bench`.
 //! Figures belong in result files, not in tests.
 
 // Benchmark setup: a failed unwrap is a broken benchmark.
@@ -8,7 +9,7 @@
 use std::sync::Arc;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use oomlab::backend::CpuBackend;
+use oomlab::backend::{CpuBackend, CpuCheckpointed};
 use oomlab::config::{load, ConfigSource};
 use oomlab::data::Corpus;
 use oomlab::probe::{HostProbe, MemoryProbe};
@@ -33,6 +34,20 @@ fn train_step(c: &mut Criterion) {
             })
         });
     }
+    // auto-halve's step is baseline's until an OOM happens; checkpointing is a backend.
+    let mut t = Trainer::<CpuCheckpointed>::new(
+        &cfg,
+        corpus.clone(),
+        StepPlan::even(32, 1),
+        Default::default(),
+    );
+    let mut step = 0;
+    group.bench_function("checkpointing 32x1", |b| {
+        b.iter(|| {
+            t.step(step).unwrap();
+            step += 1;
+        })
+    });
     group.finish();
 }
 

@@ -98,9 +98,8 @@ pub trait Strategy: Send {
     fn on_oom(&mut self, plan: StepPlan, oom: &OomEvent) -> OomResponse {
         let _ = oom;
         OomResponse::Stop(format!(
-            "{} does not adapt to memory: try --strategy auto-halve (halves the micro-batch on OOM and keeps the effective batch), or --strategy grad-accum --steps K with K > {}",
-            self.name(),
-            plan.accumulation
+            "this strategy keeps its split of {} x {}: try --strategy auto-halve (halves the micro-batch on OOM and keeps the effective batch), or --strategy grad-accum --steps K with K > {}",
+            plan.micro_batch, plan.accumulation, plan.accumulation
         ))
     }
 
