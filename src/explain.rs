@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use crate::config::ConfigError;
+use crate::units::Bytes;
 
 /// Topics, their one-line summary and their text.
 const TOPICS: &[(&str, &str, &str)] = &[
@@ -155,7 +156,7 @@ fn measured(topic: &str) -> String {
         let show = |r: &Value| {
             let mib = |k: &str| {
                 r[k].as_u64()
-                    .map(|b| format!("{:.1} MiB", b as f64 / 1048576.0))
+                    .map(|b| format!("{:.1} MiB", Bytes(b).mib()))
                     .unwrap_or_else(|| "n/a".into())
             };
             let ratio = |k: &str| {

@@ -3,6 +3,8 @@
 
 use plotters::prelude::*;
 
+use crate::units::Bytes;
+
 /// One strategy's memory samples: `(seconds since its run started, bytes, step)`.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Series {
@@ -49,7 +51,7 @@ pub fn memory_svg(title: &str, y_label: &str, series: &[Series]) -> Result<Strin
             .fold(1e-3, f64::max);
         let y_max = series
             .iter()
-            .flat_map(|s| s.points.iter().map(|p| p.1 as f64 / MIB))
+            .flat_map(|s| s.points.iter().map(|p| Bytes(p.1).mib()))
             .fold(1.0, f64::max)
             * 1.08;
         let mut chart = ChartBuilder::on(&root)
@@ -67,7 +69,7 @@ pub fn memory_svg(title: &str, y_label: &str, series: &[Series]) -> Result<Strin
             .map_err(|e| e.to_string())?;
         for (i, s) in series.iter().enumerate() {
             let color = Palette99::pick(i).to_rgba();
-            let line: Vec<(f64, f64)> = s.points.iter().map(|p| (p.0, p.1 as f64 / MIB)).collect();
+            let line: Vec<(f64, f64)> = s.points.iter().map(|p| (p.0, Bytes(p.1).mib())).collect();
             chart
                 .draw_series(LineSeries::new(line, color.stroke_width(2)))
                 .map_err(|e| e.to_string())?
@@ -78,7 +80,7 @@ pub fn memory_svg(title: &str, y_label: &str, series: &[Series]) -> Result<Strin
                 .points
                 .windows(2)
                 .filter(|w| w[1].2 != w[0].2 && w[1].2.is_some())
-                .map(|w| (w[1].0, w[1].1 as f64 / MIB))
+                .map(|w| (w[1].0, Bytes(w[1].1).mib()))
                 .collect();
             chart
                 .draw_series(marks.into_iter().map(|p| Circle::new(p, 2, color.filled())))
@@ -95,8 +97,6 @@ pub fn memory_svg(title: &str, y_label: &str, series: &[Series]) -> Result<Strin
     }
     Ok(svg)
 }
-
-const MIB: f64 = 1024.0 * 1024.0;
 
 #[cfg(test)]
 mod tests {

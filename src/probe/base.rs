@@ -20,6 +20,13 @@ pub struct MemoryReading {
 }
 
 impl MemoryReading {
+    /// Free memory on the device (capacity minus used), when both are known.
+    pub fn device_free(&self) -> Option<Bytes> {
+        Some(Bytes(
+            self.device_total?.0.saturating_sub(self.device_used?.0),
+        ))
+    }
+
     /// Field by field: `self`'s value where it has one, else `other`'s.
     pub fn or(self, other: MemoryReading) -> MemoryReading {
         MemoryReading {

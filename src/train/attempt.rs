@@ -51,11 +51,6 @@ pub struct AttemptRecord {
     pub next: Option<String>,
 }
 
-fn device_free(m: Option<MemoryReading>) -> Option<Bytes> {
-    let m = m?;
-    Some(Bytes(m.device_total?.0.saturating_sub(m.device_used?.0)))
-}
-
 impl AttemptRecord {
     /// A successful attempt at `plan`, with memory read after it.
     pub fn ok(
@@ -79,7 +74,7 @@ impl AttemptRecord {
                 .map(|a| a.in_use)
                 .or_else(|| memory.and_then(|m| m.in_use)),
             reserved: allocator.map(|a| a.reserved),
-            device_free: device_free(memory),
+            device_free: memory.and_then(|m| m.device_free()),
             seconds,
             next: None,
         }
@@ -102,7 +97,7 @@ impl AttemptRecord {
                 .map(|a| a.in_use)
                 .or_else(|| oom.memory.and_then(|m| m.in_use)),
             reserved: oom.allocator.map(|a| a.reserved),
-            device_free: device_free(oom.memory),
+            device_free: oom.memory.and_then(|m| m.device_free()),
             seconds,
             next: Some(next),
         }

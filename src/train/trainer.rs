@@ -270,11 +270,9 @@ impl<B: AutodiffBackend> Trainer<B> {
             (Some(a), Some(m)) => {
                 event.step_needed_at_least =
                     Some(Bytes(a.in_use.0.saturating_sub(start.0) + requested.0));
-                if let (Some(total), Some(used)) = (m.device_total, m.device_used) {
-                    let free = total.0.saturating_sub(used.0);
-                    event.step_available =
-                        Some(Bytes((free + a.reserved.0).saturating_sub(start.0)));
-                }
+                event.step_available = m
+                    .device_free()
+                    .map(|free| Bytes((free.0 + a.reserved.0).saturating_sub(start.0)));
             }
             _ if event.simulated => {
                 event.step_needed_at_least = Some(Bytes(
