@@ -10,14 +10,7 @@ set -u
 OUT=${OUT:?set OUT}
 BATCH=${BATCH:-4096}
 STEPS=${STEPS:-40}
-mkdir -p /tmp/bin
-python3 -c "import lzma,sys; open(sys.argv[2],'wb').write(lzma.open(sys.argv[1]).read())" .device-bin/oomlab.xz /tmp/bin/oomlab
-chmod +x /tmp/bin/oomlab
-BIN=/tmp/bin/oomlab
-[ -f .device-bin/kernels.tar.xz ] && tar xJf .device-bin/kernels.tar.xz -C /tmp
-export CUBECL_AUTOTUNE_LEVEL=minimal
-export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}:/usr/local/cuda-13.0/lib64
-export OOMLAB_KERNEL_CACHE=/tmp/oomlab-kernels
+source scripts/device-setup.sh
 R=/tmp/res/compare
 mkdir -p "$R"
 LOG=$R/log.txt
@@ -25,7 +18,7 @@ say() { echo "### $* ($(date -u +%H:%M:%S))" | tee -a "$LOG"; }
 {
   date -u +"date: %Y-%m-%dT%H:%M:%SZ"; echo "commit: ${COMMIT:-unknown}"
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-  echo "kernel cache carried in: $([ -f .device-bin/kernels.tar.xz ] && echo yes || echo no)"
+  echo "kernel cache carried in: $KERNEL_CACHE_CARRIED"
 } >> "$LOG" 2>&1
 
 # The tiny config's own data: the generated 'mix' language, 200000 chars, seed 7.

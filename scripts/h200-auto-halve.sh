@@ -3,20 +3,12 @@
 # repository root:
 #   COMMIT=<sha> bash scripts/h200-auto-halve.sh
 # ONLY_RUNS=1 skips parts 4 and 5; COLD_TIMEOUT / CLEAN_TIMEOUT lengthen parts 1 and 3.
-# Carries .device-bin/ (oomlab.xz and gpu_oom.xz, see scripts/h200-memory.sh). Everything
+# Carries .device-bin/ (oomlab.xz and gpu_oom.xz, see scripts/device-setup.sh). Everything
 # lands in $OUT/results.tar.gz; the kernel cache comes back as $OUT/kernels.tar.xz so a
 # later call can start warm.
 set -u
 OUT=${OUT:?set OUT}
-mkdir -p /tmp/bin
-for b in oomlab gpu_oom; do
-  python3 -c "import lzma,sys; open(sys.argv[2],'wb').write(lzma.open(sys.argv[1]).read())" .device-bin/$b.xz /tmp/bin/$b
-done
-chmod +x /tmp/bin/*
-BIN=/tmp/bin/oomlab
-export CUBECL_AUTOTUNE_LEVEL=minimal
-export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}:/usr/local/cuda-13.0/lib64
-export OOMLAB_KERNEL_CACHE=/tmp/oomlab-kernels
+source scripts/device-setup.sh
 R=/tmp/res/auto-halve
 mkdir -p "$R"
 LOG=$R/log.txt

@@ -6,14 +6,7 @@
 # Carries .device-bin/ (oomlab.xz; kernels.tar.xz from an earlier call, optional).
 set -u
 OUT=${OUT:?set OUT}
-mkdir -p /tmp/bin
-python3 -c "import lzma,sys; open(sys.argv[2],'wb').write(lzma.open(sys.argv[1]).read())" .device-bin/oomlab.xz /tmp/bin/oomlab
-chmod +x /tmp/bin/oomlab
-BIN=/tmp/bin/oomlab
-[ -f .device-bin/kernels.tar.xz ] && tar xJf .device-bin/kernels.tar.xz -C /tmp
-export CUBECL_AUTOTUNE_LEVEL=minimal
-export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}:/usr/local/cuda-13.0/lib64
-export OOMLAB_KERNEL_CACHE=/tmp/oomlab-kernels
+source scripts/device-setup.sh
 R=/tmp/res/bisect
 mkdir -p "$R"
 LOG=$R/log.txt
@@ -21,7 +14,7 @@ say() { echo "### $* ($(date -u +%H:%M:%S))" | tee -a "$LOG"; }
 {
   date -u +"date: %Y-%m-%dT%H:%M:%SZ"; echo "commit: ${COMMIT:-unknown}"
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-  echo "kernel cache carried in: $([ -f .device-bin/kernels.tar.xz ] && echo yes || echo no)"
+  echo "kernel cache carried in: $KERNEL_CACHE_CARRIED"
 } >> "$LOG" 2>&1
 TINY="--device cuda --config tiny --batch 16384 --max-steps 20 --strategy auto-halve --vram-budget 4GiB"
 say "1. --search bisect"

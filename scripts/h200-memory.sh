@@ -2,20 +2,13 @@
 # GPU evidence for the memory probes, the OOM detector and `oomlab gpu` (issue 3), run on
 # the H200 through the device tool from the repository root:
 #   COMMIT=<sha> bash scripts/h200-memory.sh
-# It carries .device-bin/, holding oomlab.xz (target/release/oomlab) and gpu_oom.xz (the
+# It carries .device-bin/ (see scripts/device-setup.sh), holding oomlab.xz and gpu_oom.xz (the
 # test binary from `cargo test --release --test gpu_oom --no-run`), compressed to fit the
 # device tool's 64 MiB transfer limit.
 set -u
-mkdir -p /tmp/bin
-for b in oomlab gpu_oom; do
-  python3 -c "import lzma,sys; open(sys.argv[2],'wb').write(lzma.open(sys.argv[1]).read())" .device-bin/$b.xz /tmp/bin/$b
-done
-chmod +x /tmp/bin/*
-BIN=/tmp/bin/oomlab
+source scripts/device-setup.sh
 OUT=${OUT:?set OUT}
 LOG=$OUT/log.txt
-export CUBECL_AUTOTUNE_LEVEL=minimal
-export OOMLAB_KERNEL_CACHE=/tmp/oomlab-kernels
 say() { echo "### $*" | tee -a "$LOG"; }
 {
   date -u +"date: %Y-%m-%dT%H:%M:%SZ"; echo "commit: ${COMMIT:-unknown}"
@@ -60,7 +53,7 @@ PY
 rm -rf "$OUT/run-b" "$OUT/run-c" "$OUT/run-d" "$OUT/run-a/steps.jsonl" "$OUT/run-a/config.toml" "$OUT/run-a/summary.txt"
 
 say "5. GPU OOM test: budget 4 GiB, 16384-sample steps, 5 cycles"
-OOMLAB_TEST_VRAM_BUDGET=4GiB LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/usr/local/cuda-13.0/lib64 \
+OOMLAB_TEST_OOM_CYCLES=5 OOMLAB_TEST_VRAM_BUDGET=4GiB \
   timeout 240 /tmp/bin/gpu_oom --ignored --nocapture --test-threads 1 > "$OUT/gpu-oom-test.txt" 2>&1
 echo "exit: $?" >> "$LOG"
 tail -5 "$OUT/gpu-oom-test.txt"

@@ -2,23 +2,17 @@
 # GPU evidence for the OOM detector (issue 3), run on the H200 through the device tool
 # from the repository root:
 #   COMMIT=<sha> bash scripts/h200-oom.sh
-# Carries .device-bin/ (oomlab.xz and gpu_oom.xz, see scripts/h200-memory.sh).
+# Carries .device-bin/ (oomlab.xz and gpu_oom.xz, see scripts/device-setup.sh).
 set -u
 OUT=${OUT:?set OUT}
-mkdir -p /tmp/bin
-for b in oomlab gpu_oom; do
-  python3 -c "import lzma,sys; open(sys.argv[2],'wb').write(lzma.open(sys.argv[1]).read())" .device-bin/$b.xz /tmp/bin/$b
-done
-chmod +x /tmp/bin/*
-export CUBECL_AUTOTUNE_LEVEL=minimal
-export OOMLAB_KERNEL_CACHE=/tmp/oomlab-kernels
+source scripts/device-setup.sh
 {
   date -u +"date: %Y-%m-%dT%H:%M:%SZ"; echo "commit: ${COMMIT:-unknown}"
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 } > "$OUT/environment.txt" 2>&1
 
 echo "### 1. tests/gpu_oom.rs: budget 4 GiB, 5 cycles of a 16384-sample step that cannot fit" | tee -a "$OUT/environment.txt"
-OOMLAB_TEST_VRAM_BUDGET=4GiB LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/usr/local/cuda-13.0/lib64 \
+OOMLAB_TEST_OOM_CYCLES=5 OOMLAB_TEST_VRAM_BUDGET=4GiB \
   timeout 400 /tmp/bin/gpu_oom --ignored --nocapture --test-threads 1 > "$OUT/gpu-oom-test.txt" 2>&1
 echo "exit: $?" >> "$OUT/environment.txt"
 

@@ -1,0 +1,26 @@
+# Sourced by the GPU scripts (scripts/h200-*.sh, benches/yardstick.sh) on the device
+# machine, from the repository root: unpacks the carried binaries, restores a carried
+# kernel cache, and sets the environment every GPU run needs.
+#
+# .device-bin/ (an ignored folder named in the device call's `carry`) holds the binaries
+# xz-compressed (two of them exceed the 64 MiB carry uncompressed): oomlab.xz
+# (target/release/oomlab) and, for the scripts that need it, gpu_oom.xz (the test binary
+# from `cargo test --release --test gpu_oom --no-run`); optionally kernels.tar.xz, the
+# kernel cache an earlier call returned. The machine has Python but not always xz.
+mkdir -p /tmp/bin
+for packed in .device-bin/*.xz; do
+  [ -e "$packed" ] || continue
+  name=$(basename "$packed" .xz)
+  [ "$name" = kernels.tar ] && continue
+  python3 -c "import lzma,sys; open(sys.argv[2],'wb').write(lzma.open(sys.argv[1]).read())" "$packed" "/tmp/bin/$name"
+  chmod +x "/tmp/bin/$name"
+done
+KERNEL_CACHE_CARRIED=no
+if [ -f .device-bin/kernels.tar.xz ]; then
+  tar xJf .device-bin/kernels.tar.xz -C /tmp
+  KERNEL_CACHE_CARRIED=yes
+fi
+BIN=/tmp/bin/oomlab
+export CUBECL_AUTOTUNE_LEVEL=minimal
+export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}:/usr/local/cuda-13.0/lib64
+export OOMLAB_KERNEL_CACHE=/tmp/oomlab-kernels
