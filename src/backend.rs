@@ -11,7 +11,7 @@ use burn::tensor::backend::AutodiffBackend;
 use cubecl::cuda::CudaRuntime;
 use cubecl::Runtime;
 
-use crate::device::Selected;
+use crate::device::{plan_pages, pool_page_sizes, PreallocReport, Selected};
 use crate::probe::{AllocatorProbe, AllocatorStats};
 use crate::report::DeviceInfo;
 use crate::units::Bytes;
@@ -30,7 +30,90 @@ pub type CudaCheckpointed = Autodiff<Cuda, BalancedCheckpointing>;
 pub struct BackendExtras {
     /// burn/cubecl's allocator statistics, where the backend has them (CUDA).
     pub allocator: Option<AllocatorProbe>,
+    /// burn's GPU memory pool, where there is one to fill (CUDA).
+    pub pool: Option<CudaPool>,
 }
+
+/// Whether the backend `selected` names has full support for `dtype` (burn's
+/// `supports_dtype`: storage, conversion and arithmetic).
+pub fn supports_dtype(selected: &Selected, dtype: burn::tensor::FloatDType) -> bool {
+    use burn::tensor::backend::Backend;
+    match selected {
+        Selected::Cpu { .. } => <Flex as Backend>::supports_dtype(&FlexDevice, dtype.into()),
+        Selected::Cuda { index, .. } => {
+            <Cuda as Backend>::supports_dtype(&CudaDevice::new(*index), dtype.into())
+        }
+    }
+}
+
+/// burn's memory pool on one CUDA device, as the calling thread's stream sees it.
+#[derive(Debug, Clone, Copy)]
+pub struct CudaPool {
+    index: usize,
+}
+
+impl CudaPool {
+    /// Reserves empty pool pages for `fraction` of the device's free memory (see
+    /// [`crate::device::PreallocReport`]). `free` reads (free, total) device memory now.
+    /// Call it on the thread that trains: cubecl keeps a pool per stream, and a stream
+    /// per thread.
+    pub fn preallocate(
+        &self,
+        fraction: f64,
+        mut free: impl FnMut() -> Option<(Bytes, Bytes)>,
+    ) -> Result<PreallocReport, String> {
+        use burn::tensor::backend::Backend;
+        let started = std::time::Instant::now();
+        let device = CudaDevice::new(self.index);
+        let client = CudaRuntime::client(&device);
+        let stats = || client.memory_usage().map_err(|e| format!("{e:?}"));
+        let (free_before, total) =
+            free().ok_or("NVML cannot read the device's free memory, which prealloc sizes itself by")?;
+        let before = stats()?;
+        let target = (free_before.0 as f64 * fraction) as u64;
+        // Keep some room for what is not in burn's pool: kernels loaded later, cuBLAS
+        // workspaces, the driver.
+        const MARGIN: u64 = 512 * 1024 * 1024;
+        let mut handles = Vec::new();
+        let pages = plan_pages(
+            &pool_page_sizes(total.0, CUDA_POOL_ALIGNMENT),
+            target,
+            MARGIN,
+            || free().map(|(f, _)| f.0).unwrap_or(0),
+            |size| {
+                handles.push(client.empty(size as usize));
+                <Cuda as Backend>::sync(&device).is_ok()
+            },
+        );
+        let held = stats()?;
+        drop(handles);
+        let _ = <Cuda as Backend>::sync(&device);
+        let after = stats()?;
+        let asked: u64 = pages.iter().sum();
+        let grew = held.bytes_reserved.saturating_sub(before.bytes_reserved);
+        if grew < asked {
+            return Err(format!(
+                "asked burn's pool for {} of pages but its reserved bytes grew by {} only: cubecl's page sizes differ from what oomlab expects (cubecl 0.10 sub-slice pools)",
+                Bytes(asked),
+                Bytes(grew)
+            ));
+        }
+        Ok(PreallocReport {
+            fraction,
+            free_before,
+            target: Bytes(target),
+            pages: pages.into_iter().map(Bytes).collect(),
+            reserved_before: Bytes(before.bytes_reserved),
+            reserved_after: Bytes(after.bytes_reserved),
+            in_use_after: Bytes(after.bytes_in_use),
+            seconds: started.elapsed().as_secs_f64(),
+            grew_after: None,
+        })
+    }
+}
+
+/// cubecl-cuda 0.10's memory alignment (`runtime.rs`: `mem_alignment = 512`).
+const CUDA_POOL_ALIGNMENT: u64 = 512;
 
 /// Work that runs on whichever backend was selected.
 pub trait BackendJob {
@@ -77,7 +160,10 @@ pub fn dispatch<J: BackendJob>(selected: &Selected, checkpointing: bool, job: J)
                 backend: format!("flex{suffix}"),
                 label: "cpu".into(),
             };
-            let extras = BackendExtras { allocator: None };
+            let extras = BackendExtras {
+                allocator: None,
+                pool: None,
+            };
             if checkpointing {
                 job.run::<CpuCheckpointed>(FlexDevice, info, extras)
             } else {
@@ -93,6 +179,7 @@ pub fn dispatch<J: BackendJob>(selected: &Selected, checkpointing: bool, job: J)
             };
             let extras = BackendExtras {
                 allocator: Some(cuda_allocator(*index)),
+                pool: Some(CudaPool { index: *index }),
             };
             let device = CudaDevice::new(*index);
             if checkpointing {

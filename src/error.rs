@@ -29,6 +29,9 @@ pub enum Error {
         /// Why.
         source: std::io::Error,
     },
+    /// The device cannot do what the configuration asks (a dtype, a memory mode).
+    #[error("{0}")]
+    Unsupported(String),
     /// A report could not be rendered.
     #[error("cannot render the report: {0}")]
     Report(String),
@@ -47,7 +50,11 @@ impl Error {
     /// The process exit code for this error.
     pub fn exit_code(&self) -> i32 {
         match self {
-            Error::Config(_) | Error::Data(_) | Error::Device(_) | Error::Budget(_) => EXIT_USAGE,
+            Error::Config(_)
+            | Error::Data(_)
+            | Error::Device(_)
+            | Error::Budget(_)
+            | Error::Unsupported(_) => EXIT_USAGE,
             Error::RunDir { .. } | Error::Report(_) => EXIT_FAILURE,
         }
     }

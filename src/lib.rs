@@ -18,6 +18,7 @@ pub mod explain;
 pub mod gpu;
 pub mod model;
 pub mod oom;
+pub mod precision;
 pub mod probe;
 pub mod progress;
 pub mod report;

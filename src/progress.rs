@@ -65,8 +65,20 @@ impl StepObserver for TrainProgress {
         };
         self.bar.set_position(r.step as u64 + 1);
         let mem = r.memory.map(|b| format!(" | mem {b}")).unwrap_or_default();
+        let scale = r
+            .loss_scale
+            .map(|s| format!(" | loss scale {s}"))
+            .unwrap_or_default();
         self.bar
-            .set_message(format!("loss {:.4} | {sps:.0} samples/s{mem}", r.loss));
+            .set_message(format!("loss {:.4} | {sps:.0} samples/s{mem}{scale}", r.loss));
+        if r.skipped && !self.quiet {
+            let line = format!(
+                "step {}: a gradient overflowed at loss scale {}: update skipped, loss scale backed off",
+                r.step + 1,
+                r.loss_scale.unwrap_or(0.0)
+            );
+            self.bar.suspend(|| eprintln!("{line}"));
+        }
         let n = r.step + 1;
         if self.log_lines && !self.quiet && (n % self.every == 0 || n == 1 || n == self.total) {
             let mem = r.memory.map(|b| format!(", mem {b}")).unwrap_or_default();
@@ -95,5 +107,11 @@ impl StepObserver for TrainProgress {
             a.next.as_deref().unwrap_or("")
         );
         self.bar.suspend(|| eprintln!("{line}"));
+    }
+
+    fn on_note(&mut self, line: &str) {
+        if !self.quiet {
+            self.bar.suspend(|| eprintln!("oomlab: {line}"));
+        }
     }
 }

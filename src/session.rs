@@ -73,6 +73,9 @@ impl StepObserver for Both<'_> {
         self.0.on_attempt(a);
         self.1.on_attempt(a);
     }
+    fn on_note(&mut self, line: &str) {
+        self.0.on_note(line);
+    }
 }
 
 struct TrainJob<'a> {
@@ -92,6 +95,7 @@ impl BackendJob for TrainJob<'_> {
         extras: BackendExtras,
     ) -> RunResult {
         self.kit.instruments.allocator = extras.allocator;
+        self.kit.pool = extras.pool;
         train::train::<B>(
             self.config,
             self.corpus,
@@ -244,6 +248,25 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
                 memory: probe,
             };
         }
+    }
+
+    if let Some(h) = plan.config.train.precision.half() {
+        let ok = crate::backend::supports_dtype(&selected, h.dtype());
+        if !ok {
+            return Err(Error::Unsupported(format!(
+                "--precision {0}: burn's backend on this device does not fully support {0} (its supports_dtype says no); use --precision f32{1}",
+                h.name(),
+                if h == crate::config::HalfDtype::F16 { " or bf16" } else { " or f16" }
+            )));
+        }
+        kit.supports_half = Some(ok);
+    }
+    if let (crate::config::MemoryMode::Prealloc { .. }, Selected::Cpu { .. }) =
+        (plan.config.train.memory_mode, &selected)
+    {
+        return Err(Error::Unsupported(
+            "--memory-mode prealloc needs a CUDA device: on the CPU, tensors come from the system allocator, which has no pool to fill (use --memory-mode growth, the default)".into(),
+        ));
     }
 
     let path = plan.out.clone().unwrap_or_else(|| {

@@ -30,8 +30,8 @@ pub enum Command {
     Compare(CompareArgs),
     /// What a strategy does, when to use it, what it costs, with measured numbers.
     Explain {
-        /// A strategy (baseline, grad-accum, auto-halve, checkpointing, empty-cache) or
-        /// `memory`. Without it: the list.
+        /// A strategy (baseline, grad-accum, auto-halve, checkpointing, empty-cache,
+        /// amp, half), or `memory` or `prealloc`. Without it: the list.
         topic: Option<String>,
     },
     /// Print the generated training language (the default data) to stdout.
@@ -72,6 +72,35 @@ Strategies:
               of cheap (memory-bound) operations are not kept for the backward pass
               but recomputed from their inputs. Saves activation memory, costs
               recomputation time.
+  half        --precision bf16|f16: weights, activations, gradients and AdamW's
+              moments all in half: 8 bytes per parameter instead of 16. The contrast
+              to mixed precision: small updates vanish when added to half weights, and
+              f16's narrow range overflows (with f16 expect the loss to diverge).
+
+Precision (--precision, any strategy):
+  f32         Everything in f32 (default).
+  bf16        Mixed precision (AMP): f32 master weights and optimizer state; each step
+              casts the weights to bf16, runs forward and backward in bf16, and the
+              gradients come back in f32 for the update. Softmax/cross-entropy in f32.
+  f16         The same in IEEE half, plus dynamic loss scaling ([loss_scale]): the loss
+              is multiplied by the scale (2^16 at first) before backward; if any
+              gradient comes back inf/NaN the update is skipped and the scale halved;
+              after 2000 clean steps in a row it doubles. Skipped steps and the scale
+              are in the summary and steps.jsonl. (--set loss_scale.init_scale=1e9
+              shows the back-off.)
+The summary shows the dtypes read back from the tensors (burn 0.21's backend type
+parameter does not make tensors half; oomlab casts) and bytes per parameter.
+
+Memory mode (--memory-mode, CUDA):
+  growth      burn's default: pool pages are allocated when tensors need them and
+              kept until a cleanup.
+  prealloc[=FRACTION]
+              As TensorFlow and JAX do by default: before training, reserve FRACTION
+              (0.9) of the free VRAM as empty pages of burn's pool, so NVML shows the
+              memory as this process's from the start and another process cannot take
+              it. Failed steps then release tensors to the pool, not to the driver.
+              burn's pool is split in size classes, so a step may still add pages of a
+              class the preallocation did not cover; the summary says how much.
 
 --empty-cache-every N returns burn's free pool pages to the driver every N steps (what
 PyTorch's torch.cuda.empty_cache does); the summary says what it freed and what it took.
@@ -101,6 +130,9 @@ written in every case).
 Examples:
   oomlab train --strategy grad-accum --steps 4
   oomlab train --strategy auto-halve --search bisect --memory-budget 96MiB
+  oomlab train --precision bf16
+  oomlab train --strategy half --precision f16
+  oomlab train --config gpu --memory-mode prealloc=0.5
   oomlab train --config gpu --batch 128 --device cuda:0
   oomlab train --data my.txt --seq-len 128 --json | jq .final_loss";
 
@@ -165,6 +197,42 @@ pub enum StrategyArg {
     AutoHalve,
     /// The whole batch with burn's balanced activation checkpointing.
     Checkpointing,
+    /// Weights, gradients and optimizer state all in half (needs --precision bf16|f16).
+    Half,
+}
+
+/// `--precision` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PrecisionArg {
+    /// Everything in f32.
+    F32,
+    /// bfloat16 compute (f32's range, 8 mantissa bits); no loss scaling needed.
+    Bf16,
+    /// IEEE half compute (max 65504); dynamic loss scaling.
+    F16,
+}
+
+/// `--memory-mode` value: `growth`, `prealloc` or `prealloc=FRACTION`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum MemoryModeArg {
+    /// burn's default: the pool grows when tensors need memory.
+    Growth,
+    /// Reserve a share of the free VRAM before training (`None`: the config's, 0.9).
+    Prealloc(Option<f64>),
+}
+
+fn memory_mode_arg(s: &str) -> Result<MemoryModeArg, String> {
+    match s.split_once('=') {
+        None if s == "growth" => Ok(MemoryModeArg::Growth),
+        None if s == "prealloc" => Ok(MemoryModeArg::Prealloc(None)),
+        Some(("prealloc", f)) => match f.parse::<f64>() {
+            Ok(v) if v > 0.0 && v < 1.0 => Ok(MemoryModeArg::Prealloc(Some(v))),
+            _ => Err(format!(
+                "prealloc={f}: FRACTION must be a number between 0 and 1, e.g. prealloc=0.9"
+            )),
+        },
+        _ => Err("use growth, prealloc or prealloc=FRACTION (e.g. prealloc=0.9)".into()),
+    }
 }
 
 /// `--search` values.
@@ -230,6 +298,16 @@ pub struct TrainArgs {
     /// train.empty_cache_every). The summary reports what each cleanup freed and took.
     #[arg(long, value_name = "N")]
     pub empty_cache_every: Option<u64>,
+    /// f32 (default); bf16 or f16: mixed precision (f32 master weights and optimizer
+    /// state, forward/backward in half; f16 with dynamic loss scaling, see [loss_scale]);
+    /// with --strategy half: everything in half (train.precision).
+    #[arg(long, value_enum)]
+    pub precision: Option<PrecisionArg>,
+    /// CUDA: growth (burn's pool grows on demand; default) or prealloc[=FRACTION]
+    /// (reserve FRACTION, default 0.9, of the free VRAM before training, as TensorFlow and
+    /// JAX do) (memory.mode, memory.prealloc_fraction).
+    #[arg(long, value_name = "MODE", value_parser = memory_mode_arg)]
+    pub memory_mode: Option<MemoryModeArg>,
     /// Samples per optimizer step (train.batch).
     #[arg(long, short, value_name = "N")]
     pub batch: Option<u64>,
@@ -295,7 +373,8 @@ pub struct TrainArgs {
 #[derive(Debug, Clone, Args)]
 pub struct CompareArgs {
     /// Comma-separated strategies, or `all` (baseline, grad-accum, auto-halve,
-    /// checkpointing, empty-cache = baseline with --empty-cache-every 1).
+    /// checkpointing, empty-cache = baseline with --empty-cache-every 1, amp-bf16,
+    /// amp-f16 = baseline with --precision bf16/f16, half-bf16, half-f16).
     #[arg(long, default_value = "all", value_name = "LIST|all")]
     pub strategies: String,
     /// Built-in config name (tiny, gpu, h200) or path to a TOML file.
@@ -371,6 +450,7 @@ impl TrainArgs {
                 StrategyArg::GradAccum => "grad-accum",
                 StrategyArg::AutoHalve => "auto-halve",
                 StrategyArg::Checkpointing => "checkpointing",
+                StrategyArg::Half => "half",
             };
             put("train.strategy", toml::Value::String(name.into()));
         }
@@ -419,6 +499,26 @@ impl TrainArgs {
         }
         if let Some(v) = self.min_micro_batch {
             put("auto_halve.min_micro_batch", int(v));
+        }
+        if let Some(v) = self.precision {
+            let name = match v {
+                PrecisionArg::F32 => "f32",
+                PrecisionArg::Bf16 => "bf16",
+                PrecisionArg::F16 => "f16",
+            };
+            put("train.precision", toml::Value::String(name.into()));
+        }
+        match self.memory_mode {
+            None => {}
+            Some(MemoryModeArg::Growth) => {
+                put("memory.mode", toml::Value::String("growth".into()));
+            }
+            Some(MemoryModeArg::Prealloc(fraction)) => {
+                put("memory.mode", toml::Value::String("prealloc".into()));
+                if let Some(f) = fraction {
+                    put("memory.prealloc_fraction", toml::Value::Float(f));
+                }
+            }
         }
         if let Some(v) = self.batch {
             put("train.batch", int(v));

@@ -126,10 +126,19 @@ impl Row {
             }
             _ => RowStatus::Failed("the summary has no stop reason".into()),
         };
-        let dtypes: Vec<&str> = s["params"]["dtypes"]
-            .as_array()
-            .map(|a| a.iter().filter_map(|d| d.as_str()).collect())
-            .unwrap_or_default();
+        let dtypes = |v: &serde_json::Value| -> Vec<&str> {
+            v.as_array()
+                .map(|a| a.iter().filter_map(|d| d.as_str()).collect())
+                .unwrap_or_default()
+        };
+        let weights = dtypes(&s["params"]["dtypes"]);
+        let compute = dtypes(&s["precision"]["compute_dtypes"]);
+        // weights/compute, both read back from the tensors by the run.
+        let precision = match (weights.is_empty(), compute.is_empty()) {
+            (true, _) => None,
+            (false, true) => Some(weights.join("+")),
+            (false, false) => Some(format!("{}/{}", weights.join("+"), compute.join("+"))),
+        };
         Self {
             pid: u(&s["pid"]),
             split: Some(format!(
@@ -137,7 +146,7 @@ impl Row {
                 s["plan"]["micro_batch"], s["plan"]["accumulation"]
             )),
             effective_batch: u(&s["effective_batch"]),
-            precision: (!dtypes.is_empty()).then(|| dtypes.join("+")),
+            precision,
             memory_kind: m["kind"].as_str().map(str::to_string),
             peak_process_bytes: u(&m["process_peak"]),
             peak_in_use_bytes: if gpu {

@@ -82,7 +82,7 @@ impl Comparison {
         [
             "strategy",
             "split",
-            "dtype",
+            "dtype (weights/compute)",
             process,
             "vs baseline",
             in_use,

@@ -160,6 +160,9 @@ const KEY_FLAGS: &[(&str, &str)] = &[
     ("auto_halve.keep_effective_batch", "--keep-effective-batch"),
     ("auto_halve.search", "--search"),
     ("auto_halve.min_micro_batch", "--min-micro-batch"),
+    ("train.precision", "--precision"),
+    ("memory.mode", "--memory-mode"),
+    ("memory.prealloc_fraction", "--memory-mode prealloc=FRACTION"),
 ];
 
 struct Checker<'a> {
@@ -306,6 +309,7 @@ fn validate(f: &ConfigFile, origin: &str) -> Result<RunConfig, ConfigError> {
             StrategySpec::GradAccum { steps }
         }
         "checkpointing" => StrategySpec::Checkpointing,
+        "half" => StrategySpec::Half,
         "auto-halve" => {
             let a = &f.auto_halve;
             let start_steps = c.positive("auto_halve.start_steps", a.start_steps)?;
@@ -353,7 +357,77 @@ fn validate(f: &ConfigFile, origin: &str) -> Result<RunConfig, ConfigError> {
         other => {
             return Err(c.invalid(
                 "train.strategy",
-                format!("= \"{other}\": use \"baseline\", \"grad-accum\", \"auto-halve\" or \"checkpointing\""),
+                format!("= \"{other}\": use \"baseline\", \"grad-accum\", \"auto-halve\", \"checkpointing\" or \"half\""),
+            ))
+        }
+    };
+    let half = match f.train.precision.as_str() {
+        "f32" => None,
+        "bf16" => Some(HalfDtype::Bf16),
+        "f16" => Some(HalfDtype::F16),
+        other => {
+            return Err(c.invalid(
+                "train.precision",
+                format!("= \"{other}\": use \"f32\", \"bf16\" or \"f16\""),
+            ))
+        }
+    };
+    let precision = match (strategy, half) {
+        (StrategySpec::Half, None) => {
+            return Err(c.invalid(
+                "train.precision",
+                "= \"f32\" with strategy \"half\": pure half needs --precision bf16 or f16",
+            ))
+        }
+        (StrategySpec::Half, Some(h)) => PrecisionMode::Pure(h),
+        (_, Some(h)) => PrecisionMode::Mixed(h),
+        (_, None) => PrecisionMode::F32,
+    };
+    let ls = &f.loss_scale;
+    let loss_scale = if half == Some(HalfDtype::F16) && ls.enabled {
+        if !(ls.init_scale.is_finite() && ls.init_scale > 0.0 && ls.init_scale <= f64::from(f32::MAX)) {
+            return Err(c.invalid(
+                "loss_scale.init_scale",
+                format!("= {}: must be a positive f32 number", ls.init_scale),
+            ));
+        }
+        if !(ls.growth_factor.is_finite() && ls.growth_factor > 1.0) {
+            return Err(c.invalid(
+                "loss_scale.growth_factor",
+                format!("= {}: must be more than 1", ls.growth_factor),
+            ));
+        }
+        if !(ls.backoff_factor > 0.0 && ls.backoff_factor < 1.0) {
+            return Err(c.invalid(
+                "loss_scale.backoff_factor",
+                format!("= {}: must be between 0 and 1 (exclusive)", ls.backoff_factor),
+            ));
+        }
+        Some(LossScaleSpec {
+            init_scale: ls.init_scale,
+            growth_factor: ls.growth_factor,
+            backoff_factor: ls.backoff_factor,
+            growth_interval: c.positive("loss_scale.growth_interval", ls.growth_interval)?,
+        })
+    } else {
+        None
+    };
+    let memory_mode = match f.memory.mode.as_str() {
+        "growth" => MemoryMode::Growth,
+        "prealloc" => {
+            let fraction = f.memory.prealloc_fraction;
+            if !(fraction > 0.0 && fraction < 1.0) {
+                return Err(c.invalid(
+                    "memory.prealloc_fraction",
+                    format!("= {fraction}: must be between 0 and 1 (exclusive), e.g. 0.9"),
+                ));
+            }
+            MemoryMode::Prealloc { fraction }
+        }
+        other => {
+            return Err(c.invalid(
+                "memory.mode",
+                format!("= \"{other}\": use \"growth\" or \"prealloc\""),
             ))
         }
     };
@@ -366,7 +440,16 @@ fn validate(f: &ConfigFile, origin: &str) -> Result<RunConfig, ConfigError> {
             0 => None,
             n => Some(c.positive("train.empty_cache_every", n)?),
         },
+        precision,
+        loss_scale,
+        memory_mode,
     };
+    if let (MemoryMode::Prealloc { .. }, Some(_)) = (memory_mode, train.empty_cache_every) {
+        return Err(c.invalid(
+            "train.empty_cache_every",
+            "cannot be combined with memory.mode = \"prealloc\": a cleanup returns the preallocated pages to the driver; choose one",
+        ));
+    }
 
     Ok(RunConfig {
         model,

@@ -9,11 +9,12 @@ mod schema;
 
 pub use load::{apply_override, builtin_config, load, ConfigSource, BUILTIN_CONFIGS};
 pub use resolved::{
-    AutoHalveSpec, DataSource, ModelKind, ModelSpec, OptimKind, OptimSpec, RunConfig, SearchMode,
-    StrategySpec, Task, TrainSpec,
+    AutoHalveSpec, DataSource, HalfDtype, LossScaleSpec, MemoryMode, ModelKind, ModelSpec,
+    OptimKind, OptimSpec, PrecisionMode, RunConfig, SearchMode, StrategySpec, Task, TrainSpec,
 };
 pub use schema::{
-    AutoHalveSection, ConfigFile, DataSection, ModelSection, OptimSection, TrainSection,
+    AutoHalveSection, ConfigFile, DataSection, LossScaleSection, MemorySection, ModelSection,
+    OptimSection, TrainSection,
 };
 
 /// What went wrong reading or checking a configuration. Every variant names the source

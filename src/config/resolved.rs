@@ -101,6 +101,8 @@ pub enum StrategySpec {
     AutoHalve(AutoHalveSpec),
     /// The whole batch, with burn's balanced activation checkpointing.
     Checkpointing,
+    /// The whole batch, with weights, gradients and optimizer state all in half precision.
+    Half,
 }
 
 /// How auto-halve looks for a micro-batch that fits.
@@ -137,6 +139,7 @@ impl StrategySpec {
             StrategySpec::GradAccum { .. } => "grad-accum",
             StrategySpec::AutoHalve(_) => "auto-halve",
             StrategySpec::Checkpointing => "checkpointing",
+            StrategySpec::Half => "half",
         }
     }
 }
@@ -154,6 +157,97 @@ pub struct TrainSpec {
     pub seed: u64,
     /// Return the allocator's free pages to the driver every N steps (`None`: never).
     pub empty_cache_every: Option<usize>,
+    /// Which float types hold weights and run the passes.
+    pub precision: PrecisionMode,
+    /// Dynamic loss scaling (f16 with `loss_scale.enabled` only).
+    pub loss_scale: Option<LossScaleSpec>,
+    /// How burn's GPU pool is filled.
+    pub memory_mode: MemoryMode,
+}
+
+/// A 16-bit float type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum HalfDtype {
+    /// bfloat16: f32's range, 8 bits of mantissa.
+    Bf16,
+    /// IEEE half: 5 exponent bits (largest value 65504), 11 bits of mantissa.
+    F16,
+}
+
+impl HalfDtype {
+    /// burn's dtype.
+    pub fn dtype(self) -> burn::tensor::FloatDType {
+        match self {
+            HalfDtype::Bf16 => burn::tensor::FloatDType::BF16,
+            HalfDtype::F16 => burn::tensor::FloatDType::F16,
+        }
+    }
+
+    /// `bf16` or `f16`.
+    pub fn name(self) -> &'static str {
+        match self {
+            HalfDtype::Bf16 => "bf16",
+            HalfDtype::F16 => "f16",
+        }
+    }
+}
+
+/// Float types of one run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "mode", content = "dtype")]
+pub enum PrecisionMode {
+    /// Everything in f32.
+    F32,
+    /// AMP: f32 weights and optimizer state, forward and backward in half.
+    Mixed(HalfDtype),
+    /// Weights, activations, gradients and optimizer state in half.
+    Pure(HalfDtype),
+}
+
+impl PrecisionMode {
+    /// `f32`, `amp-bf16`, `half-f16`, ...
+    pub fn label(self) -> String {
+        match self {
+            PrecisionMode::F32 => "f32".into(),
+            PrecisionMode::Mixed(h) => format!("amp-{}", h.name()),
+            PrecisionMode::Pure(h) => format!("half-{}", h.name()),
+        }
+    }
+
+    /// The half type the passes run in, if any.
+    pub fn half(self) -> Option<HalfDtype> {
+        match self {
+            PrecisionMode::F32 => None,
+            PrecisionMode::Mixed(h) | PrecisionMode::Pure(h) => Some(h),
+        }
+    }
+}
+
+/// Dynamic loss scaling settings (`[loss_scale]`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct LossScaleSpec {
+    /// The first scale.
+    pub init_scale: f64,
+    /// Growth after `growth_interval` clean steps.
+    pub growth_factor: f64,
+    /// Shrink after an overflow.
+    pub backoff_factor: f64,
+    /// Clean steps in a row before growing.
+    pub growth_interval: usize,
+}
+
+/// How burn's GPU memory pool gets its memory.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "mode")]
+pub enum MemoryMode {
+    /// Pages are allocated when tensors need them (burn's default).
+    Growth,
+    /// Pool pages for `fraction` of the free VRAM are allocated before training.
+    Prealloc {
+        /// Share of the free VRAM.
+        fraction: f64,
+    },
 }
 
 /// A complete, valid run configuration.

@@ -20,6 +20,59 @@ pub struct ConfigFile {
     pub train: TrainSection,
     /// Settings of `strategy = "auto-halve"`.
     pub auto_halve: AutoHalveSection,
+    /// Dynamic loss scaling of `precision = "f16"`.
+    pub loss_scale: LossScaleSection,
+    /// How burn's GPU memory pool is filled.
+    pub memory: MemorySection,
+}
+
+/// `[loss_scale]`: dynamic loss scaling for f16 (PyTorch GradScaler's defaults).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LossScaleSection {
+    /// Scale f16 losses at all (false shows what happens without: small gradients flush
+    /// to zero).
+    pub enabled: bool,
+    /// The first scale.
+    pub init_scale: f64,
+    /// Factor the scale grows by after `growth_interval` clean steps.
+    pub growth_factor: f64,
+    /// Factor the scale shrinks by after a step with inf/NaN gradients.
+    pub backoff_factor: f64,
+    /// Clean steps in a row before the scale grows.
+    pub growth_interval: i64,
+}
+
+impl Default for LossScaleSection {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            init_scale: 65536.0,
+            growth_factor: 2.0,
+            backoff_factor: 0.5,
+            growth_interval: 2000,
+        }
+    }
+}
+
+/// `[memory]`
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct MemorySection {
+    /// `growth` (burn's pool grows on demand, the default) or `prealloc` (reserve
+    /// `prealloc_fraction` of the free VRAM up front, as TensorFlow and JAX do).
+    pub mode: String,
+    /// Share of the free VRAM `prealloc` reserves.
+    pub prealloc_fraction: f64,
+}
+
+impl Default for MemorySection {
+    fn default() -> Self {
+        Self {
+            mode: "growth".into(),
+            prealloc_fraction: 0.9,
+        }
+    }
 }
 
 /// `[auto_halve]`
@@ -138,8 +191,11 @@ impl Default for OptimSection {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TrainSection {
-    /// `baseline`, `grad-accum`, `auto-halve` or `checkpointing`.
+    /// `baseline`, `grad-accum`, `auto-halve`, `checkpointing` or `half`.
     pub strategy: String,
+    /// `f32`, or `bf16`/`f16`: mixed precision (f32 master weights, half compute), or
+    /// everything in half with `strategy = "half"`.
+    pub precision: String,
     /// Samples per optimizer step (the effective batch).
     pub batch: i64,
     /// Micro-batches per optimizer step for `grad-accum`; must divide `batch`.
@@ -156,6 +212,7 @@ impl Default for TrainSection {
     fn default() -> Self {
         Self {
             strategy: "baseline".into(),
+            precision: "f32".into(),
             batch: 32,
             grad_accum_steps: 4,
             max_steps: 60,

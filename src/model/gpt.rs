@@ -87,7 +87,8 @@ impl<B: Backend> Gpt<B> {
     /// - output: `[1]`
     pub fn loss(&self, inputs: Tensor<B, 2, Int>, targets: Tensor<B, 2, Int>) -> Tensor<B, 1> {
         let [batch, seq_len] = inputs.dims();
-        let logits = self.forward(inputs);
+        // Softmax and log in f32 whatever the compute dtype, as autocast does.
+        let logits = super::in_f32(self.forward(inputs));
         let vocab = logits.dims()[2];
         CrossEntropyLossConfig::new()
             .init(&logits.device())

@@ -74,7 +74,8 @@ impl<B: Backend> Mlp<B> {
         let last = targets
             .slice([0..batch, seq_len - 1..seq_len])
             .reshape([batch]);
-        let logits = self.forward(inputs);
+        // Softmax and log in f32 whatever the compute dtype, as autocast does.
+        let logits = super::in_f32(self.forward(inputs));
         CrossEntropyLossConfig::new()
             .init(&logits.device())
             .forward(logits, last)

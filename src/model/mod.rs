@@ -7,7 +7,7 @@ mod params;
 
 pub use gpt::{Gpt, GptConfig};
 pub use mlp::{Mlp, MlpConfig};
-pub use params::{flat_params, param_count, ParamFingerprint, ParamStats};
+pub use params::{flat_params, param_count, param_ids, ParamFingerprint, ParamStats};
 
 use burn::prelude::*;
 
@@ -58,5 +58,14 @@ impl<B: Backend> Net<B> {
             Net::Gpt(m) => m.loss(inputs, targets),
             Net::Mlp(m) => m.loss(inputs, targets),
         }
+    }
+}
+
+/// `t` in f32: unchanged when it already is, else the (differentiable) cast.
+fn in_f32<B: Backend, const D: usize>(t: Tensor<B, D>) -> Tensor<B, D> {
+    if t.dtype() == burn::tensor::DType::F32 {
+        t
+    } else {
+        t.cast(burn::tensor::FloatDType::F32)
     }
 }

@@ -65,6 +65,19 @@ pub fn flat_params<B: Backend, M: Module<B>>(module: &M) -> Vec<f32> {
     f.0
 }
 
+/// The ids of every float parameter of `module`, in visiting order.
+pub fn param_ids<B: Backend, M: Module<B>>(module: &M) -> Vec<burn::module::ParamId> {
+    struct Ids(Vec<burn::module::ParamId>);
+    impl<B: Backend> ModuleVisitor<B> for Ids {
+        fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<B, D>>) {
+            self.0.push(param.id);
+        }
+    }
+    let mut ids = Ids(Vec::new());
+    module.visit(&mut ids);
+    ids.0
+}
+
 /// A fingerprint of a model's weights, to tell from two summaries whether two runs ended
 /// with the same parameters: a hash of every value's bits (equal only when bit for bit
 /// equal) and two sums (close when the weights are close).

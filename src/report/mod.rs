@@ -5,5 +5,6 @@ mod summary;
 
 pub use render::{render_attempts, render_memory, render_summary};
 pub use summary::{
-    Adaptation, CacheCleanups, DeviceInfo, RunSummary, StopReason, SUMMARY_SCHEMA_VERSION,
+    Adaptation, CacheCleanups, DeviceInfo, LossScaleReport, PrecisionReport, RunSummary,
+    StopReason, SUMMARY_SCHEMA_VERSION,
 };

@@ -63,6 +63,17 @@ pub fn render_summary(s: &RunSummary) -> String {
                 s.params.dtypes.join(", ")
             ),
         ),
+        (
+            "precision",
+            format!(
+                "{}: weights {}, forward/backward {} (read from the tensors); {:.1} bytes/param for weights, grads, optimizer moments{}",
+                s.precision.mode,
+                s.precision.weight_dtypes.join(", "),
+                s.precision.compute_dtypes.join(", "),
+                s.precision.bytes_per_param,
+                if s.precision.mode.starts_with("amp") { " and the half copy" } else { "" }
+            ),
+        ),
         ("data", format!("{} (vocab {})", s.data, s.vocab)),
         (
             "steps",
@@ -131,6 +142,30 @@ pub fn render_summary(s: &RunSummary) -> String {
         }
         t.add_row(vec!["out of memory".to_string(), detail]);
         t.add_row(vec!["message".to_string(), e.message.clone()]);
+    }
+    if let Some(l) = &s.loss_scale {
+        t.add_row(vec![
+            "loss scaling".to_string(),
+            format!(
+                "scale {} -> {}; {} step(s) skipped for inf/NaN gradients; grew {} time(s) (every {} clean steps)",
+                l.init_scale, l.final_scale, l.skipped_steps, l.growths, l.growth_interval
+            ),
+        ]);
+    }
+    if let Some(p) = &s.prealloc {
+        t.add_row(vec![
+            "preallocation".to_string(),
+            format!(
+                "{} of {} free asked; {} pool pages reserved ({} reserved after, {} in use) in {:.2} s; the pool grew by {} more during training",
+                p.target,
+                p.free_before,
+                p.pages.len(),
+                p.reserved_after,
+                p.in_use_after,
+                p.seconds,
+                p.grew_after.map(|b| b.to_string()).unwrap_or_else(|| "n/a".into())
+            ),
+        ]);
     }
     if let Some(c) = &s.cache_cleanups {
         let freed = match (c.freed_total, c.freed_max) {

@@ -11,7 +11,7 @@ use crate::train::AttemptRecord;
 use crate::units::Bytes;
 
 /// Bumped when a field of the JSON summary changes meaning or disappears.
-pub const SUMMARY_SCHEMA_VERSION: u32 = 2;
+pub const SUMMARY_SCHEMA_VERSION: u32 = 3;
 
 /// Which device the run used.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -77,6 +77,37 @@ pub struct CacheCleanups {
     pub seconds: f64,
 }
 
+/// Which float types the run really used, read back from its tensors.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PrecisionReport {
+    /// `f32`, `amp-bf16`, `amp-f16`, `half-bf16` or `half-f16`.
+    pub mode: String,
+    /// dtypes of the stored weights (the optimizer's state follows them).
+    pub weight_dtypes: Vec<String>,
+    /// dtypes of the weights the forward pass ran on (the AMP cast), read back from them.
+    pub compute_dtypes: Vec<String>,
+    /// Bytes each parameter costs between steps and during one: weights, gradients,
+    /// optimizer moments (2 for AdamW, 0 for SGD) and, for AMP, the half copy.
+    pub bytes_per_param: f64,
+    /// Whether the backend reported full support for the half type on this device.
+    pub backend_supports_half: Option<bool>,
+}
+
+/// What dynamic loss scaling did (f16 only).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LossScaleReport {
+    /// The first scale.
+    pub init_scale: f64,
+    /// The scale at the end.
+    pub final_scale: f64,
+    /// Steps whose update was skipped because a gradient was inf/NaN.
+    pub skipped_steps: usize,
+    /// Times the scale grew.
+    pub growths: usize,
+    /// Clean steps in a row before it grows.
+    pub growth_interval: usize,
+}
+
 /// Everything a run reports, in one place, for every renderer.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RunSummary {
@@ -130,6 +161,12 @@ pub struct RunSummary {
     pub warm_up_s: Option<f64>,
     /// What `--empty-cache-every` did, when set.
     pub cache_cleanups: Option<CacheCleanups>,
+    /// Float types, read back from the tensors.
+    pub precision: PrecisionReport,
+    /// Dynamic loss scaling, when the run used it.
+    pub loss_scale: Option<LossScaleReport>,
+    /// What `--memory-mode prealloc` reserved, when set.
+    pub prealloc: Option<crate::device::PreallocReport>,
     /// Wall time of the whole run.
     pub wall_s: f64,
     /// Peak resident set size of this process (`VmHWM`), where the OS reports it.

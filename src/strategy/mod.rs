@@ -18,7 +18,9 @@ pub fn from_spec(spec: StrategySpec) -> Box<dyn Strategy> {
     match spec {
         // Checkpointing is a property of the autodiff backend (see `backend::dispatch`);
         // the split is the baseline's.
-        StrategySpec::Baseline | StrategySpec::Checkpointing => Box::new(Baseline),
+        StrategySpec::Baseline | StrategySpec::Checkpointing | StrategySpec::Half => {
+            Box::new(Baseline)
+        }
         StrategySpec::GradAccum { steps } => Box::new(GradAccum { steps }),
         StrategySpec::AutoHalve(spec) => Box::new(AutoHalve::new(spec)),
     }

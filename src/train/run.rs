@@ -8,13 +8,14 @@ use burn::tensor::backend::AutodiffBackend;
 use super::attempt::{AttemptOutcome, AttemptRecord};
 use super::stop::StopFlag;
 use super::trainer::{Instruments, StepRecord, TrainError, Trainer};
-use crate::config::RunConfig;
+use crate::config::{MemoryMode, OptimKind, PrecisionMode, RunConfig};
 use crate::data::Corpus;
 use crate::model::{ParamFingerprint, ParamStats};
 use crate::probe::AllocatorProbe;
 use crate::probe::{host, reconcile, MemoryProbe, MemoryReading, MemoryReport, Sampler, Timeline};
 use crate::report::{
-    Adaptation, CacheCleanups, DeviceInfo, RunSummary, StopReason, SUMMARY_SCHEMA_VERSION,
+    Adaptation, CacheCleanups, DeviceInfo, LossScaleReport, PrecisionReport, RunSummary,
+    StopReason, SUMMARY_SCHEMA_VERSION,
 };
 use crate::strategy::{self, OomResponse, StepPlan};
 use crate::units::Bytes;
@@ -27,6 +28,8 @@ pub trait StepObserver {
     fn on_step(&mut self, _record: &StepRecord) {}
     /// After every attempt at a split not yet proven to fit (the retry log).
     fn on_attempt(&mut self, _record: &AttemptRecord) {}
+    /// Something the user should see before the steps (e.g. what preallocation took).
+    fn on_note(&mut self, _line: &str) {}
 }
 
 /// What a run measures with.
@@ -46,6 +49,10 @@ pub struct RunKit {
     pub ballast: Option<Bytes>,
     /// Samples of a dry step before the first real one (CUDA: see [`Trainer::warm_up`]).
     pub warm_up_rows: Option<usize>,
+    /// burn's GPU pool, for `--memory-mode prealloc`.
+    pub pool: Option<crate::backend::CudaPool>,
+    /// Whether the backend fully supports the run's half type (burn's `supports_dtype`).
+    pub supports_half: Option<bool>,
 }
 
 impl Default for RunKit {
@@ -58,6 +65,8 @@ impl Default for RunKit {
             notes: Vec::new(),
             ballast: None,
             warm_up_rows: None,
+            pool: None,
+            supports_half: None,
         }
     }
 }
@@ -100,7 +109,7 @@ pub fn train<B: AutodiffBackend>(
     corpus: Arc<Corpus>,
     device: B::Device,
     device_info: DeviceInfo,
-    kit: RunKit,
+    mut kit: RunKit,
     stop: &StopFlag,
     observer: &mut dyn StepObserver,
 ) -> RunResult {
@@ -122,6 +131,34 @@ pub fn train<B: AutodiffBackend>(
     };
     let baseline = read_now();
 
+    // TensorFlow-style: take the memory before anything else does.
+    let mut prealloc = None;
+    if let (MemoryMode::Prealloc { fraction }, Some(pool)) = (cfg.train.memory_mode, kit.pool) {
+        let probe = kit.sampled.clone();
+        let free = || {
+            let r = probe.as_ref()?.read();
+            Some((r.device_free()?, r.device_total?))
+        };
+        match pool.preallocate(fraction, free) {
+            Ok(r) => {
+                let line = format!(
+                    "--memory-mode prealloc: reserved {} in {} pool pages ({} of {} free asked) in {:.2} s",
+                    r.reserved_after,
+                    r.pages.len(),
+                    r.target,
+                    r.free_before,
+                    r.seconds
+                );
+                observer.on_note(&line);
+                kit.notes.push(line);
+                prealloc = Some(r);
+            }
+            Err(e) => kit
+                .notes
+                .push(format!("--memory-mode prealloc: nothing reserved: {e}")),
+        }
+    }
+
     let mut strategy = strategy::from_spec(cfg.train.strategy);
     let initial_plan = strategy.plan(cfg.train.batch);
     let mut plan = initial_plan;
@@ -129,7 +166,10 @@ pub fn train<B: AutodiffBackend>(
     let data = corpus.origin.clone();
     let mut trainer =
         Trainer::<B>::with_instruments(cfg, corpus, plan, device, kit.instruments.clone());
+    // With preallocation, memory is never handed back (TensorFlow does not either).
+    trainer.set_keep_pool(prealloc.is_some());
     let params = ParamStats::of(trainer.model());
+    let compute_params = trainer.compute_param_stats();
 
     let warm_up_s = kit.warm_up_rows.and_then(|rows| {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| trainer.warm_up(rows)))
@@ -326,6 +366,27 @@ pub fn train<B: AutodiffBackend>(
         attempts,
     };
 
+    if let (Some(p), Some(a)) = (prealloc.as_mut(), allocator_end) {
+        p.grew_after = Some(Bytes(a.reserved.0.saturating_sub(p.reserved_after.0)));
+    }
+    let precision = PrecisionReport {
+        mode: cfg.train.precision.label(),
+        bytes_per_param: bytes_per_param(cfg, &params, &compute_params),
+        weight_dtypes: params.dtypes.clone(),
+        compute_dtypes: compute_params.dtypes,
+        backend_supports_half: kit.supports_half,
+    };
+    let loss_scale = match (cfg.train.loss_scale, trainer.scaler()) {
+        (Some(spec), Some(s)) => Some(LossScaleReport {
+            init_scale: spec.init_scale,
+            final_scale: s.scale(),
+            skipped_steps: s.skipped(),
+            growths: s.growths(),
+            growth_interval: spec.growth_interval,
+        }),
+        _ => None,
+    };
+
     let summary = RunSummary {
         schema_version: SUMMARY_SCHEMA_VERSION,
         oomlab_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -351,11 +412,37 @@ pub fn train<B: AutodiffBackend>(
         final_params,
         warm_up_s,
         cache_cleanups: cfg.train.empty_cache_every.map(|_| cleanups),
+        precision,
+        loss_scale,
+        prealloc,
         wall_s: started.elapsed().as_secs_f64(),
         host_peak_rss: host::peak_rss(),
         memory,
     };
     RunResult { summary, timeline }
+}
+
+/// Bytes each parameter costs: weights, their gradients (same dtype), optimizer moments
+/// (AdamW: two, in the weights' dtype; SGD without momentum: none), and for AMP the half
+/// copy of the weights that exists during a step.
+fn bytes_per_param(cfg: &RunConfig, weights: &ParamStats, compute: &ParamStats) -> f64 {
+    let per = |s: &ParamStats| {
+        if s.count == 0 {
+            0.0
+        } else {
+            s.bytes.0 as f64 / s.count as f64
+        }
+    };
+    let w = per(weights);
+    let moments = match cfg.optim.kind {
+        OptimKind::AdamW => 2.0,
+        OptimKind::Sgd => 0.0,
+    };
+    let copy = match cfg.train.precision {
+        PrecisionMode::Mixed(_) => per(compute),
+        _ => 0.0,
+    };
+    w * (2.0 + moments) + copy
 }
 
 #[cfg(test)]

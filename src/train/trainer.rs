@@ -20,6 +20,7 @@ use crate::config::RunConfig;
 use crate::data::{BatchSampler, Corpus};
 use crate::model::Net;
 use crate::oom::{NoDetector, OomDetector, OomEvent, Phase};
+use crate::precision::{self, LossScaler, PrecisionMode};
 use crate::probe::{host, AllocatorProbe, MemoryProbe, PhasePeaks};
 use crate::strategy::StepPlan;
 use crate::units::Bytes;
@@ -43,6 +44,11 @@ pub struct StepRecord {
     /// Memory after the step: burn's allocator reserved bytes on a GPU, the host heap in
     /// use on the CPU (when oomlab's counting allocator is installed).
     pub memory: Option<crate::units::Bytes>,
+    /// The loss scale this step's loss was multiplied by (f16 with loss scaling).
+    pub loss_scale: Option<f64>,
+    /// The update was skipped: a gradient came back inf or NaN (the loss scaler backed
+    /// off). The model and optimizer are as before the step.
+    pub skipped: bool,
 }
 
 mod secs {
@@ -103,6 +109,11 @@ pub struct Trainer<B: AutodiffBackend> {
     phases: PhasePeaks,
     /// Allocator (GPU) or heap (CPU) bytes in use when the current step started.
     step_start_in_use: Option<Bytes>,
+    precision: PrecisionMode,
+    /// Dynamic loss scaling (f16).
+    scaler: Option<LossScaler>,
+    /// Never return pool pages to the driver (`--memory-mode prealloc`).
+    keep_pool: bool,
 }
 
 impl<B: AutodiffBackend> Trainer<B> {
@@ -133,6 +144,12 @@ impl<B: AutodiffBackend> Trainer<B> {
             let _ = crate::model::ParamStats::of(&model);
             model
         };
+        // Pure half: the weights themselves are half (initialised in f32 from the same
+        // seed, then cast), so the optimizer's state will be too.
+        let model = match cfg.train.precision {
+            PrecisionMode::Pure(h) => precision::into_half(model, h.dtype()),
+            _ => model,
+        };
         Self {
             model,
             optim: AnyOptim::new(&cfg.optim),
@@ -143,7 +160,36 @@ impl<B: AutodiffBackend> Trainer<B> {
             inst,
             phases: PhasePeaks::default(),
             step_start_in_use: None,
+            precision: cfg.train.precision,
+            scaler: cfg.train.loss_scale.map(LossScaler::new),
+            keep_pool: false,
         }
+    }
+
+    /// `true`: a failed step's memory goes back to burn's pool but the pool keeps its
+    /// pages (preallocated memory stays preallocated). `false` (default): the pages go
+    /// back to the driver too.
+    pub fn set_keep_pool(&mut self, keep: bool) {
+        self.keep_pool = keep;
+    }
+
+    /// The loss scaler's state, when the run scales losses.
+    pub fn scaler(&self) -> Option<&LossScaler> {
+        self.scaler.as_ref()
+    }
+
+    /// The model the passes run on: for AMP the half-precision cast of the f32 weights
+    /// (a graph node, so gradients flow back to the f32 leaves), otherwise the model.
+    fn compute_model(&self, model: &Net<B>) -> Net<B> {
+        match self.precision {
+            PrecisionMode::Mixed(h) => precision::compute_copy(model.clone(), h.dtype()),
+            PrecisionMode::F32 | PrecisionMode::Pure(_) => model.clone(),
+        }
+    }
+
+    /// The parameters as the forward pass sees them (dtype read back from the tensors).
+    pub fn compute_param_stats(&self) -> crate::model::ParamStats {
+        crate::model::ParamStats::of(&self.compute_model(&self.model))
     }
 
     /// The model as it is now (after the last applied step).
@@ -221,12 +267,13 @@ impl<B: AutodiffBackend> Trainer<B> {
     pub fn warm_up(&mut self, rows: usize) -> Result<Duration, TrainError> {
         let started = Instant::now();
         let saved_plan = self.plan;
-        let (model, optim) = (self.model.clone(), self.optim.clone());
+        let (model, optim, scaler) = (self.model.clone(), self.optim.clone(), self.scaler.clone());
         self.plan = StepPlan::even(rows.clamp(1, saved_plan.micro_batch.max(1)), 1);
         self.inst.detector.arm();
         let result = self.try_step(0);
         self.model = model;
         self.optim = optim;
+        self.scaler = scaler;
         self.plan = saved_plan;
         self.release_failed_step();
         result.map(|_| started.elapsed())
@@ -247,8 +294,10 @@ impl<B: AutodiffBackend> Trainer<B> {
         let probe = Tensor::<B, 1>::zeros([1], &self.device).require_grad();
         drop(probe.sum().backward());
         let _ = B::sync(&self.device);
-        B::memory_cleanup(&self.device);
-        let _ = B::sync(&self.device);
+        if !self.keep_pool {
+            B::memory_cleanup(&self.device);
+            let _ = B::sync(&self.device);
+        }
         self.inst.detector.arm();
     }
 
@@ -292,13 +341,16 @@ impl<B: AutodiffBackend> Trainer<B> {
         // A shallow copy: tensors are shared. `self.model` stays the last good model.
         let model = self.model.clone();
 
+        let loss_scale = self.scaler.as_ref().map(LossScaler::scale);
         let mut loss_sum = 0.0f64;
         let mut acc = GradientsAccumulator::<Net<B>>::new();
         let mut single = None;
         for i in 0..plan.accumulation {
             let (first, rows) = plan.chunk(i);
             let b = batch.rows(first, rows).to_device::<B>(&self.device);
-            let loss = model.loss(b.inputs, b.targets);
+            // AMP casts per micro-batch: each backward pass consumes its graph, casts
+            // included.
+            let loss = self.compute_model(&model).loss(b.inputs, b.targets);
             self.checkpoint(step, Phase::Forward)?;
             let value = f64::from(loss.clone().into_scalar().elem::<f32>());
             // Each micro-batch's mean loss is weighted by its share of the batch, so the
@@ -310,6 +362,10 @@ impl<B: AutodiffBackend> Trainer<B> {
             } else {
                 loss.mul_scalar(rows as f64 / plan.batch as f64)
             };
+            let scaled = match loss_scale {
+                Some(s) => scaled.mul_scalar(s),
+                None => scaled,
+            };
             let grads = GradientsParams::from_grads(scaled.backward(), &model);
             self.checkpoint(step, Phase::Backward)?;
             loss_sum += value * rows as f64;
@@ -320,6 +376,37 @@ impl<B: AutodiffBackend> Trainer<B> {
             }
         }
         let grads = single.unwrap_or_else(|| acc.grads());
+        let memory = |t: &Self| match &t.inst.allocator {
+            Some(a) => a.stats().map(|s| s.reserved),
+            None => host::counting().then(host::heap_in_use),
+        };
+        let loss = (loss_sum / plan.batch as f64) as f32;
+
+        let grads = match loss_scale {
+            None => grads,
+            Some(scale) => {
+                let (grads, finite) =
+                    precision::unscale_and_check::<B, Net<B>>(grads, &model, 1.0 / scale);
+                if !finite {
+                    // Skipped as GradScaler does: no update, the scale backs off.
+                    if let Some(s) = self.scaler.as_mut() {
+                        s.update(false);
+                    }
+                    return Ok(StepRecord {
+                        step,
+                        loss,
+                        micro_batch: plan.micro_batch,
+                        accumulation: plan.accumulation,
+                        batch: plan.batch,
+                        duration: start.elapsed(),
+                        memory: memory(self),
+                        loss_scale,
+                        skipped: true,
+                    });
+                }
+                grads
+            }
+        };
 
         let mut optim = self.optim.clone();
         let updated = optim.step(self.lr, model, grads);
@@ -327,17 +414,19 @@ impl<B: AutodiffBackend> Trainer<B> {
         // Every check passed: the step becomes real.
         self.model = updated;
         self.optim = optim;
+        if let Some(s) = self.scaler.as_mut() {
+            s.update(true);
+        }
         Ok(StepRecord {
             step,
-            loss: (loss_sum / plan.batch as f64) as f32,
+            loss,
             micro_batch: plan.micro_batch,
             accumulation: plan.accumulation,
             batch: plan.batch,
             duration: start.elapsed(),
-            memory: match &self.inst.allocator {
-                Some(a) => a.stats().map(|s| s.reserved),
-                None => host::counting().then(host::heap_in_use),
-            },
+            memory: memory(self),
+            loss_scale,
+            skipped: false,
         })
     }
 }

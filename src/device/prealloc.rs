@@ -1,0 +1,114 @@
+//! `--memory-mode prealloc`: TensorFlow/JAX-style preallocation on top of burn's pool.
+//!
+//! burn 0.21 (cubecl 0.10) keeps GPU memory in size-classed pools of pages: a tensor goes
+//! to the first pool whose largest slice fits it (or whose page it fills to within 20%),
+//! a pool gets a new page (one `cuMemAlloc`) when none of its pages has room, and pages
+//! stay reserved until an explicit `memory_cleanup`. So memory can be preallocated by
+//! asking the pool for allocations exactly one page in size, class by class, and
+//! dropping them: the pages stay, empty, owned by this process as far as NVML and other
+//! processes are concerned. Unlike TensorFlow's single arena, a page only serves tensors
+//! of its own size class; a step that needs more pages of a class than were reserved
+//! still grows the pool (the report says by how much).
+//!
+//! The page sizes follow cubecl-runtime 0.10's `MemoryConfiguration::SubSlices`
+//! (`memory_manage.rs`): the largest page is a quarter of the card, each smaller class a
+//! quarter of the one above, down to the first below 32 MiB; the allocator's own
+//! statistics check every page that was asked for.
+
+use serde::Serialize;
+
+use crate::units::Bytes;
+
+/// What preallocation did.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PreallocReport {
+    /// Share of the free VRAM asked for.
+    pub fraction: f64,
+    /// Free VRAM on the device before (NVML).
+    pub free_before: Bytes,
+    /// `fraction` × `free_before`.
+    pub target: Bytes,
+    /// Pages reserved, largest first.
+    pub pages: Vec<Bytes>,
+    /// burn's reserved bytes before and after (allocator statistics).
+    pub reserved_before: Bytes,
+    /// After the pages were reserved and released (still reserved: that is the point).
+    pub reserved_after: Bytes,
+    /// Bytes in use after release (should be back to before).
+    pub in_use_after: Bytes,
+    /// Seconds it took.
+    pub seconds: f64,
+    /// Reserved at the end of the run minus `reserved_after`: pages the training still had
+    /// to add, in size classes the preallocation did not cover (filled in at the end).
+    pub grew_after: Option<Bytes>,
+}
+
+/// Page sizes of cubecl 0.10's sub-slice pools for a card of `total` bytes, largest first.
+pub fn pool_page_sizes(total: u64, alignment: u64) -> Vec<u64> {
+    const MIB: u64 = 1024 * 1024;
+    let max_page = total / 4;
+    let mut sizes = vec![max_page / alignment * alignment];
+    let mut current = max_page;
+    while current >= 32 * MIB {
+        current /= 4;
+        current = current.next_multiple_of(alignment);
+        sizes.push(current);
+    }
+    sizes
+}
+
+/// Which pages to ask for: greedily from the largest class down, never above `target`
+/// and never closer than `margin` to the free memory `free_now()` reports before each.
+pub fn plan_pages(
+    sizes: &[u64],
+    target: u64,
+    margin: u64,
+    mut free_now: impl FnMut() -> u64,
+    mut take: impl FnMut(u64) -> bool,
+) -> Vec<u64> {
+    let mut taken = Vec::new();
+    let mut left = target;
+    for &size in sizes {
+        while size <= left && size + margin <= free_now() {
+            if !take(size) {
+                return taken;
+            }
+            taken.push(size);
+            left -= size;
+        }
+    }
+    taken
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GIB: u64 = 1024 * 1024 * 1024;
+    const MIB: u64 = 1024 * 1024;
+
+    #[test]
+    fn page_classes_are_quarters_of_a_quarter_of_the_card() {
+        let sizes = pool_page_sizes(80 * GIB, 512);
+        assert_eq!(sizes[0], 20 * GIB);
+        assert_eq!(sizes[1], 5 * GIB);
+        assert!(sizes.windows(2).all(|w| w[0] > w[1]));
+        assert!(*sizes.last().unwrap() < 32 * MIB);
+        assert!(sizes.iter().all(|s| s % 512 == 0));
+    }
+
+    #[test]
+    fn pages_fill_the_target_from_the_largest_class_and_respect_free_memory() {
+        let sizes = [1000, 250, 60];
+        let mut free = 1500u64;
+        let pages = plan_pages(&sizes, 1400, 100, || free, |s| {
+            free -= s;
+            true
+        });
+        // 1000 (free 500), 250 (free 250): another 250 would leave less than the margin;
+        // 60 x2 (free 130): a third would too.
+        assert_eq!(pages, vec![1000, 250, 60, 60]);
+        let pages = plan_pages(&sizes, 300, 0, || u64::MAX, |_| true);
+        assert_eq!(pages, vec![250]);
+    }
+}

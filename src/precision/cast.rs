@@ -1,0 +1,127 @@
+//! Casting a model's parameters, keeping their ids so gradients and optimizer state still
+//! find them.
+
+use burn::module::{ModuleMapper, Param};
+use burn::prelude::*;
+use burn::tensor::backend::AutodiffBackend;
+use burn::tensor::FloatDType;
+
+use crate::model::Net;
+
+/// Whether `backend` can do general arithmetic in `dtype` on `device` (burn's own
+/// `supports_dtype`).
+pub fn supports<B: Backend>(device: &B::Device, dtype: FloatDType) -> bool {
+    B::supports_dtype(device, dtype.into())
+}
+
+/// The half-precision copy of `model` the forward pass of AMP runs on. Each parameter is
+/// the autodiff cast of the f32 one: not a new leaf, so the backward pass flows through the
+/// cast (which turns the gradient back into f32) to the f32 parameter, and
+/// `GradientsParams::from_grads(grads, &f32_model)` finds it there.
+pub fn compute_copy<B: AutodiffBackend>(model: Net<B>, dtype: FloatDType) -> Net<B> {
+    model.map(&mut CastMapper {
+        dtype,
+        leaves: false,
+    })
+}
+
+/// `model` stored in half: every parameter becomes a new half-precision leaf with the same
+/// id. The optimizer then keeps its state in half as well.
+pub fn into_half<B: AutodiffBackend>(model: Net<B>, dtype: FloatDType) -> Net<B> {
+    model.map(&mut CastMapper {
+        dtype,
+        leaves: true,
+    })
+}
+
+struct CastMapper {
+    dtype: FloatDType,
+    leaves: bool,
+}
+
+impl<B: AutodiffBackend> ModuleMapper<B> for CastMapper {
+    fn map_float<const D: usize>(&mut self, param: Param<Tensor<B, D>>) -> Param<Tensor<B, D>> {
+        let (id, tensor, mapper) = param.consume();
+        let cast = if self.leaves {
+            // Cast outside autodiff, then track the result as a leaf of its own.
+            let grad = tensor.is_require_grad();
+            Tensor::from_inner(tensor.inner().cast(self.dtype)).set_require_grad(grad)
+        } else {
+            tensor.cast(self.dtype)
+        };
+        Param::from_mapped_value(id, cast, mapper)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::CpuBackend;
+    use crate::config::{load, ConfigSource};
+    use crate::model::ParamStats;
+    use burn::optim::GradientsParams;
+
+    fn net() -> Net<CpuBackend> {
+        let (_, cfg) = load(&ConfigSource::Builtin("tiny".into()), &[]).unwrap();
+        let net = Net::init(&cfg.model, 47, &Default::default());
+        // burn initialises parameters lazily; a clone of an uninitialised model would
+        // initialise its own, different, tensors.
+        let _ = ParamStats::of(&net);
+        net
+    }
+
+    fn batch() -> (Tensor<CpuBackend, 2, Int>, Tensor<CpuBackend, 2, Int>) {
+        let dev = Default::default();
+        let x = Tensor::<CpuBackend, 1, Int>::arange(0..128, &dev)
+            .remainder_scalar(47)
+            .reshape([2, 64]);
+        let y = Tensor::<CpuBackend, 1, Int>::arange(1..129, &dev)
+            .remainder_scalar(47)
+            .reshape([2, 64]);
+        (x, y)
+    }
+
+    #[test]
+    fn amp_runs_in_half_and_hands_back_f32_gradients() {
+        for dtype in [FloatDType::BF16, FloatDType::F16] {
+            let model = net();
+            let half = compute_copy(model.clone(), dtype);
+            let name = burn::tensor::DType::from(dtype).name().to_string();
+            assert_eq!(ParamStats::of(&half).dtypes, vec![name.clone()]);
+            assert_eq!(ParamStats::of(&model).dtypes, vec!["f32".to_string()]);
+            let (x, y) = batch();
+            let loss = half.loss(x, y);
+            assert_eq!(loss.dtype(), burn::tensor::DType::F32, "{name}: loss in f32");
+            let value: f32 = loss.clone().into_scalar().elem();
+            assert!(value.is_finite() && value > 1.0, "{name}: loss {value}");
+            let grads = GradientsParams::from_grads(loss.backward(), &model);
+            let mut seen = 0;
+            struct Check<'a>(&'a GradientsParams, &'a mut usize);
+            impl<B: AutodiffBackend> burn::module::ModuleVisitor<B> for Check<'_> {
+                fn visit_float<const D: usize>(&mut self, p: &Param<Tensor<B, D>>) {
+                    let g = self
+                        .0
+                        .get::<B::InnerBackend, D>(p.id)
+                        .expect("every parameter has a gradient");
+                    assert_eq!(g.dtype(), burn::tensor::DType::F32);
+                    *self.1 += 1;
+                }
+            }
+            model.visit(&mut Check(&grads, &mut seen));
+            assert!(seen > 10, "{name}: {seen} gradients");
+        }
+    }
+
+    #[test]
+    fn pure_half_keeps_ids_and_stores_half() {
+        let model = net();
+        let ids_before = crate::model::param_ids(&model);
+        let half = into_half(model, FloatDType::BF16);
+        assert_eq!(crate::model::param_ids(&half), ids_before);
+        assert_eq!(ParamStats::of(&half).dtypes, vec!["bf16".to_string()]);
+        let (x, y) = batch();
+        let loss = half.loss(x, y);
+        let grads = GradientsParams::from_grads(loss.backward(), &half);
+        assert_eq!(grads.len(), ids_before.len());
+    }
+}
