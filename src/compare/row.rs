@@ -126,11 +126,11 @@ impl Row {
             }
             _ => RowStatus::Failed("the summary has no stop reason".into()),
         };
-        let dtypes = |v: &serde_json::Value| -> Vec<&str> {
+        fn dtypes(v: &serde_json::Value) -> Vec<&str> {
             v.as_array()
                 .map(|a| a.iter().filter_map(|d| d.as_str()).collect())
                 .unwrap_or_default()
-        };
+        }
         let weights = dtypes(&s["params"]["dtypes"]);
         let compute = dtypes(&s["precision"]["compute_dtypes"]);
         // weights/compute, both read back from the tensors by the run.
