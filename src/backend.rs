@@ -7,6 +7,7 @@ use burn::backend::autodiff::checkpoint::strategy::BalancedCheckpointing;
 use burn::backend::cuda::CudaDevice;
 use burn::backend::flex::FlexDevice;
 use burn::backend::{Autodiff, Cuda, Flex};
+use burn::tensor::Tensor;
 use burn::tensor::backend::AutodiffBackend;
 use cubecl::cuda::CudaRuntime;
 use cubecl::Runtime;
@@ -74,19 +75,31 @@ impl CudaPool {
         // Keep some room for what is not in burn's pool: kernels loaded later, cuBLAS
         // workspaces, the driver.
         const MARGIN: u64 = 512 * 1024 * 1024;
-        let mut handles = Vec::new();
+        // Pages are asked for as f32 tensors of exactly one page, which the pool can only
+        // place in a fresh page of that class. Classes whose page holds 2^31 f32 or more
+        // (8.8 and 35 GiB on a 141 GiB card) are left out: such a tensor is past signed
+        // 32-bit indexing, and only single tensors over a few hundred MiB land there.
+        let sizes: Vec<u64> = pool_page_sizes(total.0, CUDA_POOL_ALIGNMENT)
+            .into_iter()
+            .filter(|s| s / 4 < 1 << 31 && s % 4 == 0)
+            .collect();
+        let mut held_tensors = Vec::new();
         let pages = plan_pages(
-            &pool_page_sizes(total.0, CUDA_POOL_ALIGNMENT),
+            &sizes,
             target,
             MARGIN,
             || free().map(|(f, _)| f.0).unwrap_or(0),
             |size| {
-                handles.push(client.empty(size as usize));
+                let t = Tensor::<Cuda, 1>::zeros([(size / 4) as usize], &device);
+                // Reading one element makes fusion run the fill, so the page is
+                // allocated now; the tensor itself stays alive until all are placed.
+                let _ = t.clone().slice([0..1]).into_data();
+                held_tensors.push(t);
                 <Cuda as Backend>::sync(&device).is_ok()
             },
         );
         let held = stats()?;
-        drop(handles);
+        drop(held_tensors);
         let _ = <Cuda as Backend>::sync(&device);
         let after = stats()?;
         let asked: u64 = pages.iter().sum();
