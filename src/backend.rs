@@ -106,7 +106,7 @@ impl CudaPool {
         let grew = held.bytes_reserved.saturating_sub(before.bytes_reserved);
         if grew < asked {
             return Err(format!(
-                "asked burn's pool for {} of pages but its reserved bytes grew by {} only: cubecl's page sizes differ from what oomlab expects (cubecl 0.10 sub-slice pools)",
+                "asked burn's pool for {} of pages but its reserved bytes grew by {} only: an allocation failed (out of memory: another process may have taken the memory meanwhile), or cubecl's page sizes differ from what oomlab expects (cubecl 0.10 sub-slice pools)",
                 Bytes(asked),
                 Bytes(grew)
             ));

@@ -139,7 +139,20 @@ pub fn train<B: AutodiffBackend>(
             let r = probe.as_ref()?.read();
             Some((r.device_free()?, r.device_total?))
         };
-        match pool.preallocate(fraction, free) {
+        // burn does not report a failed allocation: ask the detector, as after every phase.
+        kit.instruments.detector.arm();
+        let result = pool.preallocate(fraction, free);
+        if let Some(event) = kit.instruments.detector.check(0, crate::oom::Phase::Forward) {
+            let line = format!(
+                "--memory-mode prealloc: {} while reserving pages ({}); what was placed before it stays reserved",
+                event.label(),
+                event.message
+            );
+            observer.on_note(&line);
+            kit.notes.push(line);
+        }
+        kit.instruments.detector.arm();
+        match result {
             Ok(r) => {
                 let line = format!(
                     "--memory-mode prealloc: reserved {} in {} pool pages ({} of {} free asked) in {:.2} s",
