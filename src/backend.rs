@@ -7,8 +7,8 @@ use burn::backend::autodiff::checkpoint::strategy::BalancedCheckpointing;
 use burn::backend::cuda::CudaDevice;
 use burn::backend::flex::FlexDevice;
 use burn::backend::{Autodiff, Cuda, Flex};
-use burn::tensor::Tensor;
 use burn::tensor::backend::AutodiffBackend;
+use burn::tensor::Tensor;
 use cubecl::cuda::CudaRuntime;
 use cubecl::Runtime;
 
@@ -55,21 +55,21 @@ pub struct CudaPool {
 
 impl CudaPool {
     /// Reserves empty pool pages for `fraction` of the device's free memory (see
-    /// [`crate::device::PreallocReport`]). `free` reads (free, total) device memory now.
+    /// [`crate::device::PreallocReport`]). `free` reads the device's free memory now.
     /// Call it on the thread that trains: cubecl keeps a pool per stream, and a stream
     /// per thread.
     pub fn preallocate(
         &self,
         fraction: f64,
-        mut free: impl FnMut() -> Option<(Bytes, Bytes)>,
+        mut free: impl FnMut() -> Option<Bytes>,
     ) -> Result<PreallocReport, String> {
         use burn::tensor::backend::Backend;
         let started = std::time::Instant::now();
         let device = CudaDevice::new(self.index);
         let client = CudaRuntime::client(&device);
         let stats = || client.memory_usage().map_err(|e| format!("{e:?}"));
-        let (free_before, total) =
-            free().ok_or("NVML cannot read the device's free memory, which prealloc sizes itself by")?;
+        let free_before = free()
+            .ok_or("NVML cannot read the device's free memory, which prealloc sizes itself by")?;
         let before = stats()?;
         let target = (free_before.0 as f64 * fraction) as u64;
         // Keep some room for what is not in burn's pool: kernels loaded later, cuBLAS
@@ -79,7 +79,8 @@ impl CudaPool {
         // place in a fresh page of that class. Classes whose page holds 2^31 f32 or more
         // (8.8 and 35 GiB on a 141 GiB card) are left out: such a tensor is past signed
         // 32-bit indexing, and only single tensors over a few hundred MiB land there.
-        let sizes: Vec<u64> = pool_page_sizes(total.0, CUDA_POOL_ALIGNMENT)
+        let memory = &client.properties().memory;
+        let sizes: Vec<u64> = pool_page_sizes(memory.max_page_size, memory.alignment)
             .into_iter()
             .filter(|s| s / 4 < 1 << 31 && s % 4 == 0)
             .collect();
@@ -88,7 +89,7 @@ impl CudaPool {
             &sizes,
             target,
             MARGIN,
-            || free().map(|(f, _)| f.0).unwrap_or(0),
+            || free().map(|f| f.0).unwrap_or(0),
             |size| {
                 let t = Tensor::<Cuda, 1>::zeros([(size / 4) as usize], &device);
                 // Reading one element makes fusion run the fill, so the page is
@@ -124,9 +125,6 @@ impl CudaPool {
         })
     }
 }
-
-/// cubecl-cuda 0.10's memory alignment (`runtime.rs`: `mem_alignment = 512`).
-const CUDA_POOL_ALIGNMENT: u64 = 512;
 
 /// Work that runs on whichever backend was selected.
 pub trait BackendJob {

@@ -69,8 +69,10 @@ impl StepObserver for TrainProgress {
             .loss_scale
             .map(|s| format!(" | loss scale {s}"))
             .unwrap_or_default();
-        self.bar
-            .set_message(format!("loss {:.4} | {sps:.0} samples/s{mem}{scale}", r.loss));
+        self.bar.set_message(format!(
+            "loss {:.4} | {sps:.0} samples/s{mem}{scale}",
+            r.loss
+        ));
         if r.skipped && !self.quiet {
             let line = format!(
                 "step {}: a gradient overflowed at loss scale {}: update skipped, loss scale backed off",

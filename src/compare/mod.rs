@@ -31,7 +31,10 @@ pub const STRATEGIES: &[(&str, &[&str])] = &[
         "empty-cache",
         &["--strategy", "baseline", "--empty-cache-every", "1"],
     ),
-    ("amp-bf16", &["--strategy", "baseline", "--precision", "bf16"]),
+    (
+        "amp-bf16",
+        &["--strategy", "baseline", "--precision", "bf16"],
+    ),
     ("amp-f16", &["--strategy", "baseline", "--precision", "f16"]),
     ("half-bf16", &["--strategy", "half", "--precision", "bf16"]),
     ("half-f16", &["--strategy", "half", "--precision", "f16"]),

@@ -162,7 +162,10 @@ const KEY_FLAGS: &[(&str, &str)] = &[
     ("auto_halve.min_micro_batch", "--min-micro-batch"),
     ("train.precision", "--precision"),
     ("memory.mode", "--memory-mode"),
-    ("memory.prealloc_fraction", "--memory-mode prealloc=FRACTION"),
+    (
+        "memory.prealloc_fraction",
+        "--memory-mode prealloc=FRACTION",
+    ),
 ];
 
 struct Checker<'a> {
@@ -385,7 +388,10 @@ fn validate(f: &ConfigFile, origin: &str) -> Result<RunConfig, ConfigError> {
     };
     let ls = &f.loss_scale;
     let loss_scale = if half == Some(HalfDtype::F16) && ls.enabled {
-        if !(ls.init_scale.is_finite() && ls.init_scale > 0.0 && ls.init_scale <= f64::from(f32::MAX)) {
+        if !(ls.init_scale.is_finite()
+            && ls.init_scale > 0.0
+            && ls.init_scale <= f64::from(f32::MAX))
+        {
             return Err(c.invalid(
                 "loss_scale.init_scale",
                 format!("= {}: must be a positive f32 number", ls.init_scale),
@@ -400,7 +406,10 @@ fn validate(f: &ConfigFile, origin: &str) -> Result<RunConfig, ConfigError> {
         if !(ls.backoff_factor > 0.0 && ls.backoff_factor < 1.0) {
             return Err(c.invalid(
                 "loss_scale.backoff_factor",
-                format!("= {}: must be between 0 and 1 (exclusive)", ls.backoff_factor),
+                format!(
+                    "= {}: must be between 0 and 1 (exclusive)",
+                    ls.backoff_factor
+                ),
             ));
         }
         Some(LossScaleSpec {

@@ -91,7 +91,11 @@ mod tests {
             assert_eq!(ParamStats::of(&model).dtypes, vec!["f32".to_string()]);
             let (x, y) = batch();
             let loss = half.loss(x, y);
-            assert_eq!(loss.dtype(), burn::tensor::DType::F32, "{name}: loss in f32");
+            assert_eq!(
+                loss.dtype(),
+                burn::tensor::DType::F32,
+                "{name}: loss in f32"
+            );
             let value: f32 = loss.clone().into_scalar().elem();
             assert!(value.is_finite() && value > 1.0, "{name}: loss {value}");
             let grads = GradientsParams::from_grads(loss.backward(), &model);

@@ -73,7 +73,10 @@ mod tests {
         assert!(finite);
         let id = model.weight.id;
         let a = plain.get::<burn::backend::Flex, 2>(id).unwrap().into_data();
-        let b = unscaled.get::<burn::backend::Flex, 2>(id).unwrap().into_data();
+        let b = unscaled
+            .get::<burn::backend::Flex, 2>(id)
+            .unwrap()
+            .into_data();
         a.assert_approx_eq::<f32>(&b, burn::tensor::Tolerance::default());
     }
 

@@ -135,14 +135,15 @@ pub fn train<B: AutodiffBackend>(
     let mut prealloc = None;
     if let (MemoryMode::Prealloc { fraction }, Some(pool)) = (cfg.train.memory_mode, kit.pool) {
         let probe = kit.sampled.clone();
-        let free = || {
-            let r = probe.as_ref()?.read();
-            Some((r.device_free()?, r.device_total?))
-        };
+        let free = || probe.as_ref()?.read().device_free();
         // burn does not report a failed allocation: ask the detector, as after every phase.
         kit.instruments.detector.arm();
         let result = pool.preallocate(fraction, free);
-        if let Some(event) = kit.instruments.detector.check(0, crate::oom::Phase::Forward) {
+        if let Some(event) = kit
+            .instruments
+            .detector
+            .check(0, crate::oom::Phase::Forward)
+        {
             let line = format!(
                 "--memory-mode prealloc: {} while reserving pages ({}); what was placed before it stays reserved",
                 event.label(),
