@@ -101,6 +101,67 @@ slower than reusing the pool's pages.
 ",
     ),
     (
+        "amp",
+        "mixed precision: f32 master weights, bf16/f16 forward and backward, loss scaling",
+        "\
+What it does: `--precision bf16` or `--precision f16` (with any strategy). The model and
+AdamW's moments stay in f32. Each step casts the weights to half (burn's cast is
+differentiable), runs forward and backward in half, and the cast's backward hands the
+gradients back in f32 for the update; softmax and cross-entropy run on f32 logits.
+burn 0.21 has no autocast: oomlab does this itself, and the summary reads the dtypes
+back from the tensors (`Cuda<bf16>` alone would still make f32 tensors). For f16,
+dynamic loss scaling (as PyTorch's GradScaler): the loss is multiplied by the scale
+(2^16 at first) so small gradients survive f16's range; when any gradient comes back
+inf/NaN the update is skipped and the scale halved; after 2000 clean steps it doubles
+([loss_scale] in the config; skipped steps are counted in the summary and the table).
+
+When to use it: activations dominate memory (they are stored in half) or the GPU has
+fast half-precision matrix units. bf16 needs no scaling (f32's exponent range); f16
+keeps more mantissa but needs the scaler.
+
+What it costs: the half copy of the weights during a step (18 bytes per parameter with
+AdamW instead of 16) and a little accuracy; on burn 0.21 the first step at a new dtype
+compiles its own kernels (about 6 minutes on the H200, then cached).
+",
+    ),
+    (
+        "half",
+        "pure half precision: weights, gradients and optimizer state all in bf16/f16",
+        "\
+What it does: `--strategy half --precision bf16|f16` casts the model itself to half, so
+weights, activations, gradients and AdamW's moments are all half: 8 bytes per parameter
+instead of 16. It is the contrast to mixed precision: it shows what AMP keeps in f32
+and why.
+
+When to use it: inference, or bf16 training of a model whose state (not activations)
+does not fit, with care. Updates smaller than the weight's last bit vanish, and in f16
+AdamW's epsilon (1e-8) is below the smallest number f16 can hold.
+
+What it costs: accuracy, and with f16 often the run: expect skipped steps and a
+diverging loss (the measured f16 row below).
+",
+    ),
+    (
+        "prealloc",
+        "memory growth vs TensorFlow-style preallocation of the GPU",
+        "\
+What it does: `--memory-mode growth` (the default) lets burn's pool take pages from the
+driver when tensors need them. `--memory-mode prealloc[=FRACTION]` reserves FRACTION
+(0.9) of the free VRAM before the model exists, as TensorFlow and JAX do by default:
+oomlab asks burn's pool for page-sized tensors, class by class, and drops them; the
+empty pages stay reserved (burn only returns pages on a cleanup, which oomlab then never
+calls). nvidia-smi shows the memory as the process's from the start.
+
+When to use it: one training per GPU that should not be disturbed by anyone else
+starting later, or to see why a second process on a 'busy' GPU fails.
+
+What it costs: everyone else's memory. And burn's pool is split in size classes (pages
+of 1/4, 1/16, 1/64... of a quarter of the card): a page serves only tensors of its
+class, so a step can still need new pages while preallocated ones sit empty; the
+summary reports that growth (`prealloc.grew_after`).
+",
+    ),
+    (
         "memory",
         "reading memory numbers: allocated, reserved, NVML, and why they differ",
         "\
@@ -126,12 +187,12 @@ On the CPU the same table shows the host heap (oomlab's counting allocator) and 
 /// Committed comparisons: (where it came from, compare.json).
 const EVIDENCE: &[(&str, &str)] = &[
     (
-        "docs/results/2026-11-30-h200-compare: NVIDIA H200, tiny GPT, batch 2048, 40 steps",
-        include_str!("../docs/results/2026-11-30-h200-compare/compare.json"),
+        "docs/results/2026-11-30-h200-precision: NVIDIA H200, tiny GPT, batch 2048, 40 steps",
+        include_str!("../docs/results/2026-11-30-h200-precision/compare.json"),
     ),
     (
-        "docs/results/2026-11-30-cpu-compare: 2 CPU cores, tiny config",
-        include_str!("../docs/results/2026-11-30-cpu-compare/compare.json"),
+        "docs/results/2026-11-30-cpu-compare-precision: 2 CPU cores, tiny config",
+        include_str!("../docs/results/2026-11-30-cpu-compare-precision/compare.json"),
     ),
     (
         "docs/results/2026-11-30-cpu-compare-budget: 2 CPU cores, SIMULATED 30 MiB budget",
@@ -139,7 +200,56 @@ const EVIDENCE: &[(&str, &str)] = &[
     ),
 ];
 
+/// The two-process demonstration of `--memory-mode` (its `demo.json`).
+const PREALLOC_DEMO: (&str, &str) = (
+    "docs/results/2026-11-30-h200-prealloc-two-processes: NVIDIA H200, tiny GPT, batch 2048; B starts after A's first step",
+    include_str!("../docs/results/2026-11-30-h200-prealloc-two-processes/demo.json"),
+);
+
+fn measured_prealloc() -> String {
+    let (origin, json) = PREALLOC_DEMO;
+    let Ok(v) = serde_json::from_str::<Value>(json) else {
+        return String::new();
+    };
+    let gib = |x: &Value| {
+        x.as_u64()
+            .map(|b| format!("{:.2} GiB", Bytes(b).gib()))
+            .unwrap_or_else(|| "n/a".into())
+    };
+    let mut out = format!("\nMeasured by oomlab on two processes at once ({origin}):\n");
+    for key in ["growth/a", "growth/b", "prealloc/a", "prealloc/b"] {
+        let r = &v[key];
+        let outcome = match r["stop"].as_str() {
+            Some("out-of-memory") => format!(
+                "OUT OF MEMORY at step {} ({} phase, allocation of {} bytes), detected and reported",
+                r["oom"]["step"].as_u64().map_or(0, |s| s + 1),
+                r["oom"]["phase"].as_str().unwrap_or("?"),
+                r["oom"]["requested"]
+            ),
+            Some(kind) => format!("{kind}, {} steps", r["steps_completed"]),
+            None => "n/a".into(),
+        };
+        let reserved = match r["prealloc"].is_object() {
+            true => format!(
+                ", preallocated {} in {} pages, pool grew {} more",
+                gib(&r["prealloc"]["reserved_after"]),
+                r["prealloc"]["pages"].as_array().map_or(0, Vec::len),
+                gib(&r["prealloc"]["grew_after"])
+            ),
+            false => String::new(),
+        };
+        out.push_str(&format!(
+            "  {key:<11} peak VRAM (NVML process) {}{reserved}: {outcome}\n",
+            gib(&r["nvml_process_peak"])
+        ));
+    }
+    out
+}
+
 fn measured(topic: &str) -> String {
+    if topic == "prealloc" {
+        return measured_prealloc();
+    }
     let mut out = String::new();
     for (origin, json) in EVIDENCE {
         let Ok(v) = serde_json::from_str::<Value>(json) else {
@@ -165,7 +275,7 @@ fn measured(topic: &str) -> String {
                     .unwrap_or_else(|| "n/a".into())
             };
             format!(
-                "  {:<11} {:<8} peak {kind} {} ({} of baseline), steady step {} ms ({} of baseline), final loss {}, OOMs hit {}{}\n",
+                "  {:<11} {:<8} peak {kind} {} ({} of baseline), steady step {} ms ({} of baseline), final loss {}, OOMs hit {}{}{}\n",
                 r["strategy"].as_str().unwrap_or("?"),
                 r["split"].as_str().unwrap_or("n/a"),
                 mib("peak_process_bytes"),
@@ -180,6 +290,10 @@ fn measured(topic: &str) -> String {
                     .map(|l| format!("{l:.4}"))
                     .unwrap_or_else(|| "n/a".into()),
                 r["oom_retries"],
+                match r["skipped_steps"].as_u64() {
+                    Some(n) if n > 0 => format!(", updates skipped by the loss scaler {n}"),
+                    _ => String::new(),
+                },
                 match r["status"]["kind"].as_str() {
                     Some("completed") | None => String::new(),
                     Some(kind) => format!(" (stopped: {kind})"),
@@ -188,7 +302,15 @@ fn measured(topic: &str) -> String {
         };
         let picked: Vec<&Value> = rows
             .iter()
-            .filter(|r| topic == "memory" || r["strategy"] == topic || r["strategy"] == "baseline")
+            .filter(|r| {
+                let name = r["strategy"].as_str().unwrap_or("");
+                topic == "memory"
+                    || name == topic
+                    || name == "baseline"
+                    || name
+                        .strip_prefix(topic)
+                        .is_some_and(|rest| rest.starts_with('-'))
+            })
             .collect();
         if picked.is_empty() {
             continue;
@@ -254,8 +376,13 @@ mod tests {
 
     #[test]
     fn every_strategy_compare_runs_has_a_topic() {
+        // amp-bf16 and amp-f16 are explained under `amp`, half-* under `half`.
         for (name, _) in crate::compare::STRATEGIES {
-            assert!(TOPICS.iter().any(|t| t.0 == *name), "{name}");
+            let topic = name.split('-').next().unwrap_or(name);
+            assert!(
+                TOPICS.iter().any(|t| t.0 == *name || t.0 == topic),
+                "{name}"
+            );
         }
     }
 
@@ -263,10 +390,7 @@ mod tests {
     fn each_topic_ends_with_measured_numbers() {
         for (name, _, _) in TOPICS {
             let text = explain(Some(name)).unwrap();
-            assert!(
-                text.contains("Measured by oomlab compare"),
-                "{name}: {text}"
-            );
+            assert!(text.contains("Measured by oomlab"), "{name}: {text}");
         }
     }
 

@@ -560,3 +560,41 @@ mod warm_up_tests {
         assert_eq!(flat_params(warmed.model()), flat_params(plain.model()));
     }
 }
+
+#[cfg(test)]
+mod loss_scale_tests {
+    use super::*;
+    use crate::backend::CpuBackend;
+    use crate::config::{load, ConfigSource};
+    use crate::model::flat_params;
+
+    #[test]
+    fn an_overflowing_step_is_skipped_and_leaves_the_model_as_it_was() {
+        let over = vec![
+            ("train.batch".to_string(), toml::Value::Integer(4)),
+            ("model.seq_len".to_string(), toml::Value::Integer(16)),
+            (
+                "train.precision".to_string(),
+                toml::Value::String("f16".into()),
+            ),
+            // loss x 1e38 overflows even f32.
+            (
+                "loss_scale.init_scale".to_string(),
+                toml::Value::Float(1e38),
+            ),
+        ];
+        let (_, cfg) = load(&ConfigSource::Builtin("tiny".into()), &over).unwrap();
+        let corpus = Arc::new(Corpus::load(&cfg.data, 16).unwrap());
+        let mut t =
+            Trainer::<CpuBackend>::new(&cfg, corpus, StepPlan::even(4, 1), Default::default());
+        let before = flat_params(t.model());
+        let rec = t.step(0).unwrap();
+        assert!(rec.skipped);
+        assert_eq!(rec.loss_scale, Some(1e38));
+        assert_eq!(flat_params(t.model()), before);
+        assert_eq!(
+            t.scaler().map(|s| (s.skipped(), s.scale())),
+            Some((1, 5e37))
+        );
+    }
+}

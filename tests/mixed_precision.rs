@@ -1,0 +1,234 @@
+//! Mixed precision, pure half and the loss scaler through the real binary on the CPU
+//! (burn's Flex backend computes in bf16 and f16 too).
+
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::Path;
+use std::time::Duration;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn oomlab() -> Command {
+    let mut c = Command::cargo_bin("oomlab").unwrap();
+    c.timeout(Duration::from_secs(600));
+    c
+}
+
+/// `oomlab train --device cpu --json --out DIR ARGS`: the summary, and DIR.
+fn train(dir: &Path, args: &[&str]) -> Value {
+    let out = oomlab()
+        .args(["train", "--device", "cpu", "--json", "--out"])
+        .arg(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn steps(dir: &Path) -> Vec<Value> {
+    std::fs::read_to_string(dir.join("steps.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn strings(v: &Value) -> Vec<&str> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap())
+        .collect()
+}
+
+#[test]
+fn amp_ends_within_two_percent_of_f32_on_the_default_task() {
+    // The tiny config as the README's main command runs it: 80 steps of the default task.
+    let f32_dir = tempfile::tempdir().unwrap();
+    let full = train(f32_dir.path(), &[]);
+    let full_loss = full["final_loss"].as_f64().unwrap();
+    for precision in ["bf16", "f16"] {
+        let dir = tempfile::tempdir().unwrap();
+        let amp = train(dir.path(), &["--precision", precision]);
+        let loss = amp["final_loss"].as_f64().unwrap();
+        assert_eq!(amp["steps_completed"], 80);
+        assert!(
+            (loss - full_loss).abs() / full_loss <= 0.02,
+            "{precision}: AMP final loss {loss} vs f32 {full_loss}"
+        );
+        assert!(
+            loss < amp["first_loss"].as_f64().unwrap() - 1.0,
+            "{precision}: did not learn"
+        );
+    }
+}
+
+#[test]
+fn every_mode_reports_the_dtypes_its_tensors_really_had() {
+    let cases = [
+        (&["--precision", "f32"][..], "f32", "f32", "f32", 16.0),
+        (
+            &["--precision", "bf16"][..],
+            "amp-bf16",
+            "f32",
+            "bf16",
+            18.0,
+        ),
+        (&["--precision", "f16"][..], "amp-f16", "f32", "f16", 18.0),
+        (
+            &["--strategy", "half", "--precision", "bf16"][..],
+            "half-bf16",
+            "bf16",
+            "bf16",
+            8.0,
+        ),
+        (
+            &["--strategy", "half", "--precision", "f16"][..],
+            "half-f16",
+            "f16",
+            "f16",
+            8.0,
+        ),
+    ];
+    for (args, mode, weights, compute, per_param) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let mut all = vec!["--max-steps", "2", "--batch", "8"];
+        all.extend_from_slice(args);
+        let s = train(dir.path(), &all);
+        let p = &s["precision"];
+        assert_eq!(p["mode"], mode);
+        assert_eq!(strings(&p["weight_dtypes"]), vec![weights], "{mode}");
+        assert_eq!(strings(&s["params"]["dtypes"]), vec![weights], "{mode}");
+        assert_eq!(strings(&p["compute_dtypes"]), vec![compute], "{mode}");
+        assert_eq!(p["bytes_per_param"].as_f64().unwrap(), per_param, "{mode}");
+        // Parameter bytes follow the dtype: 2 bytes each in half, 4 in f32.
+        let bytes = s["params"]["bytes"].as_u64().unwrap();
+        let count = s["params"]["count"].as_u64().unwrap();
+        assert_eq!(
+            bytes / count,
+            if weights == "f32" { 4 } else { 2 },
+            "{mode}"
+        );
+        // Loss scaling exactly where f16 is.
+        assert_eq!(s["loss_scale"].is_object(), mode.ends_with("f16"), "{mode}");
+    }
+}
+
+#[test]
+fn a_forced_overflow_makes_the_scaler_skip_back_off_and_recover() {
+    // A scale of 2^30 overflows f16 gradients: the scaler must skip those updates and halve
+    // until the gradients fit, then train, and grow again after 3 clean steps.
+    let dir = tempfile::tempdir().unwrap();
+    let s = train(
+        dir.path(),
+        &[
+            "--precision",
+            "f16",
+            "--set",
+            "loss_scale.init_scale=1073741824",
+            "--set",
+            "loss_scale.growth_interval=3",
+            "--max-steps",
+            "24",
+            "--batch",
+            "8",
+            "--seq-len",
+            "32",
+        ],
+    );
+    let log = steps(dir.path());
+    assert_eq!(log.len(), 24);
+    assert_eq!(log[0]["skipped"], true, "2^30 must overflow f16");
+    // While skipping, every step's scale is half the one before.
+    let first_clean = log.iter().position(|r| r["skipped"] == false).unwrap();
+    assert!(first_clean >= 2, "only {first_clean} skipped step(s)");
+    for w in log[..=first_clean].windows(2) {
+        assert_eq!(
+            w[1]["loss_scale"].as_f64().unwrap(),
+            w[0]["loss_scale"].as_f64().unwrap() / 2.0
+        );
+    }
+    // After 3 clean steps in a row, the scale doubles.
+    let ls = &s["loss_scale"];
+    assert!(ls["growths"].as_u64().unwrap() >= 1, "{ls}");
+    assert_eq!(
+        ls["skipped_steps"].as_u64().unwrap() as usize,
+        log.iter().filter(|r| r["skipped"] == true).count()
+    );
+    assert!(ls["final_scale"].as_f64().unwrap() < 1073741824.0);
+    // It recovered: the loss fell once updates went through.
+    let last = log.last().unwrap()["loss"].as_f64().unwrap();
+    assert!(last < log[0]["loss"].as_f64().unwrap() - 0.5, "loss {last}");
+}
+
+#[test]
+fn skipped_steps_leave_the_weights_untouched() {
+    // With a scale no gradient survives, every step is skipped: the final weights must be
+    // the initial ones, whatever the number of steps.
+    let fingerprint = |steps: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        let s = train(
+            dir.path(),
+            &[
+                "--precision",
+                "f16",
+                "--set",
+                "loss_scale.init_scale=1e38",
+                "--max-steps",
+                steps,
+                "--batch",
+                "4",
+                "--seq-len",
+                "16",
+            ],
+        );
+        assert_eq!(
+            s["loss_scale"]["skipped_steps"].as_u64().unwrap(),
+            steps.parse::<u64>().unwrap()
+        );
+        s["final_params"]["fnv1a64"].as_str().unwrap().to_string()
+    };
+    assert_eq!(fingerprint("1"), fingerprint("3"));
+}
+
+#[test]
+fn half_needs_a_half_precision_and_prealloc_needs_a_gpu() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = oomlab()
+        .args(["train", "--device", "cpu", "--strategy", "half", "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--precision bf16 or f16"), "{err}");
+
+    let out = oomlab()
+        .args([
+            "train",
+            "--device",
+            "cpu",
+            "--memory-mode",
+            "prealloc",
+            "--out",
+        ])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("needs a CUDA device"), "{err}");
+
+    let out = oomlab()
+        .args(["train", "--memory-mode", "prealloc=2"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
