@@ -94,6 +94,7 @@ impl CudaPool {
                 let t = Tensor::<Cuda, 1>::zeros([(size / 4) as usize], &device);
                 // Reading one element makes fusion run the fill, so the page is
                 // allocated now; the tensor itself stays alive until all are placed.
+                #[allow(clippy::single_range_in_vec_init)] // one dimension: its first element
                 let _ = t.clone().slice([0..1]).into_data();
                 held_tensors.push(t);
                 <Cuda as Backend>::sync(&device).is_ok()

@@ -104,20 +104,23 @@ mod tests {
     #[test]
     fn pages_fill_the_target_from_the_largest_class_and_respect_free_memory() {
         let sizes = [1000, 250, 60];
-        let mut free = 1500u64;
-        let pages = plan_pages(
-            &sizes,
-            1400,
-            100,
-            || free,
-            |s| {
-                free -= s;
-                true
-            },
-        );
-        // 1000 (free 500), 250 (free 250): another 250 would leave less than the margin;
-        // 60 x2 (free 130): a third would too.
+        let free = std::cell::Cell::new(1500u64);
+        let take = |s: u64| {
+            free.set(free.get() - s);
+            true
+        };
+        let pages = plan_pages(&sizes, 1400, 100, || free.get(), take);
+        // 1000, 250 (150 of the target left), then 60 twice (30 left).
         assert_eq!(pages, vec![1000, 250, 60, 60]);
+        // Free memory stops it before the target: 1000 fits (free 300), 250 would leave
+        // less than the margin of 100, 60 fits three times (free 120), not a fourth.
+        let free = std::cell::Cell::new(1300u64);
+        let take = |s: u64| {
+            free.set(free.get() - s);
+            true
+        };
+        let pages = plan_pages(&sizes, 1400, 100, || free.get(), take);
+        assert_eq!(pages, vec![1000, 60, 60, 60]);
         let pages = plan_pages(&sizes, 300, 0, || u64::MAX, |_| true);
         assert_eq!(pages, vec![250]);
     }
