@@ -12,7 +12,7 @@ use burn::tensor::Tensor;
 use cubecl::cuda::CudaRuntime;
 use cubecl::Runtime;
 
-use crate::device::{plan_pages, pool_page_sizes, PreallocReport, Selected};
+use crate::device::{plan_pages, pool_page_sizes, PreallocError, PreallocReport, Selected};
 use crate::probe::{AllocatorProbe, AllocatorStats};
 use crate::report::DeviceInfo;
 use crate::units::Bytes;
@@ -62,14 +62,17 @@ impl CudaPool {
         &self,
         fraction: f64,
         mut free: impl FnMut() -> Option<Bytes>,
-    ) -> Result<PreallocReport, String> {
+    ) -> Result<PreallocReport, PreallocError> {
         use burn::tensor::backend::Backend;
         let started = std::time::Instant::now();
         let device = CudaDevice::new(self.index);
         let client = CudaRuntime::client(&device);
-        let stats = || client.memory_usage().map_err(|e| format!("{e:?}"));
-        let free_before = free()
-            .ok_or("NVML cannot read the device's free memory, which prealloc sizes itself by")?;
+        let stats = || {
+            client
+                .memory_usage()
+                .map_err(|e| PreallocError::Allocator(format!("{e:?}")))
+        };
+        let free_before = free().ok_or(PreallocError::NoFreeReading)?;
         let before = stats()?;
         let target = (free_before.0 as f64 * fraction) as u64;
         // Keep some room for what is not in burn's pool: kernels loaded later, cuBLAS
@@ -107,11 +110,10 @@ impl CudaPool {
         let asked: u64 = pages.iter().sum();
         let grew = held.bytes_reserved.saturating_sub(before.bytes_reserved);
         if grew < asked {
-            return Err(format!(
-                "asked burn's pool for {} of pages but its reserved bytes grew by {} only: an allocation failed (out of memory: another process may have taken the memory meanwhile), or cubecl's page sizes differ from what oomlab expects (cubecl 0.10 sub-slice pools)",
-                Bytes(asked),
-                Bytes(grew)
-            ));
+            return Err(PreallocError::Short {
+                asked: Bytes(asked),
+                grew: Bytes(grew),
+            });
         }
         Ok(PreallocReport {
             fraction,

@@ -117,7 +117,11 @@ fn every_mode_reports_the_dtypes_its_tensors_really_had() {
             "{mode}"
         );
         // Loss scaling exactly where f16 is.
-        assert_eq!(s["loss_scale"].is_object(), mode.ends_with("f16"), "{mode}");
+        assert_eq!(
+            s["loss_scale"].is_object(),
+            mode.ends_with("-f16"),
+            "{mode}"
+        );
     }
 }
 

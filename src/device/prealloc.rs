@@ -46,6 +46,25 @@ pub struct PreallocReport {
     pub grew_after: Option<Bytes>,
 }
 
+/// Why preallocation reserved nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum PreallocError {
+    /// No free-memory figure to size the reservation by.
+    #[error("NVML cannot read the device's free memory, which prealloc sizes itself by")]
+    NoFreeReading,
+    /// burn's allocator statistics could not be read.
+    #[error("burn's allocator statistics are unavailable: {0}")]
+    Allocator(String),
+    /// The pool grew by less than the pages asked for.
+    #[error("asked burn's pool for {asked} of pages but its reserved bytes grew by {grew} only: an allocation failed (out of memory: another process may have taken the memory meanwhile), or cubecl's page sizes differ from what oomlab expects (cubecl 0.10 sub-slice pools)")]
+    Short {
+        /// Sum of the pages asked for.
+        asked: Bytes,
+        /// What the pool's reserved bytes grew by.
+        grew: Bytes,
+    },
+}
+
 /// Page sizes of cubecl 0.10's sub-slice pools, largest first, from the device's
 /// `max_page_size` (a quarter of what `cuDeviceTotalMem` reports, which is a little less
 /// than NVML's total) and memory alignment.
