@@ -8,12 +8,6 @@ use burn::tensor::FloatDType;
 
 use crate::model::Net;
 
-/// Whether `backend` can do general arithmetic in `dtype` on `device` (burn's own
-/// `supports_dtype`).
-pub fn supports<B: Backend>(device: &B::Device, dtype: FloatDType) -> bool {
-    B::supports_dtype(device, dtype.into())
-}
-
 /// The half-precision copy of `model` the forward pass of AMP runs on. Each parameter is
 /// the autodiff cast of the f32 one: not a new leaf, so the backward pass flows through the
 /// cast (which turns the gradient back into f32) to the f32 parameter, and

@@ -18,7 +18,7 @@ mod cast;
 mod grads;
 mod scaler;
 
-pub use cast::{compute_copy, into_half, supports};
+pub use cast::{compute_copy, into_half};
 pub use grads::unscale_and_check;
 pub use scaler::{LossScaler, ScaleUpdate};
 

@@ -132,46 +132,8 @@ pub fn train<B: AutodiffBackend>(
     let baseline = read_now();
 
     // TensorFlow-style: take the memory before anything else does.
-    let mut prealloc = None;
-    if let (MemoryMode::Prealloc { fraction }, Some(pool)) = (cfg.train.memory_mode, kit.pool) {
-        let probe = kit.sampled.clone();
-        let free = || probe.as_ref()?.read().device_free();
-        // burn does not report a failed allocation: ask the detector, as after every phase.
-        kit.instruments.detector.arm();
-        let result = pool.preallocate(fraction, free);
-        if let Some(event) = kit
-            .instruments
-            .detector
-            .check(0, crate::oom::Phase::Forward)
-        {
-            let line = format!(
-                "--memory-mode prealloc: {} while reserving pages ({}); what was placed before it stays reserved",
-                event.label(),
-                event.message
-            );
-            observer.on_note(&line);
-            kit.notes.push(line);
-        }
-        kit.instruments.detector.arm();
-        match result {
-            Ok(r) => {
-                let line = format!(
-                    "--memory-mode prealloc: reserved {} in {} pool pages ({} of {} free asked) in {:.2} s",
-                    r.reserved_after,
-                    r.pages.len(),
-                    r.target,
-                    r.free_before,
-                    r.seconds
-                );
-                observer.on_note(&line);
-                kit.notes.push(line);
-                prealloc = Some(r);
-            }
-            Err(e) => kit
-                .notes
-                .push(format!("--memory-mode prealloc: nothing reserved: {e}")),
-        }
-    }
+    let (mut prealloc, notes) = preallocate(cfg, &kit, observer);
+    kit.notes.extend(notes);
 
     let mut strategy = strategy::from_spec(cfg.train.strategy);
     let initial_plan = strategy.plan(cfg.train.batch);
@@ -434,6 +396,58 @@ pub fn train<B: AutodiffBackend>(
         memory,
     };
     RunResult { summary, timeline }
+}
+
+/// `--memory-mode prealloc`: fills burn's GPU pool before the model exists. What it did
+/// (or why it reserved nothing) goes to the user and comes back as notes for the summary.
+fn preallocate(
+    cfg: &RunConfig,
+    kit: &RunKit,
+    observer: &mut dyn StepObserver,
+) -> (Option<crate::device::PreallocReport>, Vec<String>) {
+    let mut notes = Vec::new();
+    let (MemoryMode::Prealloc { fraction }, Some(pool)) = (cfg.train.memory_mode, kit.pool) else {
+        return (None, notes);
+    };
+    let probe = kit.sampled.clone();
+    let free = || probe.as_ref()?.read().device_free();
+    // burn does not report a failed allocation: ask the detector, as after every phase.
+    kit.instruments.detector.arm();
+    let result = pool.preallocate(fraction, free);
+    if let Some(event) = kit
+        .instruments
+        .detector
+        .check(0, crate::oom::Phase::Forward)
+    {
+        let line = format!(
+            "--memory-mode prealloc: {} while reserving pages ({}); what was placed before it stays reserved",
+            event.label(),
+            event.message
+        );
+        observer.on_note(&line);
+        notes.push(line);
+    }
+    kit.instruments.detector.arm();
+    let report = match result {
+        Ok(r) => {
+            let line = format!(
+                "--memory-mode prealloc: reserved {} in {} pool pages ({} of {} free asked) in {:.2} s",
+                r.reserved_after,
+                r.pages.len(),
+                r.target,
+                r.free_before,
+                r.seconds
+            );
+            observer.on_note(&line);
+            notes.push(line);
+            Some(r)
+        }
+        Err(e) => {
+            notes.push(format!("--memory-mode prealloc: nothing reserved: {e}"));
+            None
+        }
+    };
+    (report, notes)
 }
 
 /// Bytes each parameter costs: weights, their gradients (same dtype), optimizer moments
