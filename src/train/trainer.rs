@@ -376,11 +376,20 @@ impl<B: AutodiffBackend> Trainer<B> {
             }
         }
         let grads = single.unwrap_or_else(|| acc.grads());
-        let memory = |t: &Self| match &t.inst.allocator {
-            Some(a) => a.stats().map(|s| s.reserved),
-            None => host::counting().then(host::heap_in_use),
+        let record = |t: &Self, skipped: bool| StepRecord {
+            step,
+            loss: (loss_sum / plan.batch as f64) as f32,
+            micro_batch: plan.micro_batch,
+            accumulation: plan.accumulation,
+            batch: plan.batch,
+            duration: start.elapsed(),
+            memory: match &t.inst.allocator {
+                Some(a) => a.stats().map(|s| s.reserved),
+                None => host::counting().then(host::heap_in_use),
+            },
+            loss_scale,
+            skipped,
         };
-        let loss = (loss_sum / plan.batch as f64) as f32;
 
         let grads = match loss_scale {
             None => grads,
@@ -392,17 +401,7 @@ impl<B: AutodiffBackend> Trainer<B> {
                     if let Some(s) = self.scaler.as_mut() {
                         s.update(false);
                     }
-                    return Ok(StepRecord {
-                        step,
-                        loss,
-                        micro_batch: plan.micro_batch,
-                        accumulation: plan.accumulation,
-                        batch: plan.batch,
-                        duration: start.elapsed(),
-                        memory: memory(self),
-                        loss_scale,
-                        skipped: true,
-                    });
+                    return Ok(record(self, true));
                 }
                 grads
             }
@@ -417,35 +416,34 @@ impl<B: AutodiffBackend> Trainer<B> {
         if let Some(s) = self.scaler.as_mut() {
             s.update(true);
         }
-        Ok(StepRecord {
-            step,
-            loss,
-            micro_batch: plan.micro_batch,
-            accumulation: plan.accumulation,
-            batch: plan.batch,
-            duration: start.elapsed(),
-            memory: memory(self),
-            loss_scale,
-            skipped: false,
-        })
+        Ok(record(self, false))
     }
+}
+
+/// The tiny config with a 16-character context, `batch` samples per step and `extra`
+/// overrides, and its corpus: what the trainer's unit tests build on.
+#[cfg(test)]
+fn tiny_fixture(batch: i64, extra: &[(&str, toml::Value)]) -> (RunConfig, Arc<Corpus>) {
+    use crate::config::{load, ConfigSource};
+    let mut over = vec![
+        ("train.batch".to_string(), toml::Value::Integer(batch)),
+        ("model.seq_len".to_string(), toml::Value::Integer(16)),
+    ];
+    over.extend(extra.iter().map(|(k, v)| (k.to_string(), v.clone())));
+    let (_, cfg) = load(&ConfigSource::Builtin("tiny".into()), &over).unwrap();
+    let corpus = Arc::new(Corpus::load(&cfg.data, 16).unwrap());
+    (cfg, corpus)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::backend::CpuBackend;
-    use crate::config::{load, ConfigSource};
     use crate::model::flat_params;
     use crate::oom::ScriptedDetector;
 
     fn trainer(detector: ScriptedDetector) -> Trainer<CpuBackend> {
-        let over = vec![
-            ("train.batch".to_string(), toml::Value::Integer(8)),
-            ("model.seq_len".to_string(), toml::Value::Integer(16)),
-        ];
-        let (_, cfg) = load(&ConfigSource::Builtin("tiny".into()), &over).unwrap();
-        let corpus = Arc::new(Corpus::load(&cfg.data, 16).unwrap());
+        let (cfg, corpus) = tiny_fixture(8, &[]);
         let plan = StepPlan::even(4, 2);
         Trainer::with_instruments(
             &cfg,
@@ -532,16 +530,10 @@ mod rewrap_tests {
 mod warm_up_tests {
     use super::*;
     use crate::backend::CpuBackend;
-    use crate::config::{load, ConfigSource};
     use crate::model::flat_params;
 
     fn trainer() -> Trainer<CpuBackend> {
-        let over = vec![
-            ("train.batch".to_string(), toml::Value::Integer(8)),
-            ("model.seq_len".to_string(), toml::Value::Integer(16)),
-        ];
-        let (_, cfg) = load(&ConfigSource::Builtin("tiny".into()), &over).unwrap();
-        let corpus = Arc::new(Corpus::load(&cfg.data, 16).unwrap());
+        let (cfg, corpus) = tiny_fixture(8, &[]);
         Trainer::new(&cfg, corpus, StepPlan::even(8, 1), Default::default())
     }
 
@@ -565,26 +557,18 @@ mod warm_up_tests {
 mod loss_scale_tests {
     use super::*;
     use crate::backend::CpuBackend;
-    use crate::config::{load, ConfigSource};
     use crate::model::flat_params;
 
     #[test]
     fn an_overflowing_step_is_skipped_and_leaves_the_model_as_it_was() {
-        let over = vec![
-            ("train.batch".to_string(), toml::Value::Integer(4)),
-            ("model.seq_len".to_string(), toml::Value::Integer(16)),
-            (
-                "train.precision".to_string(),
-                toml::Value::String("f16".into()),
-            ),
-            // loss x 1e38 overflows even f32.
-            (
-                "loss_scale.init_scale".to_string(),
-                toml::Value::Float(1e38),
-            ),
-        ];
-        let (_, cfg) = load(&ConfigSource::Builtin("tiny".into()), &over).unwrap();
-        let corpus = Arc::new(Corpus::load(&cfg.data, 16).unwrap());
+        let (cfg, corpus) = tiny_fixture(
+            4,
+            &[
+                ("train.precision", toml::Value::String("f16".into())),
+                // loss x 1e38 overflows even f32.
+                ("loss_scale.init_scale", toml::Value::Float(1e38)),
+            ],
+        );
         let mut t =
             Trainer::<CpuBackend>::new(&cfg, corpus, StepPlan::even(4, 1), Default::default());
         let before = flat_params(t.model());
