@@ -11,15 +11,7 @@ OUT=${OUT:?set OUT}
 BATCH=${BATCH:-4096}
 STEPS=${STEPS:-40}
 source scripts/device-setup.sh
-R=/tmp/res/compare
-mkdir -p "$R"
-LOG=$R/log.txt
-say() { echo "### $* ($(date -u +%H:%M:%S))" | tee -a "$LOG"; }
-{
-  date -u +"date: %Y-%m-%dT%H:%M:%SZ"; echo "commit: ${COMMIT:-unknown}"
-  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-  echo "kernel cache carried in: $KERNEL_CACHE_CARRIED"
-} >> "$LOG" 2>&1
+start_log compare
 
 # The tiny config's own data: the generated 'mix' language, 200000 chars, seed 7.
 $BIN dataset --chars 200000 > /tmp/text.txt

@@ -24,3 +24,18 @@ BIN=/tmp/bin/oomlab
 export CUBECL_AUTOTUNE_LEVEL=minimal
 export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}:/usr/local/cuda-13.0/lib64
 export OOMLAB_KERNEL_CACHE=/tmp/oomlab-kernels
+
+# start_log NAME (the h200 scripts and the yardstick): the results folder /tmp/res/NAME ($R) and its log.txt ($LOG), opened
+# with the date, commit, card and whether a kernel cache came along; say() writes a
+# timestamped heading to it (and to stdout).
+start_log() {
+  R=/tmp/res/$1
+  mkdir -p "$R"
+  LOG=$R/log.txt
+  {
+    date -u +"date: %Y-%m-%dT%H:%M:%SZ"; echo "commit: ${COMMIT:-unknown}"
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+    echo "kernel cache carried in: $KERNEL_CACHE_CARRIED"
+  } >> "$LOG" 2>&1
+}
+say() { echo "### $* ($(date -u +%H:%M:%S))" | tee -a "$LOG"; }

@@ -9,14 +9,7 @@
 set -u
 OUT=${OUT:?set OUT}
 source scripts/device-setup.sh
-R=/tmp/res/auto-halve
-mkdir -p "$R"
-LOG=$R/log.txt
-say() { echo "### $* ($(date -u +%H:%M:%S))" | tee -a "$LOG"; }
-{
-  date -u +"date: %Y-%m-%dT%H:%M:%SZ"; echo "commit: ${COMMIT:-unknown}"
-  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-} >> "$LOG" 2>&1
+start_log auto-halve
 TINY="--device cuda --config tiny --batch 16384 --max-steps 20"
 
 say "1. auto-halve, 16384 samples under --vram-budget 4GiB, empty kernel cache (cold)"

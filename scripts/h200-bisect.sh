@@ -7,15 +7,7 @@
 set -u
 OUT=${OUT:?set OUT}
 source scripts/device-setup.sh
-R=/tmp/res/bisect
-mkdir -p "$R"
-LOG=$R/log.txt
-say() { echo "### $* ($(date -u +%H:%M:%S))" | tee -a "$LOG"; }
-{
-  date -u +"date: %Y-%m-%dT%H:%M:%SZ"; echo "commit: ${COMMIT:-unknown}"
-  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-  echo "kernel cache carried in: $KERNEL_CACHE_CARRIED"
-} >> "$LOG" 2>&1
+start_log bisect
 TINY="--device cuda --config tiny --batch 16384 --max-steps 20 --strategy auto-halve --vram-budget 4GiB"
 say "1. --search bisect"
 timeout ${BISECT_TIMEOUT:-300} $BIN train $TINY --search bisect --out "$R/bisect" > "$R/bisect.stdout" 2> "$R/bisect.stderr"

@@ -9,15 +9,7 @@ set -u
 OUT=${OUT:?set OUT}
 BATCH=${BATCH:-2048}
 source scripts/device-setup.sh
-R=/tmp/res/prealloc
-mkdir -p "$R"
-LOG=$R/log.txt
-say() { echo "### $* ($(date -u +%H:%M:%S))" | tee -a "$LOG"; }
-{
-  date -u +"date: %Y-%m-%dT%H:%M:%SZ"; echo "commit: ${COMMIT:-unknown}"
-  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-  echo "kernel cache carried in: $KERNEL_CACHE_CARRIED"
-} >> "$LOG" 2>&1
+start_log prealloc
 
 # Two trainings of the tiny GPT at batch $BATCH on one GPU, both with --memory-mode MODE:
 # A starts, B starts as soon as A has finished its first step (so both hold their memory

@@ -6,13 +6,7 @@
 set -u
 OUT=${OUT:?set OUT}
 source scripts/device-setup.sh
-R=/tmp/res/smoke
-mkdir -p "$R"
-LOG=$R/log.txt
-{
-  date -u +"date: %Y-%m-%dT%H:%M:%SZ"; echo "commit: ${COMMIT:-unknown}"
-  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-} >> "$LOG" 2>&1
+start_log smoke
 echo "### train --precision bf16 --memory-mode prealloc" >> "$LOG"
 timeout 120 $BIN train --device cuda --config tiny --batch 2048 --max-steps 10 --precision bf16 \
   --memory-mode prealloc --out "$R/amp-bf16-prealloc" > /dev/null 2>> "$LOG"; echo "exit: $?" >> "$LOG"

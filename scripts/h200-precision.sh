@@ -11,15 +11,7 @@ OUT=${OUT:?set OUT}
 BATCH=${BATCH:-2048}
 STEPS=${STEPS:-40}
 source scripts/device-setup.sh
-R=/tmp/res/precision
-mkdir -p "$R"
-LOG=$R/log.txt
-say() { echo "### $* ($(date -u +%H:%M:%S))" | tee -a "$LOG"; }
-{
-  date -u +"date: %Y-%m-%dT%H:%M:%SZ"; echo "commit: ${COMMIT:-unknown}"
-  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
-  echo "kernel cache carried in: $KERNEL_CACHE_CARRIED"
-} >> "$LOG" 2>&1
+start_log precision
 
 say "1. oomlab compare --strategies baseline,amp-bf16,half-bf16,amp-f16,half-f16 --config tiny --batch $BATCH --max-steps $STEPS"
 timeout ${COMPARE_TIMEOUT:-420} $BIN compare --strategies baseline,amp-bf16,half-bf16,amp-f16,half-f16 \
