@@ -202,37 +202,25 @@ fn skipped_steps_leave_the_weights_untouched() {
     assert_eq!(fingerprint("1"), fingerprint("3"));
 }
 
-#[test]
-fn half_needs_a_half_precision_and_prealloc_needs_a_gpu() {
+/// `oomlab train ARGS` that must be refused as a usage error (exit 2): its stderr.
+fn refused(args: &[&str]) -> String {
     let dir = tempfile::tempdir().unwrap();
     let out = oomlab()
-        .args(["train", "--device", "cpu", "--strategy", "half", "--out"])
+        .arg("train")
+        .args(args)
+        .arg("--out")
         .arg(dir.path())
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn half_needs_a_half_precision_and_prealloc_needs_a_gpu() {
+    let err = refused(&["--device", "cpu", "--strategy", "half"]);
     assert!(err.contains("--precision bf16 or f16"), "{err}");
-
-    let out = oomlab()
-        .args([
-            "train",
-            "--device",
-            "cpu",
-            "--memory-mode",
-            "prealloc",
-            "--out",
-        ])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = refused(&["--device", "cpu", "--memory-mode", "prealloc"]);
     assert!(err.contains("needs a CUDA device"), "{err}");
-
-    let out = oomlab()
-        .args(["train", "--memory-mode", "prealloc=2"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    refused(&["--memory-mode", "prealloc=2"]);
 }
