@@ -211,9 +211,10 @@ fn measured_prealloc() -> String {
     let Ok(v) = serde_json::from_str::<Value>(json) else {
         return String::new();
     };
-    let gib = |x: &Value| {
+    // Sizes as every oomlab table prints them.
+    let size = |x: &Value| {
         x.as_u64()
-            .map(|b| format!("{:.2} GiB", Bytes(b).gib()))
+            .map(|b| Bytes(b).to_string())
             .unwrap_or_else(|| "n/a".into())
     };
     let mut out = format!("\nMeasured by oomlab on two processes at once ({origin}):\n");
@@ -221,10 +222,10 @@ fn measured_prealloc() -> String {
         let r = &v[key];
         let outcome = match r["stop"].as_str() {
             Some("out-of-memory") => format!(
-                "OUT OF MEMORY at step {} ({} phase, allocation of {} bytes), detected and reported",
+                "OUT OF MEMORY at step {} ({} phase, allocation of {}), detected and reported",
                 r["oom"]["step"].as_u64().map_or(0, |s| s + 1),
                 r["oom"]["phase"].as_str().unwrap_or("?"),
-                r["oom"]["requested"]
+                size(&r["oom"]["requested"])
             ),
             Some(kind) => format!("{kind}, {} steps", r["steps_completed"]),
             None => "n/a".into(),
@@ -232,15 +233,15 @@ fn measured_prealloc() -> String {
         let reserved = match r["prealloc"].is_object() {
             true => format!(
                 ", preallocated {} in {} pages, pool grew {} more",
-                gib(&r["prealloc"]["reserved_after"]),
+                size(&r["prealloc"]["reserved_after"]),
                 r["prealloc"]["pages"].as_array().map_or(0, Vec::len),
-                gib(&r["prealloc"]["grew_after"])
+                size(&r["prealloc"]["grew_after"])
             ),
             false => String::new(),
         };
         out.push_str(&format!(
             "  {key:<11} peak VRAM (NVML process) {}{reserved}: {outcome}\n",
-            gib(&r["nvml_process_peak"])
+            size(&r["nvml_process_peak"])
         ));
     }
     out
