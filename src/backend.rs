@@ -1,5 +1,5 @@
 //! The one place where concrete burn backends are named. Everything else is generic over
-//! `B: AutodiffBackend`.
+//! `B: TrainBackend` (autodiff plus the memory-efficient attention operation).
 
 use std::sync::Arc;
 
@@ -7,7 +7,6 @@ use burn::backend::autodiff::checkpoint::strategy::BalancedCheckpointing;
 use burn::backend::cuda::CudaDevice;
 use burn::backend::flex::FlexDevice;
 use burn::backend::{Autodiff, Cuda, Flex};
-use burn::tensor::backend::AutodiffBackend;
 use burn::tensor::Tensor;
 use cubecl::cuda::CudaRuntime;
 use cubecl::Runtime;
@@ -134,7 +133,7 @@ pub trait BackendJob {
     /// What the job returns.
     type Output;
     /// Runs on backend `B`.
-    fn run<B: AutodiffBackend>(
+    fn run<B: crate::train::TrainBackend>(
         self,
         device: B::Device,
         info: DeviceInfo,

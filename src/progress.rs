@@ -2,9 +2,15 @@
 //! otherwise (so `2>run.log` and CI logs still show the loss falling).
 
 use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use crate::device::CacheCounts;
 use crate::train::{AttemptOutcome, AttemptRecord, StepObserver, StepRecord};
 
 /// The one progress-bar factory: hidden when stderr is not a terminal.
@@ -28,6 +34,23 @@ pub struct TrainProgress {
     every: usize,
     total: usize,
     quiet: bool,
+    warm_up: Option<(Arc<AtomicBool>, JoinHandle<()>)>,
+}
+
+/// What the warm-up step is doing, for the progress line: kernels compiled and
+/// operations autotuned so far (counted in the kernel cache folder), and for how long.
+fn warm_up_status(started: Instant, cache: Option<&(PathBuf, CacheCounts)>) -> String {
+    let secs = started.elapsed().as_secs();
+    match cache {
+        Some((dir, before)) => {
+            let n = CacheCounts::read(dir).since(*before);
+            format!(
+                "first step at this shape: {} kernels compiled, {} operations autotuned, {secs} s (later runs reuse them)",
+                n.kernels, n.tuned
+            )
+        }
+        None => format!("first step at this shape: compiling and autotuning kernels, {secs} s"),
+    }
 }
 
 impl TrainProgress {
@@ -39,11 +62,13 @@ impl TrainProgress {
             every: 1,
             total: 0,
             quiet,
+            warm_up: None,
         }
     }
 
     /// Clears the bar.
-    pub fn finish(&self) {
+    pub fn finish(&mut self) {
+        self.on_warm_up_done();
         self.bar.finish_and_clear();
     }
 }
@@ -114,6 +139,41 @@ impl StepObserver for TrainProgress {
     fn on_note(&mut self, line: &str) {
         if !self.quiet {
             self.bar.suspend(|| eprintln!("oomlab: {line}"));
+        }
+    }
+
+    /// Updates the bar's message every half second while kernels compile, and off a
+    /// terminal prints the same line every 15 s, so a long first step says what it does.
+    fn on_warm_up(&mut self, kernel_cache: Option<&Path>) {
+        if self.quiet {
+            return;
+        }
+        let cache = kernel_cache.map(|d| (d.to_path_buf(), CacheCounts::read(d)));
+        let stop = Arc::new(AtomicBool::new(false));
+        let (bar, lines, flag) = (self.bar.clone(), self.log_lines, stop.clone());
+        let ticker = std::thread::spawn(move || {
+            let started = Instant::now();
+            let mut next_line = Duration::from_secs(15);
+            while !flag.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(100));
+                if started.elapsed().as_millis() % 500 >= 100 {
+                    continue;
+                }
+                let status = warm_up_status(started, cache.as_ref());
+                bar.set_message(status.clone());
+                if lines && started.elapsed() >= next_line {
+                    eprintln!("oomlab: {status}");
+                    next_line += Duration::from_secs(15);
+                }
+            }
+        });
+        self.warm_up = Some((stop, ticker));
+    }
+
+    fn on_warm_up_done(&mut self) {
+        if let Some((stop, ticker)) = self.warm_up.take() {
+            stop.store(true, Ordering::Relaxed);
+            let _ = ticker.join();
         }
     }
 }

@@ -4,14 +4,12 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use burn::tensor::backend::AutodiffBackend;
-
 use crate::backend::{dispatch, BackendExtras, BackendJob};
 use crate::config::{ConfigFile, OptimKind, RunConfig};
 use crate::data::Corpus;
 use crate::device::{
-    configure_kernel_cache, hold_budget, reexec_with_library_dir, select, Ballast, BudgetError,
-    DeviceRequest, Selected,
+    configure_cubecl, hold_budget, reexec_with_library_dir, select, Ballast, BudgetError,
+    CubeclSettings, DeviceRequest, Selected,
 };
 use crate::error::Error;
 use crate::gpu::{process_state, ProcState};
@@ -76,6 +74,12 @@ impl StepObserver for Both<'_> {
     fn on_note(&mut self, line: &str) {
         self.0.on_note(line);
     }
+    fn on_warm_up(&mut self, kernel_cache: Option<&std::path::Path>) {
+        self.0.on_warm_up(kernel_cache);
+    }
+    fn on_warm_up_done(&mut self) {
+        self.0.on_warm_up_done();
+    }
 }
 
 struct TrainJob<'a> {
@@ -88,7 +92,7 @@ struct TrainJob<'a> {
 
 impl BackendJob for TrainJob<'_> {
     type Output = RunResult;
-    fn run<B: AutodiffBackend>(
+    fn run<B: train::TrainBackend>(
         mut self,
         device: B::Device,
         info: DeviceInfo,
@@ -215,8 +219,14 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
             kit.memory_kind = "gpu";
             // A dry step at a size that fits before the first real one (Trainer::warm_up).
             kit.warm_up_rows = Some(32);
-            let cache_note = configure_kernel_cache(plan.kernel_cache.clone());
-            say(&cache_note);
+            let notes = configure_cubecl(&CubeclSettings {
+                kernel_cache: plan.kernel_cache.clone(),
+                exact_memory: plan.config.train.memory_mode == crate::config::MemoryMode::Exact,
+            });
+            for note in &notes {
+                say(note);
+            }
+            kit.kernel_cache = plan.kernel_cache.clone();
             let nvml = match NvmlView::init() {
                 Ok(v) => Some(v),
                 Err(e) => {
@@ -261,12 +271,18 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
         }
         kit.supports_half = Some(ok);
     }
-    if let (crate::config::MemoryMode::Prealloc { .. }, Selected::Cpu { .. }) =
-        (plan.config.train.memory_mode, &selected)
-    {
-        return Err(Error::Unsupported(
-            "--memory-mode prealloc needs a CUDA device: on the CPU, tensors come from the system allocator, which has no pool to fill (use --memory-mode growth, the default)".into(),
-        ));
+    match (plan.config.train.memory_mode, &selected) {
+        (crate::config::MemoryMode::Prealloc { .. }, Selected::Cpu { .. }) => {
+            return Err(Error::Unsupported(
+                "--memory-mode prealloc needs a CUDA device: on the CPU, tensors come from the system allocator, which has no pool to fill (use --memory-mode growth, the default)".into(),
+            ));
+        }
+        (crate::config::MemoryMode::Exact, Selected::Cpu { .. }) => {
+            let note = "--memory-mode exact on the CPU: tensors come from the system allocator, exactly sized already; nothing changes".to_string();
+            say(&note);
+            kit.notes.push(note);
+        }
+        _ => {}
     }
 
     let path = plan.out.clone().unwrap_or_else(|| {

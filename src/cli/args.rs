@@ -91,9 +91,24 @@ Precision (--precision, any strategy):
 The summary shows the dtypes read back from the tensors (burn 0.21's backend type
 parameter does not make tensors half; oomlab casts) and bytes per parameter.
 
+Attention (--attention, GPT):
+  efficient   (default) One fused operation: the forward pass is the backend's
+              attention kernel with causal masking (flash attention on CUDA when
+              burn's autotuner picks it) and keeps only Q, K and V; the backward pass
+              recomputes each layer's scores, a few heads at a time. No
+              [batch, heads, seq, seq] tensor survives from one layer to the next.
+  math        softmax(QK^T/sqrt(d))V written out as separate operations: autodiff
+              keeps the scores and probabilities of every layer for the backward
+              pass. The textbook form, and the memory it costs.
+
 Memory mode (--memory-mode, CUDA):
-  growth      burn's default: pool pages are allocated when tensors need them and
-              kept until a cleanup.
+  growth      burn's default: pool pages of a few size classes (up to a quarter of
+              the card) are allocated when tensors need them; a tensor takes a slice
+              of a page, and pages are kept until a cleanup.
+  exact       Every tensor gets a buffer of its exact size (cubecl's persistent pool);
+              a freed buffer is reused by the next tensor of the same size. Less slack,
+              more distinct buffers. On the CPU, tensors always come from the system
+              allocator, exactly sized: exact is accepted and changes nothing.
   prealloc[=FRACTION]
               As TensorFlow and JAX do by default: before training, reserve FRACTION
               (0.9) of the free VRAM as empty pages of burn's pool, so NVML shows the
@@ -133,6 +148,7 @@ Examples:
   oomlab train --precision bf16
   oomlab train --strategy half --precision f16
   oomlab train --config gpu --memory-mode prealloc=0.5
+  oomlab train --config gpu --attention math --memory-mode exact
   oomlab train --config gpu --batch 128 --device cuda:0
   oomlab train --data my.txt --seq-len 128 --json | jq .final_loss";
 
@@ -219,19 +235,22 @@ pub enum MemoryModeArg {
     Growth,
     /// Reserve a share of the free VRAM before training (`None`: the config's, 0.9).
     Prealloc(Option<f64>),
+    /// Every tensor its own buffer of its exact size.
+    Exact,
 }
 
 fn memory_mode_arg(s: &str) -> Result<MemoryModeArg, String> {
     match s.split_once('=') {
         None if s == "growth" => Ok(MemoryModeArg::Growth),
         None if s == "prealloc" => Ok(MemoryModeArg::Prealloc(None)),
+        None if s == "exact" => Ok(MemoryModeArg::Exact),
         Some(("prealloc", f)) => match f.parse::<f64>() {
             Ok(v) if v > 0.0 && v < 1.0 => Ok(MemoryModeArg::Prealloc(Some(v))),
             _ => Err(format!(
                 "prealloc={f}: FRACTION must be a number between 0 and 1, e.g. prealloc=0.9"
             )),
         },
-        _ => Err("use growth, prealloc or prealloc=FRACTION (e.g. prealloc=0.9)".into()),
+        _ => Err("use growth, exact, prealloc or prealloc=FRACTION (e.g. prealloc=0.9)".into()),
     }
 }
 
@@ -303,11 +322,17 @@ pub struct TrainArgs {
     /// with --strategy half: everything in half (train.precision).
     #[arg(long, value_enum)]
     pub precision: Option<PrecisionArg>,
-    /// CUDA: growth (burn's pool grows on demand; default) or prealloc[=FRACTION]
+    /// CUDA: growth (burn's pool grows on demand in pages of a few size classes),
+    /// exact (every tensor its own buffer of its exact size) or prealloc[=FRACTION]
     /// (reserve FRACTION, default 0.9, of the free VRAM before training, as TensorFlow and
     /// JAX do) (memory.mode, memory.prealloc_fraction).
     #[arg(long, value_name = "MODE", value_parser = memory_mode_arg)]
     pub memory_mode: Option<MemoryModeArg>,
+    /// GPT attention: efficient (fused forward, the backward pass recomputes each
+    /// layer's scores; the default) or math (written out: autodiff keeps every layer's
+    /// [batch, heads, seq, seq] scores) (model.attention).
+    #[arg(long, value_enum)]
+    pub attention: Option<crate::model::AttentionKind>,
     /// Samples per optimizer step (train.batch).
     #[arg(long, short, value_name = "N")]
     pub batch: Option<u64>,
@@ -513,12 +538,18 @@ impl TrainArgs {
             Some(MemoryModeArg::Growth) => {
                 put("memory.mode", toml::Value::String("growth".into()));
             }
+            Some(MemoryModeArg::Exact) => {
+                put("memory.mode", toml::Value::String("exact".into()));
+            }
             Some(MemoryModeArg::Prealloc(fraction)) => {
                 put("memory.mode", toml::Value::String("prealloc".into()));
                 if let Some(f) = fraction {
                     put("memory.prealloc_fraction", toml::Value::Float(f));
                 }
             }
+        }
+        if let Some(v) = self.attention {
+            put("model.attention", toml::Value::String(v.name().into()));
         }
         if let Some(v) = self.batch {
             put("train.batch", int(v));

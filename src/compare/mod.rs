@@ -38,6 +38,14 @@ pub const STRATEGIES: &[(&str, &[&str])] = &[
     ("amp-f16", &["--strategy", "baseline", "--precision", "f16"]),
     ("half-bf16", &["--strategy", "half", "--precision", "bf16"]),
     ("half-f16", &["--strategy", "half", "--precision", "f16"]),
+    (
+        "attention-math",
+        &["--strategy", "baseline", "--attention", "math"],
+    ),
+    (
+        "pool-exact",
+        &["--strategy", "baseline", "--memory-mode", "exact"],
+    ),
 ];
 
 /// A validated comparison request.

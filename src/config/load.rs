@@ -155,6 +155,7 @@ const KEY_FLAGS: &[(&str, &str)] = &[
     ("model.d_model", "--d-model"),
     ("model.n_layers", "--n-layers"),
     ("model.kind", "--model"),
+    ("model.attention", "--attention"),
     ("auto_halve.start_steps", "--steps"),
     ("train.empty_cache_every", "--empty-cache-every"),
     ("auto_halve.keep_effective_batch", "--keep-effective-batch"),
@@ -246,6 +247,12 @@ fn validate(f: &ConfigFile, origin: &str) -> Result<RunConfig, ConfigError> {
         d_ff: c.positive("model.d_ff", f.model.d_ff)?,
         seq_len: c.positive("model.seq_len", f.model.seq_len)?,
         dropout: c.rate("model.dropout", f.model.dropout, 0.0, 0.99)?,
+        attention: crate::model::AttentionKind::from_name(&f.model.attention).ok_or_else(|| {
+            c.invalid(
+                "model.attention",
+                format!("= \"{}\": use \"efficient\" or \"math\"", f.model.attention),
+            )
+        })?,
     };
 
     let data = match &f.data.file {
@@ -433,10 +440,11 @@ fn validate(f: &ConfigFile, origin: &str) -> Result<RunConfig, ConfigError> {
             }
             MemoryMode::Prealloc { fraction }
         }
+        "exact" => MemoryMode::Exact,
         other => {
             return Err(c.invalid(
                 "memory.mode",
-                format!("= \"{other}\": use \"growth\" or \"prealloc\""),
+                format!("= \"{other}\": use \"growth\", \"prealloc\" or \"exact\""),
             ))
         }
     };

@@ -32,6 +32,8 @@ pub struct ModelSpec {
     pub seq_len: usize,
     /// Dropout probability.
     pub dropout: f64,
+    /// How attention is computed (gpt only).
+    pub attention: crate::model::AttentionKind,
 }
 
 /// A generated language with known structure, so that loss visibly falls.
@@ -248,6 +250,21 @@ pub enum MemoryMode {
         /// Share of the free VRAM.
         fraction: f64,
     },
+    /// Every tensor gets a buffer of its own exact size (cubecl's persistent pool,
+    /// `persistent_memory = "enforced"`); a freed buffer is reused for a tensor of the
+    /// same size.
+    Exact,
+}
+
+impl MemoryMode {
+    /// `growth`, `prealloc` or `exact`, as written in configs and flags.
+    pub fn name(self) -> &'static str {
+        match self {
+            MemoryMode::Growth => "growth",
+            MemoryMode::Prealloc { .. } => "prealloc",
+            MemoryMode::Exact => "exact",
+        }
+    }
 }
 
 /// A complete, valid run configuration.

@@ -59,8 +59,9 @@ impl Default for LossScaleSection {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct MemorySection {
-    /// `growth` (burn's pool grows on demand, the default) or `prealloc` (reserve
-    /// `prealloc_fraction` of the free VRAM up front, as TensorFlow and JAX do).
+    /// `growth` (burn's pool grows on demand in pages of a few size classes),
+    /// `prealloc` (reserve `prealloc_fraction` of the free VRAM up front, as TensorFlow
+    /// and JAX do) or `exact` (every tensor its own buffer of its exact size).
     pub mode: String,
     /// Share of the free VRAM `prealloc` reserves.
     pub prealloc_fraction: f64,
@@ -123,6 +124,9 @@ pub struct ModelSection {
     pub seq_len: i64,
     /// Dropout probability, 0 to disable (the default, so runs are reproducible).
     pub dropout: f64,
+    /// `efficient` (fused forward, scores recomputed in the backward pass) or `math`
+    /// (written out; autodiff keeps every layer's scores). gpt only.
+    pub attention: String,
 }
 
 impl Default for ModelSection {
@@ -135,6 +139,7 @@ impl Default for ModelSection {
             d_ff: 256,
             seq_len: 64,
             dropout: 0.0,
+            attention: crate::model::AttentionKind::default().name().into(),
         }
     }
 }

@@ -1,13 +1,12 @@
-//! A small GPT: token + position embeddings, pre-norm transformer blocks with a causal
-//! mask, a final norm and a linear head.
+//! A small GPT: token + position embeddings, pre-norm transformer blocks with causal
+//! self-attention, a final norm and a linear head.
 
-use burn::nn::attention::generate_autoregressive_mask;
 use burn::nn::loss::CrossEntropyLossConfig;
-use burn::nn::transformer::{
-    TransformerEncoder, TransformerEncoderConfig, TransformerEncoderInput,
-};
 use burn::nn::{Embedding, EmbeddingConfig, LayerNorm, LayerNormConfig, Linear, LinearConfig};
 use burn::prelude::*;
+
+use super::attention::{AttentionBackend, AttentionKind};
+use super::block::{Block, BlockConfig};
 
 /// Shapes of a [`Gpt`].
 #[derive(Config, Debug)]
@@ -24,6 +23,9 @@ pub struct GptConfig {
     pub d_ff: usize,
     /// Longest context.
     pub max_seq_len: usize,
+    /// How attention is computed and what it keeps for the backward pass.
+    #[config(default = "AttentionKind::Efficient")]
+    pub attention: AttentionKind,
     /// Dropout probability.
     #[config(default = 0.0)]
     pub dropout: f64,
@@ -34,7 +36,7 @@ pub struct GptConfig {
 pub struct Gpt<B: Backend> {
     token: Embedding<B>,
     position: Embedding<B>,
-    blocks: TransformerEncoder<B>,
+    blocks: Vec<Block<B>>,
     norm: LayerNorm<B>,
     head: Linear<B>,
 }
@@ -42,25 +44,19 @@ pub struct Gpt<B: Backend> {
 impl GptConfig {
     /// Creates the model with freshly initialised weights on `device`.
     pub fn init<B: Backend>(&self, device: &B::Device) -> Gpt<B> {
+        let block = BlockConfig::new(self.d_model, self.n_heads, self.d_ff, self.attention)
+            .with_dropout(self.dropout);
         Gpt {
             token: EmbeddingConfig::new(self.vocab, self.d_model).init(device),
             position: EmbeddingConfig::new(self.max_seq_len, self.d_model).init(device),
-            blocks: TransformerEncoderConfig::new(
-                self.d_model,
-                self.d_ff,
-                self.n_heads,
-                self.n_layers,
-            )
-            .with_dropout(self.dropout)
-            .with_norm_first(true)
-            .init(device),
+            blocks: (0..self.n_layers).map(|_| block.init(device)).collect(),
             norm: LayerNormConfig::new(self.d_model).init(device),
             head: LinearConfig::new(self.d_model, self.vocab).init(device),
         }
     }
 }
 
-impl<B: Backend> Gpt<B> {
+impl<B: AttentionBackend> Gpt<B> {
     /// Next-token logits.
     ///
     /// # Shapes
@@ -72,11 +68,10 @@ impl<B: Backend> Gpt<B> {
         let positions = Tensor::<B, 1, Int>::arange(0..seq_len as i64, &device)
             .reshape([1, seq_len])
             .repeat_dim(0, batch);
-        let x = self.token.forward(inputs) + self.position.forward(positions);
-        let mask = generate_autoregressive_mask::<B>(batch, seq_len, &device);
-        let x = self
-            .blocks
-            .forward(TransformerEncoderInput::new(x).mask_attn(mask));
+        let mut x = self.token.forward(inputs) + self.position.forward(positions);
+        for block in &self.blocks {
+            x = block.forward(x);
+        }
         self.head.forward(self.norm.forward(x))
     }
 

@@ -1,10 +1,14 @@
 //! The networks oomlab trains. Both are character-level language models whose memory grows
 //! with batch, sequence length, width and depth, so OOM can be provoked on purpose.
 
+pub mod attention;
+mod block;
 mod gpt;
 mod mlp;
 mod params;
 
+pub use attention::{AttentionBackend, AttentionKind};
+pub use block::{Block, BlockConfig};
 pub use gpt::{Gpt, GptConfig};
 pub use mlp::{Mlp, MlpConfig};
 pub use params::{flat_params, param_count, param_ids, ParamFingerprint, ParamStats};
@@ -37,6 +41,7 @@ impl<B: Backend> Net<B> {
                     spec.d_ff,
                     spec.seq_len,
                 )
+                .with_attention(spec.attention)
                 .with_dropout(spec.dropout)
                 .init(device),
             ),
@@ -46,7 +51,9 @@ impl<B: Backend> Net<B> {
             ),
         }
     }
+}
 
+impl<B: AttentionBackend> Net<B> {
     /// Mean next-character cross-entropy of a batch.
     ///
     /// # Shapes

@@ -5,6 +5,6 @@ mod summary;
 
 pub use render::{render_attempts, render_memory, render_summary};
 pub use summary::{
-    Adaptation, CacheCleanups, DeviceInfo, LossScaleReport, PrecisionReport, RunSummary,
-    StopReason, SUMMARY_SCHEMA_VERSION,
+    Adaptation, CacheCleanups, DeviceInfo, KernelCacheReport, LossScaleReport, PrecisionReport,
+    RunSummary, StopReason, SUMMARY_SCHEMA_VERSION,
 };

@@ -44,16 +44,22 @@ pub fn render_summary(s: &RunSummary) -> String {
         (
             "model",
             format!(
-                "{:?} d_model={} layers={} heads={} d_ff={} seq_len={}",
+                "{:?} d_model={} layers={} heads={} d_ff={} seq_len={}{}",
                 s.model.kind,
                 s.model.d_model,
                 s.model.n_layers,
                 s.model.n_heads,
                 s.model.d_ff,
-                s.model.seq_len
+                s.model.seq_len,
+                match s.model.kind {
+                    crate::config::ModelKind::Gpt =>
+                        format!(" attention={}", s.model.attention.name()),
+                    crate::config::ModelKind::Mlp => String::new(),
+                }
             )
             .to_lowercase(),
         ),
+        ("memory mode", s.memory_mode.name().to_string()),
         (
             "parameters",
             format!(
@@ -149,6 +155,21 @@ pub fn render_summary(s: &RunSummary) -> String {
             format!(
                 "scale {} -> {}; {} step(s) skipped for inf/NaN gradients; grew {} time(s) (every {} clean steps)",
                 l.init_scale, l.final_scale, l.skipped_steps, l.growths, l.growth_interval
+            ),
+        ]);
+    }
+    if let Some(k) = &s.kernel_cache {
+        t.add_row(vec![
+            "kernels".to_string(),
+            format!(
+                "the warm-up step compiled {} kernels and autotuned {} operations ({} and {} in the whole run); {} and {} were in the cache {} already",
+                k.added_in_warm_up.kernels,
+                k.added_in_warm_up.tuned,
+                k.added_in_run.kernels,
+                k.added_in_run.tuned,
+                k.before.kernels,
+                k.before.tuned,
+                k.dir
             ),
         ]);
     }

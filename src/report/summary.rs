@@ -108,6 +108,20 @@ pub struct LossScaleReport {
     pub growth_interval: usize,
 }
 
+/// What the run added to the kernel cache: on CUDA the first step at a new shape
+/// compiles kernels (NVRTC) and autotunes operations, and this is where that time goes.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct KernelCacheReport {
+    /// The cache folder.
+    pub dir: String,
+    /// Entries already there when the run started.
+    pub before: crate::device::CacheCounts,
+    /// Kernels compiled and operations autotuned during the warm-up step.
+    pub added_in_warm_up: crate::device::CacheCounts,
+    /// ... and during the whole run (later shapes, e.g. auto-halve's, add more).
+    pub added_in_run: crate::device::CacheCounts,
+}
+
 /// Everything a run reports, in one place, for every renderer.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RunSummary {
@@ -167,6 +181,10 @@ pub struct RunSummary {
     pub loss_scale: Option<LossScaleReport>,
     /// What `--memory-mode prealloc` reserved, when set.
     pub prealloc: Option<crate::device::PreallocReport>,
+    /// How the GPU pool places tensors (growth, prealloc, exact).
+    pub memory_mode: crate::config::MemoryMode,
+    /// What the run compiled and autotuned (CUDA with a kernel cache).
+    pub kernel_cache: Option<KernelCacheReport>,
     /// Wall time of the whole run.
     pub wall_s: f64,
     /// Peak resident set size of this process (`VmHWM`), where the OS reports it.

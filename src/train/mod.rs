@@ -11,3 +11,13 @@ pub use optim::AnyOptim;
 pub use run::{train, RunKit, RunResult, StepObserver};
 pub use stop::StopFlag;
 pub use trainer::{Instruments, StepRecord, TrainError, Trainer};
+
+use burn::tensor::backend::AutodiffBackend;
+
+use crate::model::AttentionBackend;
+
+/// What training needs of a backend: autodiff, and the memory-efficient attention
+/// operation (implemented for every autodiff backend).
+pub trait TrainBackend: AutodiffBackend + AttentionBackend {}
+
+impl<B: AutodiffBackend + AttentionBackend> TrainBackend for B {}

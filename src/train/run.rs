@@ -3,19 +3,18 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use burn::tensor::backend::AutodiffBackend;
-
 use super::attempt::{AttemptOutcome, AttemptRecord};
 use super::stop::StopFlag;
 use super::trainer::{Instruments, StepRecord, TrainError, Trainer};
 use crate::config::{MemoryMode, OptimKind, PrecisionMode, RunConfig};
 use crate::data::Corpus;
+use crate::device::CacheCounts;
 use crate::model::{ParamFingerprint, ParamStats};
 use crate::probe::AllocatorProbe;
 use crate::probe::{host, reconcile, MemoryProbe, MemoryReading, MemoryReport, Sampler, Timeline};
 use crate::report::{
-    Adaptation, CacheCleanups, DeviceInfo, LossScaleReport, PrecisionReport, RunSummary,
-    StopReason, SUMMARY_SCHEMA_VERSION,
+    Adaptation, CacheCleanups, DeviceInfo, KernelCacheReport, LossScaleReport, PrecisionReport,
+    RunSummary, StopReason, SUMMARY_SCHEMA_VERSION,
 };
 use crate::strategy::{self, OomResponse, StepPlan};
 use crate::units::Bytes;
@@ -30,6 +29,11 @@ pub trait StepObserver {
     fn on_attempt(&mut self, _record: &AttemptRecord) {}
     /// Something the user should see before the steps (e.g. what preallocation took).
     fn on_note(&mut self, _line: &str) {}
+    /// Before the dry warm-up step (CUDA), where kernels are compiled and autotuned;
+    /// `kernel_cache` is the folder they are written to, when there is one.
+    fn on_warm_up(&mut self, _kernel_cache: Option<&std::path::Path>) {}
+    /// After the warm-up step.
+    fn on_warm_up_done(&mut self) {}
 }
 
 /// What a run measures with.
@@ -53,6 +57,9 @@ pub struct RunKit {
     pub pool: Option<crate::backend::CudaPool>,
     /// Whether the backend fully supports the run's half type (burn's `supports_dtype`).
     pub supports_half: Option<bool>,
+    /// Where compiled kernels and autotune results are kept (CUDA), to count what the
+    /// run added.
+    pub kernel_cache: Option<std::path::PathBuf>,
 }
 
 impl Default for RunKit {
@@ -67,13 +74,14 @@ impl Default for RunKit {
             warm_up_rows: None,
             pool: None,
             supports_half: None,
+            kernel_cache: None,
         }
     }
 }
 
 impl CacheCleanups {
     /// Returns the pool's free pages to the driver and records what that freed and took.
-    fn record<B: AutodiffBackend>(
+    fn record<B: super::TrainBackend>(
         &mut self,
         trainer: &Trainer<B>,
         allocator: Option<&AllocatorProbe>,
@@ -104,7 +112,7 @@ pub struct RunResult {
 
 /// Trains with `cfg` on `device` until all steps ran, `stop` is requested, or a step
 /// fails; the summary is returned in every case.
-pub fn train<B: AutodiffBackend>(
+pub fn train<B: super::TrainBackend>(
     cfg: &RunConfig,
     corpus: Arc<Corpus>,
     device: B::Device,
@@ -147,12 +155,18 @@ pub fn train<B: AutodiffBackend>(
     let params = ParamStats::of(trainer.model());
     let compute_params = trainer.compute_param_stats();
 
+    let cache_counts = || kit.kernel_cache.as_deref().map(CacheCounts::read);
+    let cache_before = cache_counts();
     let warm_up_s = kit.warm_up_rows.and_then(|rows| {
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| trainer.warm_up(rows)))
+        observer.on_warm_up(kit.kernel_cache.as_deref());
+        let took = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| trainer.warm_up(rows)))
             .ok()
             .and_then(Result::ok)
-            .map(|d| d.as_secs_f64())
+            .map(|d| d.as_secs_f64());
+        observer.on_warm_up_done();
+        took
     });
+    let cache_after_warm_up = cache_counts();
 
     observer.on_start(cfg.train.max_steps);
     let mut records: Vec<StepRecord> = Vec::with_capacity(cfg.train.max_steps);
@@ -270,6 +284,15 @@ pub fn train<B: AutodiffBackend>(
         None => (MemoryReading::default(), None, None),
     };
     let timeline = sampler.map(|s| s.finish()).unwrap_or_default();
+    let kernel_cache = match (&kit.kernel_cache, cache_before, cache_after_warm_up) {
+        (Some(dir), Some(before), Some(after_warm_up)) => Some(KernelCacheReport {
+            dir: dir.display().to_string(),
+            before,
+            added_in_warm_up: after_warm_up.since(before),
+            added_in_run: cache_counts().unwrap_or_default().since(before),
+        }),
+        _ => None,
+    };
     let phases = trainer.phase_peaks();
     let mut memory = MemoryReport {
         kind: kit.memory_kind.to_string(),
@@ -391,6 +414,8 @@ pub fn train<B: AutodiffBackend>(
         precision,
         loss_scale,
         prealloc,
+        memory_mode: cfg.train.memory_mode,
+        kernel_cache,
         wall_s: started.elapsed().as_secs_f64(),
         host_peak_rss: host::peak_rss(),
         memory,

@@ -116,7 +116,7 @@ pub struct Trainer<B: AutodiffBackend> {
     keep_pool: bool,
 }
 
-impl<B: AutodiffBackend> Trainer<B> {
+impl<B: super::TrainBackend> Trainer<B> {
     /// Seeds the backend, builds the model and optimizer of `cfg` on `device`.
     pub fn new(cfg: &RunConfig, corpus: Arc<Corpus>, plan: StepPlan, device: B::Device) -> Self {
         Self::with_instruments(cfg, corpus, plan, device, Instruments::default())

@@ -1,0 +1,345 @@
+//! Memory-efficient causal attention as a custom autodiff operation (burn's
+//! `Backward`/`Ops` API, as in burn's guide to custom kernels with autodiff).
+//!
+//! Forward: the backend's fused attention with `is_causal` (no mask tensor). On CUDA,
+//! burn-cubecl autotunes between flash-attention kernels (cubek-attention) and its
+//! written-out fallback; on the CPU, Flex has its own naive and tiled kernels. Whichever
+//! runs, only its output leaves the operation.
+//!
+//! Saved for backward: Q, K and V (not the output, not the scores).
+//!
+//! Backward ([`causal_attention_backward`]): for a few heads at a time, recompute
+//! P = softmax(QKᵀ/√d) in f32 and
+//! - dV = Pᵀ·dO
+//! - dP = dO·Vᵀ
+//! - dS = P ⊙ (dP − rowsum(P ⊙ dP))
+//! - dQ = dS·K/√d, dK = dSᵀ·Q/√d
+//!
+//! so the `[batch, heads, seq, seq]` tensors exist for one layer's backward pass only,
+//! bounded by [`CHUNK_BYTES`] per tensor.
+
+use burn::backend::autodiff::checkpoint::base::Checkpointer;
+use burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy;
+use burn::backend::autodiff::grads::Gradients;
+use burn::backend::autodiff::ops::{Backward, Ops, OpsKind};
+use burn::backend::Autodiff;
+use burn::prelude::*;
+use burn::tensor::activation::softmax;
+use burn::tensor::ops::{AttentionModuleOptions, FloatTensor};
+use burn::tensor::{FloatDType, TensorPrimitive};
+
+use super::{future_mask, scale};
+use crate::model::in_f32;
+
+/// The most bytes one f32 `[batch, heads, seq, seq]` tensor of the backward pass may take:
+/// heads are processed in groups small enough for that (at least one head at a time).
+pub const CHUNK_BYTES: usize = 256 * 1024 * 1024;
+
+/// A backend that can run [`causal_attention`]: every autodiff backend (the operation is
+/// generic over the inner backend).
+pub trait AttentionBackend: Backend {
+    /// Causal attention whose backward pass recomputes the scores.
+    ///
+    /// # Shapes
+    /// - q, k, v: `[batch, heads, seq_len, head_dim]`
+    /// - output: `[batch, heads, seq_len, head_dim]`
+    fn causal_attention(
+        q: FloatTensor<Self>,
+        k: FloatTensor<Self>,
+        v: FloatTensor<Self>,
+    ) -> FloatTensor<Self>;
+}
+
+/// Memory-efficient causal attention (see the module documentation).
+///
+/// # Shapes
+/// - q, k, v: `[batch, heads, seq_len, head_dim]`
+/// - output: `[batch, heads, seq_len, head_dim]`
+pub fn causal_attention<B: AttentionBackend>(
+    q: Tensor<B, 4>,
+    k: Tensor<B, 4>,
+    v: Tensor<B, 4>,
+) -> Tensor<B, 4> {
+    Tensor::from_primitive(TensorPrimitive::Float(B::causal_attention(
+        q.into_primitive().tensor(),
+        k.into_primitive().tensor(),
+        v.into_primitive().tensor(),
+    )))
+}
+
+/// The backend's fused causal attention. A custom scale would send burn-cubecl to its
+/// written-out fallback, so the default one (1/√head_dim) is used.
+fn fused_forward<B: Backend>(
+    q: FloatTensor<B>,
+    k: FloatTensor<B>,
+    v: FloatTensor<B>,
+) -> FloatTensor<B> {
+    B::attention(
+        q,
+        k,
+        v,
+        None,
+        None,
+        AttentionModuleOptions {
+            scale: None,
+            softcap: None,
+            is_causal: true,
+        },
+    )
+}
+
+impl<B: Backend, C: CheckpointStrategy> AttentionBackend for Autodiff<B, C> {
+    fn causal_attention(
+        q: FloatTensor<Self>,
+        k: FloatTensor<Self>,
+        v: FloatTensor<Self>,
+    ) -> FloatTensor<Self> {
+        #[derive(Debug)]
+        struct EfficientAttention;
+
+        impl<B: Backend> Backward<B, 3> for EfficientAttention {
+            type State = (FloatTensor<B>, FloatTensor<B>, FloatTensor<B>);
+
+            fn backward(
+                self,
+                ops: Ops<Self::State, 3>,
+                grads: &mut Gradients,
+                _checkpointer: &mut Checkpointer,
+            ) {
+                let [node_q, node_k, node_v] = ops.parents;
+                let grad = grads.consume::<B>(&ops.node);
+                let (q, k, v) = ops.state;
+                let t = |p| Tensor::<B, 4>::from_primitive(TensorPrimitive::Float(p));
+                let (dq, dk, dv) = causal_attention_backward(t(q), t(k), t(v), t(grad));
+                for (node, g) in [(node_q, dq), (node_k, dk), (node_v, dv)] {
+                    if let Some(node) = node {
+                        grads.register::<B>(node.id, g.into_primitive().tensor());
+                    }
+                }
+            }
+        }
+
+        match EfficientAttention
+            .prepare::<C>([q.node.clone(), k.node.clone(), v.node.clone()])
+            .compute_bound()
+            .stateful()
+        {
+            OpsKind::Tracked(prep) => {
+                let out = fused_forward::<B>(
+                    q.primitive.clone(),
+                    k.primitive.clone(),
+                    v.primitive.clone(),
+                );
+                prep.finish((q.primitive, k.primitive, v.primitive), out)
+            }
+            OpsKind::UnTracked(prep) => {
+                prep.finish(fused_forward::<B>(q.primitive, k.primitive, v.primitive))
+            }
+        }
+    }
+}
+
+/// Heads per group so that one f32 `[batch, group, seq, seq]` tensor stays within
+/// [`CHUNK_BYTES`] (at least one head).
+pub fn heads_per_chunk(batch: usize, heads: usize, seq_len: usize) -> usize {
+    let per_head = batch * seq_len * seq_len * 4;
+    (CHUNK_BYTES / per_head.max(1)).clamp(1, heads.max(1))
+}
+
+/// Gradients of causal attention with respect to Q, K and V, recomputing the scores a
+/// group of heads at a time. Scores, softmax and its gradient are in f32; the products
+/// with Q, K, V and dO run in their dtype.
+///
+/// # Shapes
+/// - q, k, v, grad_out: `[batch, heads, seq_len, head_dim]`
+/// - output: (dQ, dK, dV), each `[batch, heads, seq_len, head_dim]`
+pub fn causal_attention_backward<B: Backend>(
+    q: Tensor<B, 4>,
+    k: Tensor<B, 4>,
+    v: Tensor<B, 4>,
+    grad_out: Tensor<B, 4>,
+) -> (Tensor<B, 4>, Tensor<B, 4>, Tensor<B, 4>) {
+    let [batch, heads, seq_len, _] = q.dims();
+    backward_in_groups(q, k, v, grad_out, heads_per_chunk(batch, heads, seq_len))
+}
+
+/// [`causal_attention_backward`], `group` heads at a time.
+fn backward_in_groups<B: Backend>(
+    q: Tensor<B, 4>,
+    k: Tensor<B, 4>,
+    v: Tensor<B, 4>,
+    grad_out: Tensor<B, 4>,
+    group: usize,
+) -> (Tensor<B, 4>, Tensor<B, 4>, Tensor<B, 4>) {
+    let [batch, heads, seq_len, head_dim] = q.dims();
+    let dtype = FloatDType::from(q.dtype());
+    let to_dtype = |t: Tensor<B, 4>| {
+        if t.dtype() == burn::tensor::DType::from(dtype) {
+            t
+        } else {
+            t.cast(dtype)
+        }
+    };
+    let s = scale(head_dim);
+    let group = group.clamp(1, heads.max(1));
+    let device = q.device();
+    let (mut dqs, mut dks, mut dvs) = (Vec::new(), Vec::new(), Vec::new());
+    for start in (0..heads).step_by(group) {
+        let n = group.min(heads - start);
+        let part = |t: &Tensor<B, 4>| {
+            if n == heads {
+                t.clone()
+            } else {
+                t.clone().narrow(1, start, n)
+            }
+        };
+        let (qc, kc, vc, gc) = (part(&q), part(&k), part(&v), part(&grad_out));
+        let scores = in_f32(qc.clone().matmul(kc.clone().swap_dims(2, 3)))
+            .mul_scalar(s)
+            .mask_fill(
+                future_mask::<B>([batch, n, seq_len], &device),
+                f32::NEG_INFINITY,
+            );
+        let p = softmax(scores, 3);
+        dvs.push(to_dtype(p.clone()).swap_dims(2, 3).matmul(gc.clone()));
+        let dp = in_f32(gc.matmul(vc.swap_dims(2, 3)));
+        let row = (p.clone() * dp.clone()).sum_dim(3);
+        let ds = to_dtype((p * (dp - row)).mul_scalar(s));
+        dqs.push(ds.clone().matmul(kc));
+        dks.push(ds.swap_dims(2, 3).matmul(qc));
+    }
+    let join = |mut parts: Vec<Tensor<B, 4>>| {
+        if parts.len() == 1 {
+            parts.remove(0)
+        } else {
+            Tensor::cat(parts, 1)
+        }
+    };
+    (join(dqs), join(dks), join(dvs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::CpuBackend;
+    use crate::model::attention::math_attention;
+    use burn::tensor::Distribution;
+
+    type B = CpuBackend;
+
+    fn random(shape: [usize; 4], seed: u64) -> Tensor<B, 4> {
+        B::seed(&Default::default(), seed);
+        Tensor::random(shape, Distribution::Normal(0.0, 1.0), &Default::default())
+    }
+
+    /// ‖a − b‖ / ‖b‖
+    fn relative<Bk: Backend>(a: Tensor<Bk, 4>, b: Tensor<Bk, 4>) -> f64 {
+        let diff: f64 = (a - b.clone())
+            .powi_scalar(2)
+            .sum()
+            .into_scalar()
+            .elem::<f64>()
+            .sqrt();
+        let norm: f64 = b.powi_scalar(2).sum().into_scalar().elem::<f64>().sqrt();
+        diff / norm
+    }
+
+    /// Output and dQ, dK, dV of `attend` for a loss of sum(out ⊙ w).
+    fn run(
+        attend: fn(Tensor<B, 4>, Tensor<B, 4>, Tensor<B, 4>) -> Tensor<B, 4>,
+        [q, k, v, w]: [Tensor<B, 4>; 4],
+    ) -> [Tensor<<B as burn::tensor::backend::AutodiffBackend>::InnerBackend, 4>; 4] {
+        let (q, k, v) = (q.require_grad(), k.require_grad(), v.require_grad());
+        let out = attend(q.clone(), k.clone(), v.clone());
+        let grads = (out.clone() * w).sum().backward();
+        [
+            out.inner(),
+            q.grad(&grads).expect("dQ"),
+            k.grad(&grads).expect("dK"),
+            v.grad(&grads).expect("dV"),
+        ]
+    }
+
+    fn inputs(shape: [usize; 4], seed: u64) -> [Tensor<B, 4>; 4] {
+        [0, 1, 2, 3].map(|i| random(shape, seed * 10 + i))
+    }
+
+    #[test]
+    fn output_and_gradients_equal_the_written_out_attention() {
+        for (i, shape) in [[1, 1, 5, 4], [2, 3, 17, 8], [2, 4, 64, 16], [1, 2, 130, 8]]
+            .into_iter()
+            .enumerate()
+        {
+            let x = inputs(shape, i as u64);
+            let efficient = run(causal_attention, x.clone());
+            let math = run(math_attention, x);
+            for (name, (e, m)) in ["out", "dQ", "dK", "dV"]
+                .iter()
+                .zip(efficient.into_iter().zip(math))
+            {
+                let r = relative(e, m);
+                assert!(r <= 1e-5, "{shape:?} {name}: relative difference {r:e}");
+            }
+        }
+    }
+
+    #[test]
+    fn heads_in_groups_give_the_same_gradients_as_all_at_once() {
+        let [q, k, v, g] = inputs([2, 4, 24, 8], 7).map(|t| t.inner());
+        let all = backward_in_groups(q.clone(), k.clone(), v.clone(), g.clone(), 4);
+        let one = backward_in_groups(q.clone(), k.clone(), v.clone(), g.clone(), 1);
+        let three = backward_in_groups(q, k, v, g, 3);
+        for (a, (b, c)) in [all.0, all.1, all.2].into_iter().zip(
+            [one.0, one.1, one.2]
+                .into_iter()
+                .zip([three.0, three.1, three.2]),
+        ) {
+            assert!(relative(b, a.clone()) <= 1e-6);
+            assert!(relative(c, a) <= 1e-6);
+        }
+    }
+
+    #[test]
+    fn a_position_never_sees_the_future() {
+        let [q, k, v, _] = inputs([1, 2, 12, 4], 3);
+        let before = causal_attention(q.clone(), k.clone(), v.clone());
+        // Change keys and values from position 6 on: outputs 0..6 must not move.
+        let noise = random([1, 2, 6, 4], 99);
+        let k2 = k.slice_assign([0..1, 0..2, 6..12, 0..4], noise.clone());
+        let v2 = v.slice_assign([0..1, 0..2, 6..12, 0..4], noise);
+        let after = causal_attention(q, k2, v2);
+        let head = |t: Tensor<B, 4>| t.slice([0..1, 0..2, 0..6, 0..4]).inner();
+        assert!(relative(head(after.clone()), head(before.clone())) < 1e-7);
+        let tail = |t: Tensor<B, 4>| t.slice([0..1, 0..2, 6..12, 0..4]).inner();
+        assert!(relative(tail(after), tail(before)) > 1e-3);
+    }
+
+    #[test]
+    fn chunks_are_bounded_and_never_empty() {
+        // gpu config: 64 x 256 x 256 x 4 B = 16 MiB a head: all 8 heads at once.
+        assert_eq!(heads_per_chunk(64, 8, 256), 8);
+        // h200 config: 128 x 512 x 512 x 4 B = 128 MiB a head: two at a time.
+        assert_eq!(heads_per_chunk(128, 16, 512), 2);
+        // One head over the bound still runs, alone.
+        assert_eq!(heads_per_chunk(1024, 16, 2048), 1);
+    }
+
+    #[test]
+    fn half_inputs_give_half_gradients_close_to_f32() {
+        use burn::tensor::FloatDType;
+        for dtype in [FloatDType::BF16, FloatDType::F16] {
+            let x = inputs([2, 2, 33, 8], 5);
+            let reference = run(math_attention, x.clone());
+            let half = x.map(|t| t.cast(dtype));
+            let got = run(causal_attention, half);
+            for (name, (g, r)) in ["out", "dQ", "dK", "dV"]
+                .iter()
+                .zip(got.into_iter().zip(reference))
+            {
+                assert_eq!(g.dtype(), burn::tensor::DType::from(dtype), "{name}");
+                let r = relative(g.cast(FloatDType::F32), r);
+                assert!(r <= 2e-2, "{dtype:?} {name}: relative difference {r:e}");
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+//! One pre-norm transformer block: causal self-attention and a GELU feed-forward layer,
+//! each behind a LayerNorm and added to the residual stream.
+
+use burn::nn::transformer::{PositionWiseFeedForward, PositionWiseFeedForwardConfig};
+use burn::nn::{LayerNorm, LayerNormConfig};
+use burn::prelude::*;
+
+use super::attention::{
+    AttentionBackend, AttentionKind, CausalSelfAttention, CausalSelfAttentionConfig,
+};
+
+/// Shapes of a [`Block`].
+#[derive(Config, Debug)]
+pub struct BlockConfig {
+    /// Residual width.
+    pub d_model: usize,
+    /// Attention heads.
+    pub n_heads: usize,
+    /// Feed-forward width.
+    pub d_ff: usize,
+    /// How attention is computed.
+    pub attention: AttentionKind,
+    /// Dropout probability.
+    #[config(default = 0.0)]
+    pub dropout: f64,
+}
+
+/// `x + attention(norm(x))`, then `x + feed_forward(norm(x))`.
+#[derive(Module, Debug)]
+pub struct Block<B: Backend> {
+    norm_attention: LayerNorm<B>,
+    attention: CausalSelfAttention<B>,
+    norm_feed_forward: LayerNorm<B>,
+    feed_forward: PositionWiseFeedForward<B>,
+}
+
+impl BlockConfig {
+    /// Creates the block with freshly initialised weights on `device`.
+    pub fn init<B: Backend>(&self, device: &B::Device) -> Block<B> {
+        Block {
+            norm_attention: LayerNormConfig::new(self.d_model).init(device),
+            attention: CausalSelfAttentionConfig::new(self.d_model, self.n_heads, self.attention)
+                .with_dropout(self.dropout)
+                .init(device),
+            norm_feed_forward: LayerNormConfig::new(self.d_model).init(device),
+            feed_forward: PositionWiseFeedForwardConfig::new(self.d_model, self.d_ff)
+                .with_dropout(self.dropout)
+                .init(device),
+        }
+    }
+}
+
+impl<B: AttentionBackend> Block<B> {
+    /// # Shapes
+    /// - x: `[batch, seq_len, d_model]`
+    /// - output: `[batch, seq_len, d_model]`
+    pub fn forward(&self, x: Tensor<B, 3>) -> Tensor<B, 3> {
+        let x = x.clone() + self.attention.forward(self.norm_attention.forward(x));
+        x.clone() + self.feed_forward.forward(self.norm_feed_forward.forward(x))
+    }
+}
