@@ -30,11 +30,15 @@ import subprocess
 import sys
 import tomllib
 
+# (name, settings). "extra": more `oomlab train` arguments.
 OOMLAB = [
     (f"oomlab {p} {a} {m}", {"precision": p, "attention": a, "memory_mode": m})
     for p in ("f32", "bf16")
-    for a in ("math", "efficient")
-    for m in ("growth", "exact")
+    for (a, m) in (("math", "growth"), ("efficient", "growth"), ("efficient", "exact"))
+] + [
+    (f"oomlab {p} efficient growth, checks once per step",
+     {"precision": p, "attention": "efficient", "memory_mode": "growth", "extra": ["--check-every", "step"]})
+    for p in ("f32", "bf16")
 ]
 PYTORCH = [
     (f"pytorch {p} {a}", {"precision": p, "attention": a})
@@ -74,6 +78,7 @@ def oomlab_run(args, name, settings, repeat, log):
            "--device", "cuda", "--strategy", "baseline",
            "--precision", settings["precision"], "--attention", settings["attention"],
            "--memory-mode", settings["memory_mode"], "--quiet", "--json", "--out", folder]
+    cmd += settings.get("extra", [])
     if args.batch:
         cmd += ["--batch", str(args.batch)]
     if args.steps:
@@ -188,7 +193,7 @@ def tables(meta, runs):
     out = [f"# Paired yardstick: `{meta['config']}` config, {meta['card']}", "",
            f"Date {meta['date']}, commit {meta['commit']}, {meta['repeats']} repeats of every configuration, "
            f"interleaved, each in a fresh process; {meta['steps']} steps at batch {meta['batch']}. "
-           f"Command: `{meta['command']}`.", "",
+           f"Command: `{meta['command']}`.", ""] + ([f"Stopped early: {meta['stopped_early']}.", ""] if meta.get("stopped_early") else []) + [
            "Min and median over the repeats. NVML peak: this process's used memory as NVML reports it, "
            "sampled every 10 ms (by oomlab's own sampler and by pytorch_gpt.py's thread). "
            "Steady step: the median step after the first, synchronised with the device.", "",
@@ -225,6 +230,8 @@ def main():
     p.add_argument("--only", help="comma-separated configuration names to run (default: all)")
     p.add_argument("--out", required=True)
     p.add_argument("--tables-only", action="store_true")
+    p.add_argument("--deadline-s", type=float, default=1e9,
+                   help="start no run after this many seconds (the tables cover what ran)")
     args = p.parse_args()
     if args.tables_only:
         data = json.load(open(os.path.join(args.out, "paired.json")))
@@ -252,16 +259,23 @@ def main():
     }
     runs = []
     log = open(os.path.join(args.out, "log.txt"), "a")
-    for repeat in range(1, args.repeats + 1):
-        for name, settings in OOMLAB:
-            if only is None or name in only:
-                runs.append(oomlab_run(args, name, settings, repeat, log))
-                print(json.dumps(runs[-1]), flush=True)
-        for name, settings in PYTORCH:
-            if only is None or name in only:
-                runs.append(pytorch_run(args, name, settings, repeat, cfg, log))
-                print(json.dumps(runs[-1]), flush=True)
-    json.dump({"meta": meta, "runs": runs}, open(os.path.join(args.out, "paired.json"), "w"), indent=1)
+    started = datetime.datetime.now().timestamp()
+    plan = [(r, n, s, "oomlab") for r in range(1, args.repeats + 1) for n, s in OOMLAB] + \
+           [(r, n, s, "pytorch") for r in range(1, args.repeats + 1) for n, s in PYTORCH]
+    plan.sort(key=lambda x: x[0])  # interleaved: every configuration once per repeat
+    for repeat, name, settings, side in plan:
+        if only is not None and name not in only:
+            continue
+        if datetime.datetime.now().timestamp() - started > args.deadline_s:
+            meta["stopped_early"] = f"deadline of {args.deadline_s:.0f} s reached before {name} repeat {repeat}"
+            break
+        if side == "oomlab":
+            runs.append(oomlab_run(args, name, settings, repeat, log))
+        else:
+            runs.append(pytorch_run(args, name, settings, repeat, cfg, log))
+        print(json.dumps(runs[-1]), flush=True)
+        # Written after every run, so a stopped script still leaves what it measured.
+        json.dump({"meta": meta, "runs": runs}, open(os.path.join(args.out, "paired.json"), "w"), indent=1)
     problem = check_pairing(runs)
     if problem:
         print(f"pairing refused: {problem}", file=sys.stderr)

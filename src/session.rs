@@ -8,8 +8,8 @@ use crate::backend::{dispatch, BackendExtras, BackendJob};
 use crate::config::{ConfigFile, OptimKind, RunConfig};
 use crate::data::Corpus;
 use crate::device::{
-    configure_cubecl, hold_budget, reexec_with_library_dir, select, Ballast, BudgetError,
-    CubeclSettings, DeviceRequest, Selected,
+    configure_cubecl, hold_budget, install_tuned, reexec_with_library_dir, select, Ballast,
+    BudgetError, CubeclSettings, DeviceRequest, Selected,
 };
 use crate::error::Error;
 use crate::gpu::{process_state, ProcState};
@@ -45,6 +45,10 @@ pub struct TrainPlan {
     pub probe_interval: Duration,
     /// Where compiled kernels and autotune results persist; `None` turns it off.
     pub kernel_cache: Option<PathBuf>,
+    /// Install the autotune results oomlab ships for this card into the kernel cache.
+    pub tuned_pack: bool,
+    /// Synchronise and look for OOM after every phase (`false`: once per step).
+    pub check_every_phase: bool,
 }
 
 /// What a finished (or stopped) run left behind.
@@ -210,23 +214,30 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
                 detector,
                 allocator: None,
                 memory: Some(Arc::new(HostProbe)),
+                check_every_phase: plan.check_every_phase,
             };
         }
-        Selected::Cuda { index, .. } => {
+        Selected::Cuda { index, name, .. } => {
             if plan.memory_budget.is_some() {
                 say("--memory-budget applies to the CPU backend; on CUDA use --vram-budget");
             }
             kit.memory_kind = "gpu";
             // A dry step at a size that fits before the first real one (Trainer::warm_up).
             kit.warm_up_rows = Some(32);
-            let notes = configure_cubecl(&CubeclSettings {
+            let setup = configure_cubecl(&CubeclSettings {
                 kernel_cache: plan.kernel_cache.clone(),
                 exact_memory: plan.config.train.memory_mode == crate::config::MemoryMode::Exact,
             });
-            for note in &notes {
+            for note in &setup.notes {
                 say(note);
             }
-            kit.kernel_cache = plan.kernel_cache.clone();
+            if let (Some(dir), true) = (&setup.kernel_cache, plan.tuned_pack) {
+                if let Some(line) = install_tuned(dir, name, *index) {
+                    say(&line);
+                    kit.notes.push(line);
+                }
+            }
+            kit.kernel_cache = setup.kernel_cache;
             let nvml = match NvmlView::init() {
                 Ok(v) => Some(v),
                 Err(e) => {
@@ -256,6 +267,7 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
                 detector: Arc::new(DevicePanicDetector::install()),
                 allocator: None, // filled in by the backend dispatch
                 memory: probe,
+                check_every_phase: plan.check_every_phase,
             };
         }
     }

@@ -58,7 +58,9 @@ fn efficient_attention_equals_the_written_out_one_on_cuda() {
     for note in configure_cubecl(&CubeclSettings {
         kernel_cache: default_kernel_cache(),
         exact_memory: false,
-    }) {
+    })
+    .notes
+    {
         println!("{note}");
     }
     let device = CudaDevice::new(0);

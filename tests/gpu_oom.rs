@@ -34,7 +34,9 @@ fn steps_past_the_vram_budget_are_caught_discarded_and_memory_returns_to_baselin
     for note in configure_cubecl(&CubeclSettings {
         kernel_cache: default_kernel_cache(),
         exact_memory: false,
-    }) {
+    })
+    .notes
+    {
         println!("{note}");
     }
     let budget =
@@ -60,6 +62,7 @@ fn steps_past_the_vram_budget_are_caught_discarded_and_memory_returns_to_baselin
             detector: Arc::new(DevicePanicDetector::install()),
             allocator: Some(allocator.clone()),
             memory: Some(Arc::new(nvml.clone())),
+            check_every_phase: true,
         },
     );
 

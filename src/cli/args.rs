@@ -386,12 +386,31 @@ pub struct TrainArgs {
     /// ~/.cache/oomlab/cubecl.
     #[arg(long, value_name = "DIR|off")]
     pub kernel_cache: Option<String>,
+    /// CUDA: do not install the autotune results oomlab ships for this card (kernels/)
+    /// into the kernel cache, e.g. to measure a cold first step.
+    #[arg(long)]
+    pub no_tuned_pack: bool,
+    /// When oomlab synchronises with the device to look for a failed allocation and read
+    /// the allocator: after every phase (default: an OOM is attributed to the forward,
+    /// backward or optimizer phase) or once per step, at its end (no phase attribution;
+    /// not with auto-halve). Exists to measure what the phase checks cost.
+    #[arg(long, value_enum, default_value = "phase")]
+    pub check_every: CheckEvery,
     /// Print the summary as JSON on stdout.
     #[arg(long)]
     pub json: bool,
     /// No progress on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+/// `--check-every` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CheckEvery {
+    /// After the forward pass, the backward pass and the optimizer step.
+    Phase,
+    /// Once, after the optimizer step.
+    Step,
 }
 
 /// `oomlab compare`

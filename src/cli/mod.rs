@@ -201,6 +201,12 @@ pub fn resolve(args: TrainArgs) -> Result<TrainPlan, Error> {
     let source = ConfigSource::from_arg(&args.config);
     let overrides = args.overrides()?;
     let (file, config) = config::load(&source, &overrides)?;
+    let check_every_phase = args.check_every == args::CheckEvery::Phase;
+    if !check_every_phase && matches!(config.train.strategy, config::StrategySpec::AutoHalve(_)) {
+        return Err(Error::Unsupported(
+            "--check-every step with --strategy auto-halve: auto-halve needs --check-every phase, to tell an OOM in the optimizer phase (which no smaller batch fixes) from one in the forward or backward pass".into(),
+        ));
+    }
     Ok(TrainPlan {
         file,
         config,
@@ -215,5 +221,7 @@ pub fn resolve(args: TrainArgs) -> Result<TrainPlan, Error> {
             Some(dir) => Some(dir.into()),
             None => crate::device::default_kernel_cache(),
         },
+        tuned_pack: !args.no_tuned_pack,
+        check_every_phase,
     })
 }

@@ -35,19 +35,30 @@ pub struct CubeclSettings {
     pub exact_memory: bool,
 }
 
+/// What [`configure_cubecl`] did.
+#[derive(Debug, Clone, Default)]
+pub struct CubeclSetup {
+    /// Lines for the user.
+    pub notes: Vec<String>,
+    /// The kernel cache folder cubecl now uses, when it is oomlab's.
+    pub kernel_cache: Option<PathBuf>,
+}
+
 /// Configures cubecl before its first use: the user's `cubecl.toml` (if any) and
 /// `CUBECL_*` variables as usual, with the compilation and autotune caches in the kernel
 /// cache folder unless the user's file chose a compilation cache, and exact-size
-/// allocation when asked. Returns lines for the user.
-pub fn configure_cubecl(settings: &CubeclSettings) -> Vec<String> {
+/// allocation when asked.
+pub fn configure_cubecl(settings: &CubeclSettings) -> CubeclSetup {
     let mut config = CubeClRuntimeConfig::from_current_dir().override_from_env();
     let mut notes = Vec::new();
+    let mut kernel_cache = None;
     match &settings.kernel_cache {
         Some(dir) if config.compilation.cache.is_none() => match std::fs::create_dir_all(dir) {
             Ok(()) => {
                 config.compilation.cache = Some(CacheConfig::File(dir.clone()));
                 config.autotune.cache = CacheConfig::File(dir.clone());
                 notes.push(format!("kernel and autotune cache: {}", dir.display()));
+                kernel_cache = Some(dir.clone());
             }
             Err(e) => notes.push(format!(
                 "kernel cache disabled: cannot create {} ({e}); the first step compiles every kernel",
@@ -67,11 +78,18 @@ pub fn configure_cubecl(settings: &CubeclSettings) -> Vec<String> {
     // `set` panics if cubecl already read its configuration; this runs before any CUDA
     // work, once per process.
     if std::panic::catch_unwind(|| CubeClRuntimeConfig::set(config)).is_err() {
-        return vec![
-            "cubecl was already configured; kernel cache and memory mode left as they were".into(),
-        ];
+        return CubeclSetup {
+            notes: vec![
+                "cubecl was already configured; kernel cache and memory mode left as they were"
+                    .into(),
+            ],
+            kernel_cache: None,
+        };
     }
-    notes
+    CubeclSetup {
+        notes,
+        kernel_cache,
+    }
 }
 
 /// Entries in a kernel cache folder.

@@ -9,10 +9,14 @@ mod kernel_cache;
 mod prealloc;
 mod request;
 mod select;
+mod tuned;
 
 pub use ballast::{hold_budget, Ballast, BudgetError, BudgetSetup};
 pub use cuda_libs::{cuda_driver, locate_nvrtc, reexec_with_library_dir, CudaDriver, NvrtcStatus};
-pub use kernel_cache::{configure_cubecl, default_kernel_cache, CacheCounts, CubeclSettings};
+pub use kernel_cache::{
+    configure_cubecl, default_kernel_cache, CacheCounts, CubeclSettings, CubeclSetup,
+};
 pub use prealloc::{plan_pages, pool_page_sizes, PreallocError, PreallocReport};
 pub use request::DeviceRequest;
 pub use select::{select, DeviceError, Selected};
+pub use tuned::{install_tuned, TunedInstall, CUBECL_VERSION};

@@ -85,6 +85,10 @@ pub struct Instruments {
     pub allocator: Option<AllocatorProbe>,
     /// NVML or host reading attached to an OOM event.
     pub memory: Option<Arc<dyn MemoryProbe>>,
+    /// Synchronise, read the allocator and ask the detector after every phase (`true`),
+    /// or only after the optimizer step (an OOM is then found at the end of the step,
+    /// still before anything is applied, and attributed to the optimizer phase).
+    pub check_every_phase: bool,
 }
 
 impl Default for Instruments {
@@ -93,6 +97,7 @@ impl Default for Instruments {
             detector: Arc::new(NoDetector),
             allocator: None,
             memory: None,
+            check_every_phase: true,
         }
     }
 }
@@ -218,8 +223,12 @@ impl<B: super::TrainBackend> Trainer<B> {
         &self.device
     }
 
-    /// Synchronises, records allocator figures for `phase`, and asks the detector.
+    /// Synchronises, records allocator figures for `phase`, and asks the detector (with
+    /// `check_every_phase` off, only at the end of the step).
     fn checkpoint(&mut self, step: usize, phase: Phase) -> Result<(), TrainError> {
+        if !self.inst.check_every_phase && phase != Phase::Optimizer {
+            return Ok(());
+        }
         let synced = B::sync(&self.device);
         let stats = self.inst.allocator.as_ref().and_then(|a| a.stats());
         if let Some(event) = self.inst.detector.check(step, phase) {
@@ -343,6 +352,9 @@ impl<B: super::TrainBackend> Trainer<B> {
 
         let loss_scale = self.scaler.as_ref().map(LossScaler::scale);
         let mut loss_sum = 0.0f64;
+        // Without phase checks the loss is read once, after the step, so nothing waits for
+        // the device in between.
+        let mut deferred: Vec<Tensor<B::InnerBackend, 1>> = Vec::new();
         let mut acc = GradientsAccumulator::<Net<B>>::new();
         let mut single = None;
         for i in 0..plan.accumulation {
@@ -352,7 +364,12 @@ impl<B: super::TrainBackend> Trainer<B> {
             // included.
             let loss = self.compute_model(&model).loss(b.inputs, b.targets);
             self.checkpoint(step, Phase::Forward)?;
-            let value = f64::from(loss.clone().into_scalar().elem::<f32>());
+            let value = if self.inst.check_every_phase {
+                f64::from(loss.clone().into_scalar().elem::<f32>())
+            } else {
+                deferred.push(loss.clone().inner().mul_scalar(rows as f64));
+                0.0
+            };
             // Each micro-batch's mean loss is weighted by its share of the batch, so the
             // summed gradient is that of the whole batch's mean loss.
             let scaled = if plan.accumulation == 1 {
@@ -376,7 +393,13 @@ impl<B: super::TrainBackend> Trainer<B> {
             }
         }
         let grads = single.unwrap_or_else(|| acc.grads());
-        let record = |t: &Self, skipped: bool| StepRecord {
+        let read_deferred = |loss_sum: &mut f64| {
+            if !deferred.is_empty() {
+                let total = Tensor::cat(deferred.clone(), 0).sum().into_scalar();
+                *loss_sum = f64::from(total.elem::<f32>());
+            }
+        };
+        let record = |t: &Self, loss_sum: f64, skipped: bool| StepRecord {
             step,
             loss: (loss_sum / plan.batch as f64) as f32,
             micro_batch: plan.micro_batch,
@@ -401,7 +424,11 @@ impl<B: super::TrainBackend> Trainer<B> {
                     if let Some(s) = self.scaler.as_mut() {
                         s.update(false);
                     }
-                    return Ok(record(self, true));
+                    if !self.inst.check_every_phase {
+                        self.checkpoint(step, Phase::Optimizer)?;
+                        read_deferred(&mut loss_sum);
+                    }
+                    return Ok(record(self, loss_sum, true));
                 }
                 grads
             }
@@ -410,13 +437,14 @@ impl<B: super::TrainBackend> Trainer<B> {
         let mut optim = self.optim.clone();
         let updated = optim.step(self.lr, model, grads);
         self.checkpoint(step, Phase::Optimizer)?;
+        read_deferred(&mut loss_sum);
         // Every check passed: the step becomes real.
         self.model = updated;
         self.optim = optim;
         if let Some(s) = self.scaler.as_mut() {
             s.update(true);
         }
-        Ok(record(self, false))
+        Ok(record(self, loss_sum, false))
     }
 }
 

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The bench command of issue 11, on the H200 through the device tool, from the repository
+# root:
+#   COMMIT=<sha> CONFIG=gpu STEPS=20 REPEATS=3 bash benches/paired.sh
+# Carries .device-bin/ (oomlab.xz; optionally kernels.tar.xz, a kernel cache an earlier call
+# returned; see scripts/device-setup.sh).
+# 1. cold start on this fresh machine: `oomlab train --config $CONFIG` (f32, defaults) with
+#    an empty kernel cache into which oomlab installs the autotune results it ships
+#    (kernels/), then, if TRULY_COLD=1, once more without them (--no-tuned-pack);
+# 2. benches/paired.py: oomlab and PyTorch, every configuration REPEATS times, interleaved;
+# 3. PROFILE=1: cubecl's kernel profiler on two oomlab runs (3 and 8 steps, same warm
+#    cache), so the difference is what 5 steady steps spend in each kernel.
+# Results: $OUT/results.tar.gz; the kernel cache: $OUT/kernels.tar.xz.
+set -u
+OUT=${OUT:?set OUT}
+CONFIG=${CONFIG:-gpu}
+STEPS=${STEPS:-20}
+REPEATS=${REPEATS:-3}
+BUDGET=${BUDGET:-540}
+source scripts/device-setup.sh
+start_log "paired-$CONFIG"
+left() { echo $(( BUDGET - SECONDS )); }
+
+say "1. cold start, empty kernel cache + the shipped autotune results"
+OOMLAB_KERNEL_CACHE=/tmp/fresh-kernels timeout 200 $BIN train --config "$CONFIG" --device cuda \
+  --max-steps 3 --out "$R/cold-shipped" > /dev/null 2> "$R/cold-shipped.stderr.txt"
+echo "exit: $?" >> "$LOG"
+if [ "${TRULY_COLD:-0}" = 1 ]; then
+  say "1b. cold start, empty kernel cache, nothing shipped"
+  OOMLAB_KERNEL_CACHE=/tmp/empty-kernels timeout 280 $BIN train --config "$CONFIG" --device cuda \
+    --max-steps 3 --no-tuned-pack --out "$R/cold-nothing" > /dev/null 2> "$R/cold-nothing.stderr.txt"
+  echo "exit: $?" >> "$LOG"
+fi
+[ -d /tmp/oomlab-kernels ] || cp -r /tmp/fresh-kernels /tmp/oomlab-kernels
+
+say "2. paired yardstick, $REPEATS repeats, $STEPS steps"
+PROFILE_S=$([ "${PROFILE:-0}" = 1 ] && echo 45 || echo 0)
+timeout $(( $(left) - 15 )) python3 benches/paired.py --oomlab "$BIN" --config "$CONFIG" --steps "$STEPS" \
+  --repeats "$REPEATS" --deadline-s $(( $(left) - 60 - PROFILE_S )) --out "$R/paired" > "$R/paired-stdout.txt" 2>&1
+echo "exit: $?" >> "$LOG"
+[ -f "$R/paired/paired.md" ] || python3 benches/paired.py --tables-only --out "$R/paired" >> "$LOG" 2>&1
+
+if [ "${PROFILE:-0}" = 1 ]; then
+  for p in f32 bf16; do for n in 3 8; do
+    [ "$(left)" -gt 20 ] || break
+    say "3. profile $p, $n steps"
+    CUBECL_DEBUG_OPTION=profile CUBECL_DEBUG_LOG="$R/profile-$p-$n.log" timeout 30 $BIN train --config "$CONFIG" \
+      --device cuda --precision $p --max-steps $n --out "$R/profile-$p-$n" > /dev/null 2>> "$LOG"
+    echo "exit: $?" >> "$LOG"
+  done; done
+fi
+say "done"
+rm -f "$R"/*/steps.jsonl "$R"/paired/runs/*/steps.jsonl "$R"/paired/data.txt
+tar czf "$OUT/results.tar.gz" -C /tmp/res "paired-$CONFIG"
+tar cJf "$OUT/kernels.tar.xz" -C /tmp oomlab-kernels
+cat "$LOG"
+tail -40 "$R/paired/paired.md" 2>/dev/null

@@ -1,0 +1,156 @@
+//! Autotune results shipped with oomlab for the cards it was measured on.
+//!
+//! On a fresh machine most of burn 0.21's first CUDA step is autotuning: measured on an
+//! H200 (`gpu` config, f32), 239 s with an empty kernel cache, of which 20 s remained
+//! when only the autotune results were present (the winning kernels still compiled, none
+//! benchmarked); see docs/results/2026-11-30-h200-cold-start. cubecl keys its autotune
+//! cache by device index, not by card model, so the results are installed only on the
+//! model they were measured on, and only where the cache has no file of that name yet.
+
+use std::path::Path;
+
+/// The cubecl version whose cache layout and tunable sets the files belong to.
+pub const CUBECL_VERSION: &str = "0.10.0";
+
+/// Autotune result files measured on one card model.
+struct TunedPack {
+    /// The name NVML and the CUDA driver give the card.
+    device: &'static str,
+    /// Where the files came from.
+    origin: &'static str,
+    /// File name and contents, as cubecl writes them.
+    files: &'static [(&'static str, &'static str)],
+}
+
+const PACKS: &[TunedPack] = &[TunedPack {
+    device: "NVIDIA H200",
+    origin: "kernels/nvidia-h200/, measured by scripts/h200-attention.sh and benches/paired.sh",
+    files: &[
+            (
+                "burn_cubecl-kernel-attention-tune.json.log",
+                include_str!("../../kernels/nvidia-h200/burn_cubecl-kernel-attention-tune.json.log"),
+            ),
+            (
+                "burn_cubecl-kernel-matmul-tune-base.json.log",
+                include_str!("../../kernels/nvidia-h200/burn_cubecl-kernel-matmul-tune-base.json.log"),
+            ),
+            (
+                "burn_cubecl-kernel-reduce-tune-autotune-sum.json.log",
+                include_str!("../../kernels/nvidia-h200/burn_cubecl-kernel-reduce-tune-autotune-sum.json.log"),
+            ),
+            (
+                "burn_cubecl-kernel-reduce-tune-reduce-dim.json.log",
+                include_str!("../../kernels/nvidia-h200/burn_cubecl-kernel-reduce-tune-reduce-dim.json.log"),
+            ),
+            (
+                "burn_cubecl_fusion-optim-matmul-tune.json.log",
+                include_str!("../../kernels/nvidia-h200/burn_cubecl_fusion-optim-matmul-tune.json.log"),
+            ),
+            (
+                "burn_cubecl_fusion-optim-reduce-tune.json.log",
+                include_str!("../../kernels/nvidia-h200/burn_cubecl_fusion-optim-reduce-tune.json.log"),
+            ),
+            (
+                "burn_cubecl_fusion-optim-reduce_broadcasted-tune.json.log",
+                include_str!("../../kernels/nvidia-h200/burn_cubecl_fusion-optim-reduce_broadcasted-tune.json.log"),
+            ),
+    ],
+}];
+
+/// What [`install_tuned`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TunedInstall {
+    /// Files written.
+    pub written: usize,
+    /// Files left alone because the cache had them already.
+    pub kept: usize,
+    /// Autotune results in the files written.
+    pub results: usize,
+}
+
+/// Copies the shipped autotune results for `device_name` into kernel cache folder `dir`
+/// for CUDA device `index`, never replacing a file that exists. Returns a line for the
+/// user, or `None` when oomlab ships nothing for this card.
+pub fn install_tuned(dir: &Path, device_name: &str, index: usize) -> Option<String> {
+    let pack = PACKS.iter().find(|p| p.device == device_name)?;
+    let target = dir
+        .join("autotune")
+        .join(CUBECL_VERSION)
+        .join(format!("device-0-{index}-cuda"));
+    let done = write_missing(&target, pack.files);
+    Some(match done {
+        Ok(d) if d.written > 0 => format!(
+            "installed {} autotune results measured on an {} ({}) into {}: the first step compiles the chosen kernels without benchmarking the candidates",
+            d.results, pack.device, pack.origin, target.display()
+        ),
+        Ok(_) => format!("autotune results for the {}: already in {}", pack.device, target.display()),
+        Err(e) => format!("could not install the shipped autotune results into {} ({e}); the first step autotunes itself", target.display()),
+    })
+}
+
+fn write_missing(target: &Path, files: &[(&str, &str)]) -> std::io::Result<TunedInstall> {
+    std::fs::create_dir_all(target)?;
+    let mut done = TunedInstall {
+        written: 0,
+        kept: 0,
+        results: 0,
+    };
+    for (name, text) in files {
+        let path = target.join(name);
+        if path.exists() {
+            done.kept += 1;
+            continue;
+        }
+        // A temporary file and a rename, so a concurrent process never reads half a file.
+        let tmp = target.join(format!(".{name}.{}", std::process::id()));
+        std::fs::write(&tmp, text)?;
+        std::fs::rename(&tmp, &path)?;
+        done.written += 1;
+        done.results += text.lines().filter(|l| !l.trim().is_empty()).count();
+    }
+    Ok(done)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn installs_the_h200_results_once_and_only_on_an_h200() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(install_tuned(dir.path(), "NVIDIA A100-SXM4-80GB", 0), None);
+        let line = install_tuned(dir.path(), "NVIDIA H200", 1).unwrap();
+        assert!(line.starts_with("installed"), "{line}");
+        let target = dir.path().join("autotune/0.10.0/device-0-1-cuda");
+        let n = std::fs::read_dir(&target).unwrap().count();
+        assert_eq!(n, PACKS[0].files.len());
+        let again = install_tuned(dir.path(), "NVIDIA H200", 1).unwrap();
+        assert!(again.contains("already"), "{again}");
+    }
+
+    #[test]
+    fn every_shipped_line_is_a_cubecl_cache_entry() {
+        for pack in PACKS {
+            for (name, text) in pack.files {
+                for line in text.lines().filter(|l| !l.trim().is_empty()) {
+                    let v: serde_json::Value = serde_json::from_str(line).unwrap();
+                    assert!(
+                        v["key"]["checksum"].is_string() && v["value"]["fastest_index"].is_u64(),
+                        "{name}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_cache_layout_is_the_one_of_the_locked_cubecl() {
+        let lock = include_str!("../../Cargo.lock");
+        assert!(
+            lock.contains(&format!(
+                "name = \"cubecl-runtime\"\nversion = \"{CUBECL_VERSION}\""
+            )),
+            "cubecl-runtime is not {CUBECL_VERSION}: re-measure the shipped autotune results"
+        );
+    }
+}
