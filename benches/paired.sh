@@ -4,7 +4,7 @@
 #   COMMIT=<sha> CONFIG=gpu STEPS=20 REPEATS=3 bash benches/paired.sh
 # Carries .device-bin/ (oomlab.xz; optionally kernels.tar.xz, a kernel cache an earlier call
 # returned; see scripts/device-setup.sh).
-# 1. cold start on this fresh machine: `oomlab train --config $CONFIG` (f32, defaults) with
+# 1. (unless SKIP_COLD=1) cold start on this fresh machine: `oomlab train --config $CONFIG` (f32, defaults) with
 #    an empty kernel cache into which oomlab installs the autotune results it ships
 #    (kernels/), then, if TRULY_COLD=1, once more without them (--no-tuned-pack);
 # 2. benches/paired.py: oomlab and PyTorch, every configuration REPEATS times, interleaved;
@@ -21,17 +21,19 @@ source scripts/device-setup.sh
 start_log "paired-$CONFIG"
 left() { echo $(( BUDGET - SECONDS )); }
 
-say "1. cold start, empty kernel cache + the shipped autotune results"
-OOMLAB_KERNEL_CACHE=/tmp/fresh-kernels timeout 200 $BIN train --config "$CONFIG" --device cuda \
-  --max-steps 3 --out "$R/cold-shipped" > /dev/null 2> "$R/cold-shipped.stderr.txt"
-echo "exit: $?" >> "$LOG"
+if [ "${SKIP_COLD:-0}" != 1 ]; then
+  say "1. cold start, empty kernel cache + the shipped autotune results"
+  OOMLAB_KERNEL_CACHE=/tmp/fresh-kernels timeout 200 $BIN train --config "$CONFIG" --device cuda \
+    --max-steps 3 --out "$R/cold-shipped" > /dev/null 2> "$R/cold-shipped.stderr.txt"
+  echo "exit: $?" >> "$LOG"
+fi
 if [ "${TRULY_COLD:-0}" = 1 ]; then
   say "1b. cold start, empty kernel cache, nothing shipped"
   OOMLAB_KERNEL_CACHE=/tmp/empty-kernels timeout 280 $BIN train --config "$CONFIG" --device cuda \
     --max-steps 3 --no-tuned-pack --out "$R/cold-nothing" > /dev/null 2> "$R/cold-nothing.stderr.txt"
   echo "exit: $?" >> "$LOG"
 fi
-[ -d /tmp/oomlab-kernels ] || cp -r /tmp/fresh-kernels /tmp/oomlab-kernels
+[ -d /tmp/oomlab-kernels ] || cp -r /tmp/fresh-kernels /tmp/oomlab-kernels 2>/dev/null
 
 say "2. paired yardstick, $REPEATS repeats, $STEPS steps"
 PROFILE_S=$([ "${PROFILE:-0}" = 1 ] && echo 45 || echo 0)
