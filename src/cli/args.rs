@@ -390,11 +390,13 @@ pub struct TrainArgs {
     /// into the kernel cache, e.g. to measure a cold first step.
     #[arg(long)]
     pub no_tuned_pack: bool,
-    /// When oomlab synchronises with the device to look for a failed allocation and read
-    /// the allocator: after every phase (default: an OOM is attributed to the forward,
-    /// backward or optimizer phase) or once per step, at its end (no phase attribution;
-    /// not with auto-halve). Exists to measure what the phase checks cost.
-    #[arg(long, value_enum, default_value = "phase")]
+    /// When oomlab waits for the device to look for a failed allocation and read the
+    /// allocator: once per step, at its end (a failed step is still discarded before it
+    /// is applied; which phase failed is not known), or after every phase (forward,
+    /// backward, optimizer: the device idles while the next phase is queued, measured
+    /// at 13-14% of a `gpu` config step on an H200). auto (default): phase for
+    /// auto-halve, which needs to know the phase, step otherwise.
+    #[arg(long, value_enum, default_value = "auto")]
     pub check_every: CheckEvery,
     /// Print the summary as JSON on stdout.
     #[arg(long)]
@@ -407,6 +409,8 @@ pub struct TrainArgs {
 /// `--check-every` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum CheckEvery {
+    /// phase for auto-halve, step otherwise.
+    Auto,
     /// After the forward pass, the backward pass and the optimizer step.
     Phase,
     /// Once, after the optimizer step.

@@ -201,8 +201,13 @@ pub fn resolve(args: TrainArgs) -> Result<TrainPlan, Error> {
     let source = ConfigSource::from_arg(&args.config);
     let overrides = args.overrides()?;
     let (file, config) = config::load(&source, &overrides)?;
-    let check_every_phase = args.check_every == args::CheckEvery::Phase;
-    if !check_every_phase && matches!(config.train.strategy, config::StrategySpec::AutoHalve(_)) {
+    let auto_halve = matches!(config.train.strategy, config::StrategySpec::AutoHalve(_));
+    let check_every_phase = match args.check_every {
+        args::CheckEvery::Auto => auto_halve,
+        args::CheckEvery::Phase => true,
+        args::CheckEvery::Step => false,
+    };
+    if !check_every_phase && auto_halve {
         return Err(Error::Unsupported(
             "--check-every step with --strategy auto-halve: auto-halve needs --check-every phase, to tell an OOM in the optimizer phase (which no smaller batch fixes) from one in the forward or backward pass".into(),
         ));

@@ -13,6 +13,8 @@ pub enum Phase {
     Backward,
     /// The optimizer step.
     Optimizer,
+    /// Somewhere in the step: with `--check-every step` oomlab looks only at its end.
+    Step,
 }
 
 impl std::fmt::Display for Phase {
@@ -21,6 +23,7 @@ impl std::fmt::Display for Phase {
             Phase::Forward => "forward",
             Phase::Backward => "backward",
             Phase::Optimizer => "optimizer",
+            Phase::Step => "step (phases not checked separately)",
         })
     }
 }

@@ -121,7 +121,18 @@ pub fn render_summary(s: &RunSummary) -> String {
         ("steady step", opt(s.steady_step_s, secs)),
         ("samples/s", opt(s.samples_per_s, |x| format!("{x:.1}"))),
         ("wall time", secs(s.wall_s)),
-        ("OOM detector", s.oom_detector.clone()),
+        (
+            "OOM detector",
+            format!(
+                "{} ({})",
+                s.oom_detector,
+                if s.checks == "phase" {
+                    "checked after every phase"
+                } else {
+                    "checked once per step, at its end"
+                }
+            ),
+        ),
         ("host peak RSS", opt(s.host_peak_rss, |b| b.to_string())),
     ];
     for (k, v) in rows {

@@ -185,6 +185,9 @@ pub struct RunSummary {
     pub memory_mode: crate::config::MemoryMode,
     /// What the run compiled and autotuned (CUDA with a kernel cache).
     pub kernel_cache: Option<KernelCacheReport>,
+    /// When oomlab looked for out-of-memory failures: `phase` (after the forward pass,
+    /// the backward pass and the optimizer step) or `step` (once, at the end of each).
+    pub checks: String,
     /// Wall time of the whole run.
     pub wall_s: f64,
     /// Peak resident set size of this process (`VmHWM`), where the OS reports it.

@@ -416,6 +416,11 @@ pub fn train<B: super::TrainBackend>(
         prealloc,
         memory_mode: cfg.train.memory_mode,
         kernel_cache,
+        checks: if kit.instruments.check_every_phase {
+            "phase".into()
+        } else {
+            "step".into()
+        },
         wall_s: started.elapsed().as_secs_f64(),
         host_peak_rss: host::peak_rss(),
         memory,

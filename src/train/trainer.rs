@@ -233,6 +233,10 @@ impl<B: super::TrainBackend> Trainer<B> {
         let stats = self.inst.allocator.as_ref().and_then(|a| a.stats());
         if let Some(event) = self.inst.detector.check(step, phase) {
             let mut event = event;
+            if !self.inst.check_every_phase {
+                // Found at the end of the step: which phase failed is not known.
+                event.phase = Phase::Step;
+            }
             event.allocator = stats;
             event.memory = self.inst.memory.as_ref().map(|m| m.read());
             self.estimate_headroom(&mut event);
@@ -246,7 +250,7 @@ impl<B: super::TrainBackend> Trainer<B> {
             let slot = match phase {
                 Phase::Forward => &mut self.phases.forward,
                 Phase::Backward => &mut self.phases.backward,
-                Phase::Optimizer => &mut self.phases.optimizer,
+                Phase::Optimizer | Phase::Step => &mut self.phases.optimizer,
             };
             PhasePeaks::record(slot, s);
         }

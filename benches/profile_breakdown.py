@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""Where a steady step's device time goes, from cubecl's kernel profiler.
+
+benches/paired.sh (PROFILE=1) runs `oomlab train` twice per precision with
+CUBECL_DEBUG_OPTION=profile and CUBECL_DEBUG_LOG=FILE: 3 steps and 8 steps, same warm
+kernel cache. Both runs do the same start (model, warm-up step, the first steps), so the
+difference of the two logs is what 5 steady steps spent in each kernel. The profiler
+times every kernel on its own (it waits for each), so the sum is device time without
+overlap; compare it with the steady step of unprofiled runs.
+
+  python3 benches/profile_breakdown.py DIR   # reads DIR/profile-{f32,bf16}-{3,8}.log[.gz]
+
+Markdown on stdout.
+"""
+import collections
+import gzip
+import os
+import re
+import sys
+
+UNITS = {"ns": 1e-9, "µs": 1e-6, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+LINE = re.compile(r"\|\s*([0-9.]+)(ns|µs|us|ms|s)\s*\|\s*([^|]+)\|")
+
+
+def parse(path):
+    opener = gzip.open if path.endswith(".gz") else open
+    seconds, launches = collections.Counter(), collections.Counter()
+    with opener(path, "rt", errors="replace") as f:
+        for line in f:
+            m = LINE.match(line)
+            if m:
+                name = m.group(3).strip()
+                seconds[name] += float(m.group(1)) * UNITS[m.group(2)]
+                launches[name] += 1
+    return seconds, launches
+
+
+def find(folder, name):
+    for candidate in (name, name + ".gz"):
+        p = os.path.join(folder, candidate)
+        if os.path.exists(p):
+            return p
+    raise SystemExit(f"{name} not found in {folder}")
+
+
+def main():
+    folder = sys.argv[1]
+    for precision in ("f32", "bf16"):
+        s3, l3 = parse(find(folder, f"profile-{precision}-3.log"))
+        s8, l8 = parse(find(folder, f"profile-{precision}-8.log"))
+        per = {n: ((s8[n] - s3[n]) / 5, (l8[n] - l3[n]) / 5) for n in set(s8) | set(s3)}
+        total = sum(t for t, _ in per.values())
+        print(f"\n### {precision}: {total * 1e3:.1f} ms of kernel time per steady step, "
+              f"{sum(n for _, n in per.values()):.0f} launches\n")
+        print("| kernel family | ms per step | share | launches per step |")
+        print("|---|---|---|---|")
+        for name, (t, n) in sorted(per.items(), key=lambda x: -x[1][0]):
+            if t * 1e3 >= 0.05:
+                print(f"| {name} | {t * 1e3:.2f} | {t / total:.0%} | {n:.0f} |")
+
+
+if __name__ == "__main__":
+    main()
