@@ -162,6 +162,52 @@ summary reports that growth (`prealloc.grew_after`).
 ",
     ),
     (
+        "attention",
+        "memory-efficient attention: keep Q, K, V, recompute the scores in the backward pass",
+        "\
+What it does: attention compares every position with every earlier one, so its scores
+and their softmax are [batch, heads, seq, seq] tensors: 134 MB each per layer for the
+`gpu` config in f32 (64 x 8 x 256 x 256 x 4 bytes), 2.1 GB for the `h200` config.
+Written out (`--attention math`), autodiff keeps them for the backward pass of every
+layer, so they are alive all at once at the end of the forward pass. `--attention
+efficient` (the default) is one operation whose forward pass is the backend's fused
+attention with causal masking and keeps only Q, K and V; the backward pass recomputes
+one layer's scores, a few heads at a time, and forgets them before the next layer. This
+is what FlashAttention and PyTorch's scaled_dot_product_attention do; oomlab's backward
+is written with ordinary tensor operations (burn 0.21 has no fused attention backward).
+
+When to use it: always, unless you want to see what the scores cost. The saving grows
+with the square of the context length.
+
+What it costs: the backward pass computes QK^T and the softmax once more. On burn 0.21
+the fused forward is its written-out fallback (the flash kernels of cubek-attention did
+not run on the H200 for these shapes: see the autotune log in
+docs/results/2026-11-30-h200-cold-start), so the time is not won back.
+",
+    ),
+    (
+        "pool",
+        "how the GPU pool places tensors: pages of size classes (growth) or exact sizes",
+        "\
+What it does: burn's GPU allocator (cubecl) does not ask the driver for each tensor. With
+`--memory-mode growth` (the default) it takes pages of a few size classes (up to a
+quarter of the card) and places tensors in them, so a tensor of 1 GiB sits in an 8.8 GiB
+page: the page's unused rest is slack that nvidia-smi counts as the process's. With
+`--memory-mode exact`, cubecl's persistent pool gives every tensor a buffer of its exact
+size and hands a freed buffer to the next tensor of the same size. The configs'
+training steps repeat the same shapes, so buffers are reused step after step.
+
+When to use it: when the card is nearly full, or to compare against frameworks whose
+allocators round less. It pairs well with efficient attention.
+
+What it costs: measured here, nothing in step time. Buffers are only reused for the same
+size, so a run whose shapes keep changing (auto-halve, bisect) holds buffers of old sizes
+until oomlab's cleanup after a failed step returns them; one halving (64 -> 32 x 2) under
+a 6 GiB budget ran through (docs/results/2026-11-30-h200-issue11-smoke). On the CPU
+tensors come from the system allocator, exactly sized already: `exact` changes nothing.
+",
+    ),
+    (
         "memory",
         "reading memory numbers: allocated, reserved, NVML, and why they differ",
         "\
@@ -247,9 +293,57 @@ fn measured_prealloc() -> String {
     out
 }
 
+/// The paired yardstick on the H200 (benches/paired.py's paired.json).
+const PAIRED: (&str, &str) = (
+    "docs/results/2026-11-30-h200-paired-gpu: NVIDIA H200, `gpu` config (GPT d512, 8 layers, seq 256), batch 64, 20 steps, medians of 3 runs; oomlab waited for the device after every phase unless a row says once per step",
+    include_str!("../docs/results/2026-11-30-h200-paired-gpu/paired.json"),
+);
+
+fn measured_paired(pick: impl Fn(&str) -> bool) -> String {
+    let (origin, json) = PAIRED;
+    let Ok(v) = serde_json::from_str::<Value>(json) else {
+        return String::new();
+    };
+    let runs = v["runs"].as_array().cloned().unwrap_or_default();
+    let median = |name: &str, key: &str| {
+        let mut xs: Vec<f64> = runs
+            .iter()
+            .filter(|r| r["name"] == name && r["stop"] == "completed")
+            .filter_map(|r| r[key].as_f64())
+            .collect();
+        xs.sort_by(f64::total_cmp);
+        xs.get(xs.len() / 2).copied()
+    };
+    let mut names: Vec<&str> = Vec::new();
+    for name in runs.iter().filter_map(|r| r["name"].as_str()) {
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    let mut out = format!("\nMeasured by oomlab's paired yardstick against PyTorch ({origin}):\n");
+    for name in names.into_iter().filter(|n| pick(n)) {
+        out.push_str(&format!(
+            "  {name:<52} steady step {}, NVML process peak {}, final loss {}\n",
+            median(name, "step").map_or("n/a".into(), |s| format!("{:.1} ms", s * 1e3)),
+            median(name, "peak_nvml").map_or("n/a".into(), |b| Bytes(b as u64).to_string()),
+            median(name, "final_loss").map_or("n/a".into(), |l| format!("{l:.4}")),
+        ));
+    }
+    out
+}
+
 fn measured(topic: &str) -> String {
-    if topic == "prealloc" {
-        return measured_prealloc();
+    match topic {
+        "prealloc" => return measured_prealloc(),
+        "attention" => {
+            return measured_paired(|n| n.contains("growth") || n.starts_with("pytorch"))
+        }
+        "pool" => {
+            return measured_paired(|n| {
+                n.contains("efficient") && !n.contains("checks") || n.starts_with("pytorch")
+            })
+        }
+        _ => {}
     }
     let mut out = String::new();
     for (origin, json) in EVIDENCE {
@@ -393,6 +487,24 @@ mod tests {
             let text = explain(Some(name)).unwrap();
             assert!(text.contains("Measured by oomlab"), "{name}: {text}");
         }
+    }
+
+    #[test]
+    fn the_readme_headline_is_the_committed_paired_table() {
+        // README.md's paired tables are paired.md's, as benches/paired.py wrote them.
+        let readme = include_str!("../README.md");
+        let (_, block) = readme
+            .split_once("<!-- paired:start -->\n")
+            .and_then(|(_, rest)| rest.split_once("<!-- paired:end -->").map(|(b, _)| ((), b)))
+            .expect("README.md has a paired:start/paired:end block");
+        let paired = include_str!("../docs/results/2026-11-30-h200-paired-gpu/paired.md");
+        for line in block.lines().filter(|l| l.starts_with('|')) {
+            assert!(
+                paired.contains(line),
+                "README line not in paired.md: {line}"
+            );
+        }
+        assert!(block.lines().filter(|l| l.starts_with('|')).count() >= 20);
     }
 
     #[test]

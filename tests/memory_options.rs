@@ -1,4 +1,5 @@
-//! Activation checkpointing and `--empty-cache-every` through the real binary on the CPU.
+//! Activation checkpointing, `--empty-cache-every`, `--memory-mode exact` and
+//! `--check-every` through the real binary on the CPU.
 
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -66,4 +67,73 @@ fn empty_cache_every_n_steps_reports_each_cleanup() {
     // The CPU backend has no pool statistics: said, not invented.
     assert!(c["freed_total"].is_null());
     assert!(train(&[])["cache_cleanups"].is_null());
+}
+
+#[test]
+fn exact_memory_on_the_cpu_is_accepted_says_it_changes_nothing_and_trains_the_same() {
+    let growth = train(&[]);
+    let exact = train(&["--memory-mode", "exact"]);
+    assert_eq!(exact["memory_mode"]["mode"], "exact");
+    assert_eq!(growth["memory_mode"]["mode"], "growth");
+    assert_eq!(exact["final_params"], growth["final_params"]);
+    let notes = exact["memory"]["notes"].to_string();
+    assert!(
+        notes.contains("exact") && notes.contains("nothing changes"),
+        "{notes}"
+    );
+}
+
+#[test]
+fn checks_once_per_step_train_the_same_and_still_catch_an_oom() {
+    // Default (auto) for baseline: once per step; auto-halve: after every phase.
+    let step = train(&[]);
+    let phase = train(&["--check-every", "phase"]);
+    assert_eq!(step["checks"], "step");
+    assert_eq!(phase["checks"], "phase");
+    assert_eq!(step["final_params"], phase["final_params"]);
+    assert_eq!(step["final_loss"], phase["final_loss"]);
+    let halving = train(&["--strategy", "auto-halve"]);
+    assert_eq!(halving["checks"], "phase");
+
+    // A SIMULATED out-of-memory failure found at the end of the step: discarded, exit 3,
+    // reported as the step's (its phase is not known).
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::cargo_bin("oomlab")
+        .unwrap()
+        .timeout(Duration::from_secs(300))
+        .args([
+            "train",
+            "--device",
+            "cpu",
+            "--max-steps",
+            "3",
+            "--memory-budget",
+            "30MiB",
+            "--json",
+            "--out",
+        ])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let s: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(s["stop"]["kind"], "out-of-memory");
+    assert_eq!(s["stop"]["detail"]["phase"], "step");
+    assert_eq!(s["steps_completed"], 0);
+
+    let refused = Command::cargo_bin("oomlab")
+        .unwrap()
+        .args([
+            "train",
+            "--device",
+            "cpu",
+            "--strategy",
+            "auto-halve",
+            "--check-every",
+            "step",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--check-every phase"));
 }

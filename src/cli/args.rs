@@ -31,7 +31,8 @@ pub enum Command {
     /// What a strategy does, when to use it, what it costs, with measured numbers.
     Explain {
         /// A strategy (baseline, grad-accum, auto-halve, checkpointing, empty-cache,
-        /// amp, half), or `memory` or `prealloc`. Without it: the list.
+        /// amp, half), or `attention`, `pool`, `prealloc` or `memory`. Without it: the
+        /// list.
         topic: Option<String>,
     },
     /// Print the generated training language (the default data) to stdout.
@@ -422,7 +423,9 @@ pub enum CheckEvery {
 pub struct CompareArgs {
     /// Comma-separated strategies, or `all` (baseline, grad-accum, auto-halve,
     /// checkpointing, empty-cache = baseline with --empty-cache-every 1, amp-bf16,
-    /// amp-f16 = baseline with --precision bf16/f16, half-bf16, half-f16).
+    /// amp-f16 = baseline with --precision bf16/f16, half-bf16, half-f16,
+    /// attention-math = baseline with --attention math, pool-exact = baseline with
+    /// --memory-mode exact).
     #[arg(long, default_value = "all", value_name = "LIST|all")]
     pub strategies: String,
     /// Built-in config name (tiny, gpu, h200) or path to a TOML file.
