@@ -154,9 +154,14 @@ impl StepObserver for TrainProgress {
         let ticker = std::thread::spawn(move || {
             let started = Instant::now();
             let mut next_line = Duration::from_secs(15);
-            while !flag.load(Ordering::Relaxed) {
+            // Wakes every 100 ms so the step's end stops it promptly; reads the cache
+            // folder every fifth time.
+            for tick in 1u64.. {
                 std::thread::sleep(Duration::from_millis(100));
-                if started.elapsed().as_millis() % 500 >= 100 {
+                if flag.load(Ordering::Relaxed) {
+                    break;
+                }
+                if tick % 5 != 0 {
                     continue;
                 }
                 let status = warm_up_status(started, cache.as_ref());

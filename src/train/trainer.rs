@@ -87,7 +87,7 @@ pub struct Instruments {
     pub memory: Option<Arc<dyn MemoryProbe>>,
     /// Synchronise, read the allocator and ask the detector after every phase (`true`),
     /// or only after the optimizer step (an OOM is then found at the end of the step,
-    /// still before anything is applied, and attributed to the optimizer phase).
+    /// still before anything is applied, and reported as [`Phase::Step`]).
     pub check_every_phase: bool,
 }
 
@@ -425,12 +425,15 @@ impl<B: super::TrainBackend> Trainer<B> {
                     precision::unscale_and_check::<B, Net<B>>(grads, &model, 1.0 / scale);
                 if !finite {
                     // Skipped as GradScaler does: no update, the scale backs off.
-                    if let Some(s) = self.scaler.as_mut() {
-                        s.update(false);
-                    }
+                    // Without phase checks this is the step's only look for a failed
+                    // allocation; it comes before the scaler moves, so a discarded step
+                    // does not count.
                     if !self.inst.check_every_phase {
                         self.checkpoint(step, Phase::Optimizer)?;
                         read_deferred(&mut loss_sum);
+                    }
+                    if let Some(s) = self.scaler.as_mut() {
+                        s.update(false);
                     }
                     return Ok(record(self, loss_sum, true));
                 }
