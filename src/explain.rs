@@ -31,8 +31,8 @@ the step, and stops with exit code 3.
         "\
 What it does: `--steps K` splits each batch into K micro-batches. Each micro-batch's loss
 is divided by K, its gradients are added to a running sum, and the optimizer steps once
-with the sum. The update equals the one of the whole batch (tests/
-grad_accum_matches_full_batch.rs checks it to 1e-5), while only one micro-batch's
+with the sum. The update equals the one of the whole batch (tests/integration/
+grad_accum.rs checks it to 1e-5), while only one micro-batch's
 activations are alive at a time.
 
 When to use it: the batch size matters for your results (learning-rate schedule, batch
@@ -63,7 +63,7 @@ What it costs: every failed attempt (its time is in the retry log) and, on CUDA,
 first step at every new shape compiles and autotunes kernels (minutes on an H200 with an
 empty kernel cache; oomlab keeps the cache in ~/.cache/oomlab/cubecl). A recovered run
 ends with exactly the weights of a run configured from the start with the final split
-(checked bit for bit on the CPU by tests/auto_halve.rs).
+(checked bit for bit on the CPU by tests/integration/auto_halve.rs).
 ",
     ),
     (

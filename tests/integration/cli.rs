@@ -1,45 +1,17 @@
 //! The real binary on the CPU backend with the tiny config.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use std::path::Path;
 use std::process::Command as StdCommand;
 use std::time::Duration;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
 
-fn oomlab() -> Command {
-    let mut c = Command::cargo_bin("oomlab").unwrap();
-    c.timeout(Duration::from_secs(300));
-    c
-}
+use crate::util::oomlab;
 
-/// Runs `train` on the CPU with few steps, returns the parsed `--json` summary.
+/// Runs `train` on the CPU with 30 steps, returns the parsed `--json` summary.
 fn train_json(dir: &Path, extra: &[&str]) -> Value {
-    let out = oomlab()
-        .args([
-            "train",
-            "--device",
-            "cpu",
-            "--max-steps",
-            "30",
-            "--json",
-            "--out",
-        ])
-        .arg(dir)
-        .args(extra)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "exit {:?}\nstderr:\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("--json prints one JSON document on stdout")
+    crate::util::train_json(dir, &[&["--max-steps", "30"][..], extra].concat())
 }
 
 fn f(v: &Value, key: &str) -> f64 {

@@ -1,44 +1,9 @@
 //! Mixed precision, pure half and the loss scaler through the real binary on the CPU
 //! (burn's Flex backend computes in bf16 and f16 too).
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-use std::path::Path;
-use std::time::Duration;
-
-use assert_cmd::Command;
 use serde_json::Value;
 
-fn oomlab() -> Command {
-    let mut c = Command::cargo_bin("oomlab").unwrap();
-    c.timeout(Duration::from_secs(600));
-    c
-}
-
-/// `oomlab train --device cpu --json --out DIR ARGS`: the summary, and DIR.
-fn train(dir: &Path, args: &[&str]) -> Value {
-    let out = oomlab()
-        .args(["train", "--device", "cpu", "--json", "--out"])
-        .arg(dir)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
-fn steps(dir: &Path) -> Vec<Value> {
-    std::fs::read_to_string(dir.join("steps.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
+use crate::util::{oomlab, steps, train_json as train};
 
 fn strings(v: &Value) -> Vec<&str> {
     v.as_array()

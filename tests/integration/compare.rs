@@ -1,18 +1,11 @@
 //! `oomlab compare` and `oomlab explain` through the real binary on the CPU.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use std::path::Path;
-use std::time::Duration;
 
-use assert_cmd::Command;
 use serde_json::Value;
 
 fn compare(dir: &Path, extra: &[&str]) -> (Option<i32>, Value) {
-    let out = Command::cargo_bin("oomlab")
-        .unwrap()
-        .timeout(Duration::from_secs(600))
+    let out = crate::util::oomlab()
         .args([
             "compare",
             "--device",
@@ -106,8 +99,7 @@ fn a_strategy_that_runs_out_of_memory_becomes_a_row_that_says_why() {
 
 #[test]
 fn an_unknown_strategy_exits_2_and_lists_the_known_ones() {
-    Command::cargo_bin("oomlab")
-        .unwrap()
+    crate::util::oomlab()
         .args(["compare", "--strategies", "baseline,magic"])
         .assert()
         .code(2)
@@ -116,8 +108,7 @@ fn an_unknown_strategy_exits_2_and_lists_the_known_ones() {
 
 #[test]
 fn explain_ends_with_numbers_oomlab_measured() {
-    Command::cargo_bin("oomlab")
-        .unwrap()
+    crate::util::oomlab()
         .args(["explain", "grad-accum"])
         .assert()
         .success()

@@ -1,9 +1,6 @@
 //! Gradient accumulation must change nothing but memory and time: K micro-batches with
 //! the loss scaled by 1/K give the update of one full batch.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use std::sync::Arc;
 
 use oomlab::backend::CpuBackend;

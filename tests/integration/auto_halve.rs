@@ -5,19 +5,12 @@
 //! the batch): the tiny config's step at batch 32 peaks near 38 MiB of heap; 16 fits in
 //! 30 MiB, 8 in 20 MiB.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use std::path::Path;
-use std::time::Duration;
 
-use assert_cmd::Command;
 use serde_json::Value;
 
 fn run(dir: &Path, args: &[&str]) -> (Option<i32>, Value, String) {
-    let out = Command::cargo_bin("oomlab")
-        .unwrap()
-        .timeout(Duration::from_secs(300))
+    let out = crate::util::oomlab()
         .args([
             "train",
             "--device",
@@ -202,8 +195,7 @@ fn below_the_minimum_micro_batch_it_stops_with_exit_3_and_says_what_would_help()
 
 #[test]
 fn auto_halve_flags_with_another_strategy_exit_2() {
-    Command::cargo_bin("oomlab")
-        .unwrap()
+    crate::util::oomlab()
         .args(["train", "--strategy", "baseline", "--search", "bisect"])
         .assert()
         .code(2);

@@ -1,38 +1,12 @@
 //! Activation checkpointing, `--empty-cache-every`, `--memory-mode exact` and
 //! `--check-every` through the real binary on the CPU.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-use std::time::Duration;
-
-use assert_cmd::Command;
 use serde_json::Value;
 
+/// A 6-step CPU run in a fresh folder: its summary.
 fn train(args: &[&str]) -> Value {
     let dir = tempfile::tempdir().unwrap();
-    let out = Command::cargo_bin("oomlab")
-        .unwrap()
-        .timeout(Duration::from_secs(300))
-        .args([
-            "train",
-            "--device",
-            "cpu",
-            "--max-steps",
-            "6",
-            "--json",
-            "--out",
-        ])
-        .arg(dir.path())
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    crate::util::train_json(dir.path(), &[&["--max-steps", "6"][..], args].concat())
 }
 
 #[test]
@@ -98,9 +72,7 @@ fn checks_once_per_step_train_the_same_and_still_catch_an_oom() {
     // A SIMULATED out-of-memory failure found at the end of the step: discarded, exit 3,
     // reported as the step's (its phase is not known).
     let dir = tempfile::tempdir().unwrap();
-    let out = Command::cargo_bin("oomlab")
-        .unwrap()
-        .timeout(Duration::from_secs(300))
+    let out = crate::util::oomlab()
         .args([
             "train",
             "--device",
@@ -123,8 +95,7 @@ fn checks_once_per_step_train_the_same_and_still_catch_an_oom() {
     assert_eq!(s["stop"]["detail"]["step"], s["steps_completed"]);
     assert!(s["steps_completed"].as_u64().unwrap() < 3);
 
-    let refused = Command::cargo_bin("oomlab")
-        .unwrap()
+    let refused = crate::util::oomlab()
         .args([
             "train",
             "--device",

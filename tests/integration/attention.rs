@@ -1,42 +1,16 @@
 //! Memory-efficient attention against the written-out one, through the real binary on
 //! the CPU: the same training, less memory kept.
 
-// Test code: a failed unwrap is a failed test.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 use std::path::Path;
-use std::time::Duration;
 
-use assert_cmd::Command;
 use serde_json::Value;
 
-/// `oomlab train --device cpu --json --out DIR ARGS`: the summary.
-fn train(dir: &Path, args: &[&str]) -> Value {
-    let out = Command::cargo_bin("oomlab")
-        .unwrap()
-        .timeout(Duration::from_secs(600))
-        .args(["train", "--device", "cpu", "--json", "--out"])
-        .arg(dir)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
+use crate::util::train_json as train;
 
 fn losses(dir: &Path) -> Vec<f64> {
-    std::fs::read_to_string(dir.join("steps.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| {
-            serde_json::from_str::<Value>(l).unwrap()["loss"]
-                .as_f64()
-                .unwrap()
-        })
+    crate::util::steps(dir)
+        .iter()
+        .map(|s| s["loss"].as_f64().unwrap())
         .collect()
 }
 
@@ -84,8 +58,7 @@ fn attention_is_a_flag_and_a_config_key_with_a_helpful_error() {
         &["--max-steps", "2", "--set", "model.attention=math"],
     );
     assert_eq!(s["model"]["attention"], "math");
-    let out = Command::cargo_bin("oomlab")
-        .unwrap()
+    let out = crate::util::oomlab()
         .args(["train", "--device", "cpu", "--set", "model.attention=flash"])
         .output()
         .unwrap();

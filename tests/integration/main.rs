@@ -1,0 +1,17 @@
+//! The integration tests that drive the real binary (or the library) on the CPU backend,
+//! in one test binary so burn is linked once (bottom's tests/integration layout).
+//! tests/oom_recovery_frees_memory.rs installs its own global allocator and the gpu_*
+//! tests need a GPU: those stay binaries of their own.
+
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod util;
+
+mod attention;
+mod auto_halve;
+mod cli;
+mod compare;
+mod grad_accum;
+mod memory_options;
+mod mixed_precision;

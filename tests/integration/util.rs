@@ -1,0 +1,41 @@
+//! What the integration tests share: the binary, a CPU training run, its step log.
+
+use std::path::Path;
+use std::time::Duration;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// The oomlab binary this build made, with a generous timeout (tests run side by side on
+/// two cores).
+pub fn oomlab() -> Command {
+    let mut c = Command::cargo_bin("oomlab").unwrap();
+    c.timeout(Duration::from_secs(600));
+    c
+}
+
+/// `oomlab train --device cpu --json --out DIR ARGS`, which must succeed: its summary.
+pub fn train_json(dir: &Path, args: &[&str]) -> Value {
+    let out = oomlab()
+        .args(["train", "--device", "cpu", "--json", "--out"])
+        .arg(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "exit {:?}\nstderr:\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The run folder's steps.jsonl, one value per finished step.
+pub fn steps(dir: &Path) -> Vec<Value> {
+    std::fs::read_to_string(dir.join("steps.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
