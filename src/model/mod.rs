@@ -70,9 +70,17 @@ impl<B: AttentionBackend> Net<B> {
 
 /// `t` in f32: unchanged when it already is, else the (differentiable) cast.
 fn in_f32<B: Backend, const D: usize>(t: Tensor<B, D>) -> Tensor<B, D> {
-    if t.dtype() == burn::tensor::DType::F32 {
+    in_dtype(t, burn::tensor::DType::F32)
+}
+
+/// `t` in `dtype`: unchanged when it already is, else the (differentiable) cast.
+fn in_dtype<B: Backend, const D: usize>(
+    t: Tensor<B, D>,
+    dtype: burn::tensor::DType,
+) -> Tensor<B, D> {
+    if t.dtype() == dtype {
         t
     } else {
-        t.cast(burn::tensor::FloatDType::F32)
+        t.cast(burn::tensor::FloatDType::from(dtype))
     }
 }

@@ -26,7 +26,7 @@ use burn::backend::Autodiff;
 use burn::prelude::*;
 use burn::tensor::activation::softmax;
 use burn::tensor::ops::{AttentionModuleOptions, FloatTensor};
-use burn::tensor::{FloatDType, TensorPrimitive};
+use burn::tensor::TensorPrimitive;
 
 use super::{future_mask, scale};
 use crate::model::in_f32;
@@ -172,14 +172,8 @@ fn backward_in_groups<B: Backend>(
     group: usize,
 ) -> (Tensor<B, 4>, Tensor<B, 4>, Tensor<B, 4>) {
     let [batch, heads, seq_len, head_dim] = q.dims();
-    let dtype = FloatDType::from(q.dtype());
-    let to_dtype = |t: Tensor<B, 4>| {
-        if t.dtype() == burn::tensor::DType::from(dtype) {
-            t
-        } else {
-            t.cast(dtype)
-        }
-    };
+    let dtype = q.dtype();
+    let to_dtype = |t: Tensor<B, 4>| crate::model::in_dtype(t, dtype);
     let s = scale(head_dim);
     let group = group.clamp(1, heads.max(1));
     let device = q.device();

@@ -27,10 +27,5 @@ pub fn math_attention<B: Backend>(
         f32::NEG_INFINITY,
     );
     let probs = softmax(scores, 3);
-    let probs = if probs.dtype() == dtype {
-        probs
-    } else {
-        probs.cast(burn::tensor::FloatDType::from(dtype))
-    };
-    probs.matmul(v)
+    crate::model::in_dtype(probs, dtype).matmul(v)
 }
