@@ -27,5 +27,6 @@ pub mod session;
 pub mod strategy;
 pub mod train;
 pub mod units;
+pub mod vocab;
 
 pub use error::Error;

@@ -4,9 +4,10 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::config::{ConfigError, Task};
+use crate::config::ConfigError;
 use crate::device::DeviceRequest;
 use crate::units::{parse_size, Bytes};
+use crate::vocab::{AttentionKind, ModelKind, PoolMode, Precision, SearchMode, Strategy, Task};
 
 /// Train a real model, hit real out-of-memory errors, survive them, and measure every byte.
 #[derive(Debug, Parser)]
@@ -82,7 +83,8 @@ Precision (--precision, any strategy):
   f32         Everything in f32 (default).
   bf16        Mixed precision (AMP): f32 master weights and optimizer state; each step
               casts the weights to bf16, runs forward and backward in bf16, and the
-              gradients come back in f32 for the update. Softmax/cross-entropy in f32.
+              gradients come back in f32 for the update. LayerNorm, softmax and
+              cross-entropy in f32, as torch.autocast does.
   f16         The same in IEEE half, plus dynamic loss scaling ([loss_scale]): the loss
               is multiplied by the scale (2^16 at first) before backward; if any
               gradient comes back inf/NaN the update is skipped and the scale halved;
@@ -125,8 +127,10 @@ Device: with a CUDA GPU (driver, device and NVRTC all usable) training runs ther
 otherwise on the CPU with burn's Flex backend. --device overrides.
 
 Config: --config names a built-in config (tiny, gpu, h200; see `oomlab configs`) or a
-TOML file. Every value can be overridden: the flags below, or --set section.key=value
-for any key (e.g. --set model.d_ff=512).
+TOML file. Every value can be overridden: --set section.key=value for any key (e.g.
+--set model.d_ff=512), and the named flags below. They apply in that order (the file,
+then every --set, then the named flags), and a message about a value names the flag
+that set it.
 
 Every run writes a folder (--out, default runs/<time>-<strategy>) with config.toml (the
 resolved config), steps.jsonl (one line per finished step) and summary.json/.txt.
@@ -203,89 +207,40 @@ pub struct GpuArgs {
     pub yes: bool,
 }
 
-/// `--strategy` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum StrategyArg {
-    /// Whole batch, one pass.
-    Baseline,
-    /// K micro-batches per optimizer step (--steps K).
-    GradAccum,
-    /// On OOM: discard the step, halve the micro-batch, retry.
-    AutoHalve,
-    /// The whole batch with burn's balanced activation checkpointing.
-    Checkpointing,
-    /// Weights, gradients and optimizer state all in half (needs --precision bf16|f16).
-    Half,
-}
-
-/// `--precision` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum PrecisionArg {
-    /// Everything in f32.
-    F32,
-    /// bfloat16 compute (f32's range, 8 mantissa bits); no loss scaling needed.
-    Bf16,
-    /// IEEE half compute (max 65504); dynamic loss scaling.
-    F16,
-}
-
-/// `--memory-mode` value: `growth`, `prealloc` or `prealloc=FRACTION`.
+/// `--memory-mode` value: `growth`, `exact`, `prealloc` or `prealloc=FRACTION`.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum MemoryModeArg {
-    /// burn's default: the pool grows when tensors need memory.
-    Growth,
-    /// Reserve a share of the free VRAM before training (`None`: the config's, 0.9).
-    Prealloc(Option<f64>),
-    /// Every tensor its own buffer of its exact size.
-    Exact,
+pub struct MemoryModeArg {
+    /// The mode.
+    pub mode: PoolMode,
+    /// `prealloc=FRACTION`: the share of the free VRAM to reserve.
+    pub fraction: Option<f64>,
 }
 
 fn memory_mode_arg(s: &str) -> Result<MemoryModeArg, String> {
-    match s.split_once('=') {
-        None if s == "growth" => Ok(MemoryModeArg::Growth),
-        None if s == "prealloc" => Ok(MemoryModeArg::Prealloc(None)),
-        None if s == "exact" => Ok(MemoryModeArg::Exact),
-        Some(("prealloc", f)) => match f.parse::<f64>() {
-            Ok(v) if v > 0.0 && v < 1.0 => Ok(MemoryModeArg::Prealloc(Some(v))),
-            _ => Err(format!(
-                "prealloc={f}: FRACTION must be a number between 0 and 1, e.g. prealloc=0.9"
-            )),
+    let (word, fraction) = match s.split_once('=') {
+        None => (s, None),
+        Some((word, f)) => (word, Some(f)),
+    };
+    let words = || {
+        format!(
+            "use {}, or prealloc=FRACTION (e.g. prealloc=0.9)",
+            PoolMode::words()
+        )
+    };
+    let mode = PoolMode::from_name(word).ok_or_else(words)?;
+    let fraction = match (mode, fraction) {
+        (_, None) => None,
+        (PoolMode::Prealloc, Some(f)) => match f.parse::<f64>() {
+            Ok(v) if v > 0.0 && v < 1.0 => Some(v),
+            _ => {
+                return Err(format!(
+                    "prealloc={f}: FRACTION must be a number between 0 and 1, e.g. prealloc=0.9"
+                ))
+            }
         },
-        _ => Err("use growth, exact, prealloc or prealloc=FRACTION (e.g. prealloc=0.9)".into()),
-    }
-}
-
-/// `--search` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SearchArg {
-    /// Only ever halve.
-    Halve,
-    /// After the first fit, bisect back up to within 10% of the largest fit.
-    Bisect,
-}
-
-/// `--task` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum TaskArg {
-    /// `417+38=455`
-    Arith,
-    /// `c:qzkv|qzkv`
-    Copy,
-    /// `([]{()})`
-    Brackets,
-    /// All three interleaved.
-    Mix,
-}
-
-impl From<TaskArg> for Task {
-    fn from(t: TaskArg) -> Self {
-        match t {
-            TaskArg::Arith => Task::Arith,
-            TaskArg::Copy => Task::Copy,
-            TaskArg::Brackets => Task::Brackets,
-            TaskArg::Mix => Task::Mix,
-        }
-    }
+        (_, Some(_)) => return Err(format!("{word} takes no =FRACTION; {}", words())),
+    };
+    Ok(MemoryModeArg { mode, fraction })
 }
 
 /// `oomlab train`
@@ -296,7 +251,7 @@ pub struct TrainArgs {
     pub config: String,
     /// Memory strategy (overrides train.strategy).
     #[arg(long, short, value_enum)]
-    pub strategy: Option<StrategyArg>,
+    pub strategy: Option<Strategy>,
     /// grad-accum: micro-batches per optimizer step; must divide the batch
     /// (train.grad_accum_steps). auto-halve: micro-batches to start with
     /// (auto_halve.start_steps).
@@ -304,14 +259,15 @@ pub struct TrainArgs {
     pub steps: Option<u64>,
     /// auto-halve: keep the optimizer's batch by doubling the accumulation whenever the
     /// micro-batch halves (true, the default); false shrinks the batch instead, as
-    /// Accelerate's find_executable_batch_size does.
+    /// Accelerate's find_executable_batch_size does (auto_halve.keep_effective_batch).
     #[arg(long, value_name = "BOOL", action = clap::ArgAction::Set)]
     pub keep_effective_batch: Option<bool>,
     /// auto-halve: halve (only ever down) or bisect (after the first fit, probe back up
-    /// to within 10% of the largest micro-batch that fits).
+    /// to within 10% of the largest micro-batch that fits) (auto_halve.search).
     #[arg(long, value_enum)]
-    pub search: Option<SearchArg>,
-    /// auto-halve: the smallest micro-batch to try before giving up (default 1).
+    pub search: Option<SearchMode>,
+    /// auto-halve: the smallest micro-batch to try before giving up (default 1;
+    /// auto_halve.min_micro_batch).
     #[arg(long, value_name = "N")]
     pub min_micro_batch: Option<u64>,
     /// Return burn's free pool pages to the driver every N steps (0: never, the default;
@@ -322,7 +278,7 @@ pub struct TrainArgs {
     /// state, forward/backward in half; f16 with dynamic loss scaling, see [loss_scale]);
     /// with --strategy half: everything in half (train.precision).
     #[arg(long, value_enum)]
-    pub precision: Option<PrecisionArg>,
+    pub precision: Option<Precision>,
     /// CUDA: growth (burn's pool grows on demand in pages of a few size classes),
     /// exact (every tensor its own buffer of its exact size) or prealloc[=FRACTION]
     /// (reserve FRACTION, default 0.9, of the free VRAM before training, as TensorFlow and
@@ -333,7 +289,7 @@ pub struct TrainArgs {
     /// layer's scores; the default) or math (written out: autodiff keeps every layer's
     /// [batch, heads, seq, seq] scores) (model.attention).
     #[arg(long, value_enum)]
-    pub attention: Option<crate::model::AttentionKind>,
+    pub attention: Option<AttentionKind>,
     /// Samples per optimizer step (train.batch).
     #[arg(long, short, value_name = "N")]
     pub batch: Option<u64>,
@@ -353,8 +309,8 @@ pub struct TrainArgs {
     #[arg(long, value_name = "N")]
     pub n_layers: Option<u64>,
     /// Network: gpt or mlp (model.kind).
-    #[arg(long, value_name = "KIND")]
-    pub model: Option<String>,
+    #[arg(long, value_enum)]
+    pub model: Option<ModelKind>,
     /// Seed for weights and batch order (train.seed).
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
@@ -468,7 +424,7 @@ pub struct CompareArgs {
 pub struct DatasetArgs {
     /// Which language.
     #[arg(long, value_enum, default_value = "mix")]
-    pub task: TaskArg,
+    pub task: Task,
     /// Characters to generate (at least; the text ends at a line end).
     #[arg(long, default_value_t = 4096)]
     pub chars: usize,
@@ -485,140 +441,13 @@ fn size_arg(s: &str) -> Result<Bytes, String> {
     }
 }
 
-fn int(v: u64) -> toml::Value {
-    toml::Value::Integer(i64::try_from(v).unwrap_or(i64::MAX))
-}
-
-impl TrainArgs {
-    /// The flags as (dotted key, value) overrides, in a fixed order: named flags first,
-    /// then every `--set` in the order given.
-    pub fn overrides(&self) -> Result<Vec<(String, toml::Value)>, ConfigError> {
-        let mut o: Vec<(String, toml::Value)> = Vec::new();
-        let mut put = |k: &str, v: toml::Value| o.push((k.to_string(), v));
-        if let Some(s) = self.strategy {
-            let name = match s {
-                StrategyArg::Baseline => "baseline",
-                StrategyArg::GradAccum => "grad-accum",
-                StrategyArg::AutoHalve => "auto-halve",
-                StrategyArg::Checkpointing => "checkpointing",
-                StrategyArg::Half => "half",
-            };
-            put("train.strategy", toml::Value::String(name.into()));
-        }
-        if let Some(k) = self.steps {
-            if self.strategy == Some(StrategyArg::Baseline) {
-                return Err(ConfigError::Override {
-                    given: format!("--steps {k}"),
-                    reason: "--steps applies to --strategy grad-accum, not baseline".into(),
-                });
-            }
-            if self.strategy == Some(StrategyArg::AutoHalve) {
-                put("auto_halve.start_steps", int(k));
-            } else {
-                // --steps alone implies grad-accum: it means nothing else.
-                if self.strategy.is_none() {
-                    put("train.strategy", toml::Value::String("grad-accum".into()));
-                }
-                put("train.grad_accum_steps", int(k));
-            }
-        }
-        let auto_only = [
-            (
-                "--keep-effective-batch",
-                self.keep_effective_batch.is_some(),
-            ),
-            ("--search", self.search.is_some()),
-            ("--min-micro-batch", self.min_micro_batch.is_some()),
-        ];
-        for (flag, given) in auto_only {
-            if given && self.strategy.is_some_and(|s| s != StrategyArg::AutoHalve) {
-                return Err(ConfigError::Override {
-                    given: flag.to_string(),
-                    reason: format!("{flag} applies to --strategy auto-halve only"),
-                });
-            }
-        }
-        if let Some(v) = self.keep_effective_batch {
-            put("auto_halve.keep_effective_batch", toml::Value::Boolean(v));
-        }
-        if let Some(v) = self.search {
-            let name = match v {
-                SearchArg::Halve => "halve",
-                SearchArg::Bisect => "bisect",
-            };
-            put("auto_halve.search", toml::Value::String(name.into()));
-        }
-        if let Some(v) = self.min_micro_batch {
-            put("auto_halve.min_micro_batch", int(v));
-        }
-        if let Some(v) = self.precision {
-            let name = match v {
-                PrecisionArg::F32 => "f32",
-                PrecisionArg::Bf16 => "bf16",
-                PrecisionArg::F16 => "f16",
-            };
-            put("train.precision", toml::Value::String(name.into()));
-        }
-        match self.memory_mode {
-            None => {}
-            Some(MemoryModeArg::Growth) => {
-                put("memory.mode", toml::Value::String("growth".into()));
-            }
-            Some(MemoryModeArg::Exact) => {
-                put("memory.mode", toml::Value::String("exact".into()));
-            }
-            Some(MemoryModeArg::Prealloc(fraction)) => {
-                put("memory.mode", toml::Value::String("prealloc".into()));
-                if let Some(f) = fraction {
-                    put("memory.prealloc_fraction", toml::Value::Float(f));
-                }
-            }
-        }
-        if let Some(v) = self.attention {
-            put("model.attention", toml::Value::String(v.name().into()));
-        }
-        if let Some(v) = self.batch {
-            put("train.batch", int(v));
-        }
-        if let Some(v) = self.empty_cache_every {
-            put("train.empty_cache_every", int(v));
-        }
-        if let Some(v) = self.max_steps {
-            put("train.max_steps", int(v));
-        }
-        if let Some(v) = self.lr {
-            put("optim.lr", toml::Value::Float(v));
-        }
-        if let Some(v) = self.seq_len {
-            put("model.seq_len", int(v));
-        }
-        if let Some(v) = self.d_model {
-            put("model.d_model", int(v));
-        }
-        if let Some(v) = self.n_layers {
-            put("model.n_layers", int(v));
-        }
-        if let Some(v) = &self.model {
-            put("model.kind", toml::Value::String(v.clone()));
-        }
-        if let Some(v) = self.seed {
-            put("train.seed", int(v));
-        }
-        if let Some(p) = &self.data {
-            put("data.file", toml::Value::String(p.display().to_string()));
-        }
-        o.extend(set_overrides(&self.set)?);
-        Ok(o)
-    }
-}
-
 /// `--set KEY=VALUE` flags as overrides, in the order given.
 pub fn set_overrides(set: &[String]) -> Result<Vec<(String, toml::Value)>, ConfigError> {
     set.iter()
         .map(|s| {
             let Some((key, raw)) = s.split_once('=') else {
                 return Err(ConfigError::Override {
-                    given: s.clone(),
+                    given: format!("--set {s}"),
                     reason: "write KEY=VALUE, e.g. --set model.d_ff=512".into(),
                 });
             };

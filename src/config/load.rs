@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use super::resolved::*;
 use super::schema::ConfigFile;
 use super::ConfigError;
+use crate::vocab::{PoolMode, Precision, Strategy};
 
 /// Configs compiled into the binary, so `--config gpu` works from any directory.
 /// They are the files in `configs/`.
@@ -60,7 +61,7 @@ pub fn apply_override(
 ) -> Result<(), ConfigError> {
     let Some((section, field)) = key.split_once('.') else {
         return Err(ConfigError::Override {
-            given: key.to_string(),
+            given: format!("--set {key}"),
             reason: "keys are written section.key, e.g. train.batch=64 or model.d_model=256".into(),
         });
     };
@@ -73,59 +74,163 @@ pub fn apply_override(
             Ok(())
         }
         _ => Err(ConfigError::Override {
-            given: key.to_string(),
+            given: format!("--set {key}"),
             reason: format!("`{section}` is not a section"),
         }),
     }
 }
 
-/// Reads `source`, applies `overrides` (dotted key, value) in order, and validates.
+/// A configuration being layered: the file, then `--set` overrides, then the named flags
+/// (each applied to the typed [`ConfigFile`] by the command line), then [`Draft::validate`].
+#[derive(Debug, Clone)]
+pub struct Draft {
+    /// The values so far.
+    pub file: ConfigFile,
+    origin: String,
+    /// Keys set on the command line, with the flag as the user wrote it, latest last, so
+    /// that a message about a key names what set it.
+    given: Vec<(String, String)>,
+    /// (key, flag) of the flags that can set a key, for messages about values from the
+    /// file.
+    flag_names: Vec<(String, String)>,
+}
+
+impl Draft {
+    /// Reads `source` and applies `set` (dotted key, value) in order. `flag_names` are
+    /// `(key, --flag)` of the flags that can set each key, for messages.
+    pub fn read(
+        source: &ConfigSource,
+        set: &[(String, toml::Value)],
+        flag_names: Vec<(String, String)>,
+    ) -> Result<Self, ConfigError> {
+        let origin = source.origin();
+        let text = match source {
+            ConfigSource::Builtin(name) => builtin_config(name)
+                .ok_or_else(|| ConfigError::Parse {
+                    origin: origin.clone(),
+                    message: format!(
+                        "no built-in config named '{name}'; built-in: {}",
+                        builtin_names()
+                    ),
+                })?
+                .to_string(),
+            ConfigSource::File(path) => {
+                std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+                    path: format!("{} (built-in configs: {})", path.display(), builtin_names()),
+                    source,
+                })?
+            }
+        };
+        let mut doc: toml::Table =
+            text.parse()
+                .map_err(|e: toml::de::Error| ConfigError::Parse {
+                    origin: origin.clone(),
+                    message: e.to_string(),
+                })?;
+        let mut given = Vec::new();
+        for (key, value) in set {
+            apply_override(&mut doc, key, value.clone())?;
+            given.push((key.clone(), format!("--set {key}={value}")));
+        }
+        let mut draft = Draft {
+            file: ConfigFile::default(),
+            origin,
+            given,
+            flag_names,
+        };
+        draft.file = draft.deserialize_table(doc)?;
+        Ok(draft)
+    }
+
+    /// Every dotted key a config can have.
+    pub fn keys() -> Vec<String> {
+        let mut file = ConfigFile::default();
+        file.data.file = Some(String::new());
+        let Ok(toml::Value::Table(doc)) = toml::Value::try_from(file) else {
+            return Vec::new();
+        };
+        doc.iter()
+            .filter_map(|(section, v)| v.as_table().map(|t| (section, t)))
+            .flat_map(|(section, t)| t.keys().map(move |k| format!("{section}.{k}")))
+            .collect()
+    }
+
+    /// Applies one command-line flag: `edit` changes the typed values, `key` is the dotted
+    /// key it sets and `flag` what the user wrote (`--batch 64`), for messages.
+    pub fn flag(&mut self, flag: impl Into<String>, key: &str, edit: impl FnOnce(&mut ConfigFile)) {
+        edit(&mut self.file);
+        self.given.push((key.to_string(), flag.into()));
+    }
+
+    /// Checks every value; returns the final file (written into the run folder) and the
+    /// resolved configuration.
+    pub fn validate(self) -> Result<(ConfigFile, RunConfig), ConfigError> {
+        let origin = if self.given.is_empty() {
+            self.origin.clone()
+        } else {
+            format!("{} with command-line overrides", self.origin)
+        };
+        let run = validate(
+            &self.file,
+            &Checker {
+                origin: &origin,
+                given: &self.given,
+                flag_names: &self.flag_names,
+            },
+        )?;
+        Ok((self.file, run))
+    }
+
+    fn deserialize_table(&self, doc: toml::Table) -> Result<ConfigFile, ConfigError> {
+        // Through text, so that an error has a position and the key can be named.
+        let text = toml::to_string(&doc).map_err(|e| ConfigError::Parse {
+            origin: self.origin.clone(),
+            message: e.to_string(),
+        })?;
+        toml::from_str(&text).map_err(|e: toml::de::Error| {
+            let c = Checker {
+                origin: &self.origin,
+                given: &self.given,
+                flag_names: &self.flag_names,
+            };
+            match e.span().and_then(|span| key_at(&text, span.start)) {
+                Some((key, value)) => c.invalid(&key, format!("= {value}: {}", e.message())),
+                None => ConfigError::Parse {
+                    origin: self.origin.clone(),
+                    message: e.message().to_string(),
+                },
+            }
+        })
+    }
+}
+
+/// The dotted key and the value of the `key = value` line holding byte `pos` of a TOML
+/// text.
+fn key_at(text: &str, pos: usize) -> Option<(String, String)> {
+    let before = text.get(..pos)?;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line = text.get(line_start..)?.lines().next()?;
+    let (key, value) = line.split_once('=')?;
+    let section = before[..line_start]
+        .lines()
+        .rev()
+        .find_map(|l| l.trim().strip_prefix('[').and_then(|l| l.strip_suffix(']')));
+    let key = match section {
+        Some(s) => format!("{s}.{}", key.trim()),
+        None => key.trim().to_string(),
+    };
+    Some((key, value.trim().to_string()))
+}
+
+/// Reads `source`, applies `set` overrides (dotted key, value) in order, and validates.
 ///
 /// Returns the merged file (to be written into the run folder as the resolved config)
 /// and the checked [`RunConfig`].
 pub fn load(
     source: &ConfigSource,
-    overrides: &[(String, toml::Value)],
+    set: &[(String, toml::Value)],
 ) -> Result<(ConfigFile, RunConfig), ConfigError> {
-    let origin = source.origin();
-    let text = match source {
-        ConfigSource::Builtin(name) => builtin_config(name)
-            .ok_or_else(|| ConfigError::Parse {
-                origin: origin.clone(),
-                message: format!(
-                    "no built-in config named '{name}'; built-in: {}",
-                    builtin_names()
-                ),
-            })?
-            .to_string(),
-        ConfigSource::File(path) => {
-            std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
-                path: format!("{} (built-in configs: {})", path.display(), builtin_names()),
-                source,
-            })?
-        }
-    };
-    let mut doc: toml::Table = text
-        .parse()
-        .map_err(|e: toml::de::Error| ConfigError::Parse {
-            origin: origin.clone(),
-            message: e.to_string(),
-        })?;
-    let origin = if overrides.is_empty() {
-        origin
-    } else {
-        format!("{origin} with command-line overrides")
-    };
-    for (key, value) in overrides {
-        apply_override(&mut doc, key, value.clone())?;
-    }
-    let file: ConfigFile =
-        ConfigFile::deserialize_table(doc).map_err(|message| ConfigError::Parse {
-            origin: origin.clone(),
-            message,
-        })?;
-    let run = validate(&file, &origin)?;
-    Ok((file, run))
+    Draft::read(source, set, Vec::new())?.validate()
 }
 
 fn builtin_names() -> String {
@@ -136,50 +241,33 @@ fn builtin_names() -> String {
         .join(", ")
 }
 
-impl ConfigFile {
-    fn deserialize_table(doc: toml::Table) -> Result<Self, String> {
-        // Round-trip through text so the parser's messages keep naming keys.
-        let text = toml::to_string(&doc).map_err(|e| e.to_string())?;
-        toml::from_str(&text).map_err(|e: toml::de::Error| e.message().to_string())
-    }
-}
-
-/// Keys that have a flag of their own, so errors can name both.
-const KEY_FLAGS: &[(&str, &str)] = &[
-    ("train.grad_accum_steps", "--steps"),
-    ("train.batch", "--batch"),
-    ("train.max_steps", "--max-steps"),
-    ("train.seed", "--seed"),
-    ("optim.lr", "--lr"),
-    ("model.seq_len", "--seq-len"),
-    ("model.d_model", "--d-model"),
-    ("model.n_layers", "--n-layers"),
-    ("model.kind", "--model"),
-    ("model.attention", "--attention"),
-    ("auto_halve.start_steps", "--steps"),
-    ("train.empty_cache_every", "--empty-cache-every"),
-    ("auto_halve.keep_effective_batch", "--keep-effective-batch"),
-    ("auto_halve.search", "--search"),
-    ("auto_halve.min_micro_batch", "--min-micro-batch"),
-    ("train.precision", "--precision"),
-    ("memory.mode", "--memory-mode"),
-    (
-        "memory.prealloc_fraction",
-        "--memory-mode prealloc=FRACTION",
-    ),
-];
-
 struct Checker<'a> {
     origin: &'a str,
+    given: &'a [(String, String)],
+    flag_names: &'a [(String, String)],
 }
 
 impl Checker<'_> {
     fn invalid(&self, key: &str, reason: impl Into<String>) -> ConfigError {
-        let flag = KEY_FLAGS
+        let from = self
+            .given
             .iter()
-            .find(|(k, _)| *k == key)
-            .map(|(_, f)| format!(" (flag {f})"))
-            .unwrap_or_default();
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, f)| format!("from {f}"));
+        let flags: Vec<&str> = self
+            .flag_names
+            .iter()
+            .filter(|(k, _)| k == key)
+            .map(|(_, f)| f.as_str())
+            .collect();
+        let flag_part = (!flags.is_empty()).then(|| format!("flag {}", flags.join(", ")));
+        let parts: Vec<String> = [from, flag_part].into_iter().flatten().collect();
+        let flag = if parts.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", parts.join("; "))
+        };
         ConfigError::Invalid {
             origin: self.origin.to_string(),
             key: key.to_string(),
@@ -215,19 +303,8 @@ fn divisors(n: usize) -> String {
         .join(", ")
 }
 
-fn validate(f: &ConfigFile, origin: &str) -> Result<RunConfig, ConfigError> {
-    let c = Checker { origin };
-
-    let kind = match f.model.kind.as_str() {
-        "gpt" => ModelKind::Gpt,
-        "mlp" => ModelKind::Mlp,
-        other => {
-            return Err(c.invalid(
-                "model.kind",
-                format!("= \"{other}\": use \"gpt\" or \"mlp\""),
-            ))
-        }
-    };
+fn validate(f: &ConfigFile, c: &Checker) -> Result<RunConfig, ConfigError> {
+    let kind = f.model.kind;
     let d_model = c.positive("model.d_model", f.model.d_model)?;
     let n_heads = c.positive("model.n_heads", f.model.n_heads)?;
     if kind == ModelKind::Gpt && d_model % n_heads != 0 {
@@ -247,12 +324,7 @@ fn validate(f: &ConfigFile, origin: &str) -> Result<RunConfig, ConfigError> {
         d_ff: c.positive("model.d_ff", f.model.d_ff)?,
         seq_len: c.positive("model.seq_len", f.model.seq_len)?,
         dropout: c.rate("model.dropout", f.model.dropout, 0.0, 0.99)?,
-        attention: crate::model::AttentionKind::from_name(&f.model.attention).ok_or_else(|| {
-            c.invalid(
-                "model.attention",
-                format!("= \"{}\": use \"efficient\" or \"math\"", f.model.attention),
-            )
-        })?,
+        attention: f.model.attention,
     };
 
     let data = match &f.data.file {
@@ -260,38 +332,15 @@ fn validate(f: &ConfigFile, origin: &str) -> Result<RunConfig, ConfigError> {
             return Err(c.invalid("data.file", "is empty: give a path to a UTF-8 text file"))
         }
         Some(path) => DataSource::File(PathBuf::from(path)),
-        None => {
-            let task = match f.data.task.as_str() {
-                "arith" => Task::Arith,
-                "copy" => Task::Copy,
-                "brackets" => Task::Brackets,
-                "mix" => Task::Mix,
-                other => {
-                    return Err(c.invalid(
-                        "data.task",
-                        format!("= \"{other}\": use \"arith\", \"copy\", \"brackets\" or \"mix\" (or set data.file / --data FILE)"),
-                    ))
-                }
-            };
-            DataSource::Generated {
-                task,
-                chars: c.positive("data.corpus_chars", f.data.corpus_chars)?,
-                seed: c.non_negative_seed("data.seed", f.data.seed)?,
-            }
-        }
+        None => DataSource::Generated {
+            task: f.data.task,
+            chars: c.positive("data.corpus_chars", f.data.corpus_chars)?,
+            seed: c.non_negative_seed("data.seed", f.data.seed)?,
+        },
     };
 
     let optim = OptimSpec {
-        kind: match f.optim.kind.as_str() {
-            "adamw" => OptimKind::AdamW,
-            "sgd" => OptimKind::Sgd,
-            other => {
-                return Err(c.invalid(
-                    "optim.kind",
-                    format!("= \"{other}\": use \"adamw\" or \"sgd\""),
-                ))
-            }
-        },
+        kind: f.optim.kind,
         lr: {
             let lr = f.optim.lr;
             if !(lr.is_finite() && lr > 0.0) {
@@ -303,9 +352,9 @@ fn validate(f: &ConfigFile, origin: &str) -> Result<RunConfig, ConfigError> {
     };
 
     let batch = c.positive("train.batch", f.train.batch)?;
-    let strategy = match f.train.strategy.as_str() {
-        "baseline" => StrategySpec::Baseline,
-        "grad-accum" => {
+    let strategy = match f.train.strategy {
+        Strategy::Baseline => StrategySpec::Baseline,
+        Strategy::GradAccum => {
             let steps = c.positive("train.grad_accum_steps", f.train.grad_accum_steps)?;
             if batch % steps != 0 {
                 return Err(c.invalid(
@@ -318,9 +367,9 @@ fn validate(f: &ConfigFile, origin: &str) -> Result<RunConfig, ConfigError> {
             }
             StrategySpec::GradAccum { steps }
         }
-        "checkpointing" => StrategySpec::Checkpointing,
-        "half" => StrategySpec::Half,
-        "auto-halve" => {
+        Strategy::Checkpointing => StrategySpec::Checkpointing,
+        Strategy::Half => StrategySpec::Half,
+        Strategy::AutoHalve => {
             let a = &f.auto_halve;
             let start_steps = c.positive("auto_halve.start_steps", a.start_steps)?;
             if batch % start_steps != 0 {
@@ -345,16 +394,7 @@ fn validate(f: &ConfigFile, origin: &str) -> Result<RunConfig, ConfigError> {
             StrategySpec::AutoHalve(AutoHalveSpec {
                 start_steps,
                 keep_effective_batch: a.keep_effective_batch,
-                search: match a.search.as_str() {
-                    "halve" => SearchMode::Halve,
-                    "bisect" => SearchMode::Bisect,
-                    other => {
-                        return Err(c.invalid(
-                            "auto_halve.search",
-                            format!("= \"{other}\": use \"halve\" or \"bisect\""),
-                        ))
-                    }
-                },
+                search: a.search,
                 min_micro_batch,
                 max_search_attempts: usize::try_from(a.max_search_attempts).map_err(|_| {
                     c.invalid(
@@ -364,23 +404,11 @@ fn validate(f: &ConfigFile, origin: &str) -> Result<RunConfig, ConfigError> {
                 })?,
             })
         }
-        other => {
-            return Err(c.invalid(
-                "train.strategy",
-                format!("= \"{other}\": use \"baseline\", \"grad-accum\", \"auto-halve\", \"checkpointing\" or \"half\""),
-            ))
-        }
     };
-    let half = match f.train.precision.as_str() {
-        "f32" => None,
-        "bf16" => Some(HalfDtype::Bf16),
-        "f16" => Some(HalfDtype::F16),
-        other => {
-            return Err(c.invalid(
-                "train.precision",
-                format!("= \"{other}\": use \"f32\", \"bf16\" or \"f16\""),
-            ))
-        }
+    let half = match f.train.precision {
+        Precision::F32 => None,
+        Precision::Bf16 => Some(HalfDtype::Bf16),
+        Precision::F16 => Some(HalfDtype::F16),
     };
     let precision = match (strategy, half) {
         (StrategySpec::Half, None) => {
@@ -428,9 +456,9 @@ fn validate(f: &ConfigFile, origin: &str) -> Result<RunConfig, ConfigError> {
     } else {
         None
     };
-    let memory_mode = match f.memory.mode.as_str() {
-        "growth" => MemoryMode::Growth,
-        "prealloc" => {
+    let memory_mode = match f.memory.mode {
+        PoolMode::Growth => MemoryMode::Growth,
+        PoolMode::Prealloc => {
             let fraction = f.memory.prealloc_fraction;
             if !(fraction > 0.0 && fraction < 1.0) {
                 return Err(c.invalid(
@@ -440,13 +468,7 @@ fn validate(f: &ConfigFile, origin: &str) -> Result<RunConfig, ConfigError> {
             }
             MemoryMode::Prealloc { fraction }
         }
-        "exact" => MemoryMode::Exact,
-        other => {
-            return Err(c.invalid(
-                "memory.mode",
-                format!("= \"{other}\": use \"growth\", \"prealloc\" or \"exact\""),
-            ))
-        }
+        PoolMode::Exact => MemoryMode::Exact,
     };
     let train = TrainSpec {
         strategy,
@@ -532,6 +554,34 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("bacth"), "{err}");
+    }
+
+    #[test]
+    fn a_misspelled_word_names_the_key_and_the_words_that_exist() {
+        let err = with(&[("train.strategy", toml::Value::String("grad_accum".into()))])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("`train.strategy`"), "{err}");
+        assert!(err.contains("--set train.strategy"), "{err}");
+        assert!(
+            err.contains("\"grad_accum\"") && err.contains("`grad-accum`"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_flag_names_itself_in_a_message_about_its_key() {
+        let mut d = Draft::read(&ConfigSource::Builtin("tiny".into()), &[], vec![]).unwrap();
+        d.flag("--batch 12", "train.batch", |f| f.train.batch = 12);
+        d.flag("--steps 5", "train.grad_accum_steps", |f| {
+            f.train.grad_accum_steps = 5;
+            f.train.strategy = crate::vocab::Strategy::GradAccum;
+        });
+        let err = d.validate().unwrap_err().to_string();
+        assert!(
+            err.contains("`train.grad_accum_steps` (from --steps 5)"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@ mod load;
 mod resolved;
 mod schema;
 
-pub use load::{apply_override, builtin_config, load, ConfigSource, BUILTIN_CONFIGS};
+pub use load::{apply_override, builtin_config, load, ConfigSource, Draft, BUILTIN_CONFIGS};
 pub use resolved::{
     AutoHalveSpec, DataSource, HalfDtype, LossScaleSpec, MemoryMode, ModelKind, ModelSpec,
     OptimKind, OptimSpec, PrecisionMode, RunConfig, SearchMode, StrategySpec, Task, TrainSpec,
@@ -49,10 +49,11 @@ pub enum ConfigError {
         /// What is wrong and what would be valid.
         reason: String,
     },
-    /// A `--set` override is malformed.
-    #[error("--set {given}: {reason}")]
+    /// A flag's value is malformed or does not apply (`--set x`, `--steps 4` with
+    /// baseline, `--strategies nope`).
+    #[error("{given}: {reason}")]
     Override {
-        /// What the user wrote.
+        /// The flag and what the user wrote after it, e.g. `--set train.batch`.
         given: String,
         /// What is wrong.
         reason: String,

@@ -2,9 +2,14 @@
 //!
 //! Counts are read as signed integers on purpose: `batch = -4` then reaches our own
 //! validation, which names the key and says what would be valid, instead of a serde
-//! message about `usize`.
+//! message about `usize`. Words (strategy, precision, ...) are the enums of
+//! [`crate::vocab`]: serde refuses a misspelled one, naming the words that exist.
 
 use serde::{Deserialize, Serialize};
+
+use crate::vocab::{
+    AttentionKind, ModelKind, OptimKind, PoolMode, Precision, SearchMode, Strategy, Task,
+};
 
 /// A whole configuration file: `[model]`, `[data]`, `[optim]`, `[train]`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -62,7 +67,7 @@ pub struct MemorySection {
     /// `growth` (burn's pool grows on demand in pages of a few size classes),
     /// `prealloc` (reserve `prealloc_fraction` of the free VRAM up front, as TensorFlow
     /// and JAX do) or `exact` (every tensor its own buffer of its exact size).
-    pub mode: String,
+    pub mode: PoolMode,
     /// Share of the free VRAM `prealloc` reserves.
     pub prealloc_fraction: f64,
 }
@@ -70,7 +75,7 @@ pub struct MemorySection {
 impl Default for MemorySection {
     fn default() -> Self {
         Self {
-            mode: "growth".into(),
+            mode: PoolMode::Growth,
             prealloc_fraction: 0.9,
         }
     }
@@ -87,7 +92,7 @@ pub struct AutoHalveSection {
     pub keep_effective_batch: bool,
     /// `halve` (only ever down) or `bisect` (after the first fit, search back up to within
     /// 10% of the largest micro-batch that fits).
-    pub search: String,
+    pub search: SearchMode,
     /// The smallest micro-batch to try before giving up.
     pub min_micro_batch: i64,
     /// How many upward probes `bisect` may make.
@@ -99,7 +104,7 @@ impl Default for AutoHalveSection {
         Self {
             start_steps: 1,
             keep_effective_batch: true,
-            search: "halve".into(),
+            search: SearchMode::Halve,
             min_micro_batch: 1,
             max_search_attempts: 6,
         }
@@ -111,7 +116,7 @@ impl Default for AutoHalveSection {
 #[serde(deny_unknown_fields, default)]
 pub struct ModelSection {
     /// `gpt` (decoder-only transformer) or `mlp` (next-character MLP over the context).
-    pub kind: String,
+    pub kind: ModelKind,
     /// Width of embeddings and residual stream.
     pub d_model: i64,
     /// Transformer blocks (gpt) or hidden layers (mlp).
@@ -126,20 +131,20 @@ pub struct ModelSection {
     pub dropout: f64,
     /// `efficient` (fused forward, scores recomputed in the backward pass) or `math`
     /// (written out; autodiff keeps every layer's scores). gpt only.
-    pub attention: String,
+    pub attention: AttentionKind,
 }
 
 impl Default for ModelSection {
     fn default() -> Self {
         Self {
-            kind: "gpt".into(),
+            kind: ModelKind::Gpt,
             d_model: 64,
             n_layers: 2,
             n_heads: 4,
             d_ff: 256,
             seq_len: 64,
             dropout: 0.0,
-            attention: crate::model::AttentionKind::default().name().into(),
+            attention: AttentionKind::default(),
         }
     }
 }
@@ -149,7 +154,7 @@ impl Default for ModelSection {
 #[serde(deny_unknown_fields, default)]
 pub struct DataSection {
     /// Generated task: `arith`, `copy`, `brackets` or `mix`. Ignored when `file` is set.
-    pub task: String,
+    pub task: Task,
     /// A UTF-8 text file to train on instead of the generated task.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
@@ -162,7 +167,7 @@ pub struct DataSection {
 impl Default for DataSection {
     fn default() -> Self {
         Self {
-            task: "mix".into(),
+            task: Task::Mix,
             file: None,
             corpus_chars: 200_000,
             seed: 7,
@@ -175,7 +180,7 @@ impl Default for DataSection {
 #[serde(deny_unknown_fields, default)]
 pub struct OptimSection {
     /// `adamw` or `sgd`.
-    pub kind: String,
+    pub kind: OptimKind,
     /// Learning rate.
     pub lr: f64,
     /// Decoupled weight decay (adamw) or L2 penalty (sgd); 0 disables it.
@@ -185,7 +190,7 @@ pub struct OptimSection {
 impl Default for OptimSection {
     fn default() -> Self {
         Self {
-            kind: "adamw".into(),
+            kind: OptimKind::AdamW,
             lr: 3e-3,
             weight_decay: 0.0,
         }
@@ -197,10 +202,10 @@ impl Default for OptimSection {
 #[serde(deny_unknown_fields, default)]
 pub struct TrainSection {
     /// `baseline`, `grad-accum`, `auto-halve`, `checkpointing` or `half`.
-    pub strategy: String,
+    pub strategy: Strategy,
     /// `f32`, or `bf16`/`f16`: mixed precision (f32 master weights, half compute), or
     /// everything in half with `strategy = "half"`.
-    pub precision: String,
+    pub precision: Precision,
     /// Samples per optimizer step (the effective batch).
     pub batch: i64,
     /// Micro-batches per optimizer step for `grad-accum`; must divide `batch`.
@@ -216,8 +221,8 @@ pub struct TrainSection {
 impl Default for TrainSection {
     fn default() -> Self {
         Self {
-            strategy: "baseline".into(),
-            precision: "f32".into(),
+            strategy: Strategy::Baseline,
+            precision: Precision::F32,
             batch: 32,
             grad_accum_steps: 4,
             max_steps: 60,

@@ -17,42 +17,11 @@ mod math;
 use burn::module::Initializer;
 use burn::nn::{Dropout, DropoutConfig, Linear, LinearConfig};
 use burn::prelude::*;
-use serde::{Deserialize, Serialize};
 
 pub use efficient::{causal_attention_backward, AttentionBackend};
 pub use math::math_attention;
 
-/// How attention is computed (`model.attention`, `--attention`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
-pub enum AttentionKind {
-    /// softmax(QKᵀ/√d)·V as separate tensor operations: autodiff keeps the scores and
-    /// probabilities of every layer until the backward pass.
-    Math,
-    /// A fused forward (flash attention where the backend has it) that keeps only Q, K,
-    /// V; the backward pass recomputes the scores one layer at a time.
-    #[default]
-    Efficient,
-}
-
-impl AttentionKind {
-    /// `math` or `efficient`, as written in configs and flags.
-    pub fn name(self) -> &'static str {
-        match self {
-            AttentionKind::Math => "math",
-            AttentionKind::Efficient => "efficient",
-        }
-    }
-
-    /// Parses a config value.
-    pub fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "math" => Some(AttentionKind::Math),
-            "efficient" => Some(AttentionKind::Efficient),
-            _ => None,
-        }
-    }
-}
+pub use crate::vocab::AttentionKind;
 
 /// Shapes of a [`CausalSelfAttention`].
 #[derive(Config, Debug)]

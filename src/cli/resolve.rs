@@ -1,0 +1,307 @@
+//! Raw flags to typed settings, in one conversion (ripgrep's low-args to high-args).
+//!
+//! A config is read and `--set` applied ([`Draft::read`]); then every named flag writes
+//! its typed value into the draft, saying which key it set, so that a message about the
+//! key names the flag the user typed; then the draft is validated. Nothing downstream
+//! sees a flag.
+
+use super::args::{CheckEvery, CompareArgs, TrainArgs};
+use crate::config::{self, ConfigError, ConfigFile, ConfigSource, Draft};
+use crate::error::Error;
+use crate::session::TrainPlan;
+use crate::vocab::{PoolMode, Strategy};
+
+fn count(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
+}
+
+/// Writes the named `train` flags into `draft`.
+fn apply_train_flags(a: &TrainArgs, d: &mut Draft) -> Result<(), ConfigError> {
+    if let Some(s) = a.strategy {
+        d.flag(format!("--strategy {s}"), "train.strategy", |f| {
+            f.train.strategy = s
+        });
+    }
+    if let Some(k) = a.steps {
+        match a.strategy {
+            Some(Strategy::AutoHalve) => {
+                d.flag(format!("--steps {k}"), "auto_halve.start_steps", |f| {
+                    f.auto_halve.start_steps = count(k)
+                });
+            }
+            None | Some(Strategy::GradAccum) => {
+                // --steps alone implies grad-accum: it means nothing else.
+                d.flag(format!("--steps {k}"), "train.strategy", |f| {
+                    f.train.strategy = Strategy::GradAccum
+                });
+                d.flag(format!("--steps {k}"), "train.grad_accum_steps", |f| {
+                    f.train.grad_accum_steps = count(k)
+                });
+            }
+            Some(other) => {
+                return Err(ConfigError::Override {
+                    given: format!("--steps {k}"),
+                    reason: format!(
+                        "--steps applies to --strategy grad-accum (micro-batches per step) or auto-halve (micro-batches to start with), not {other}"
+                    ),
+                })
+            }
+        }
+    }
+    let auto_only = [
+        ("--keep-effective-batch", a.keep_effective_batch.is_some()),
+        ("--search", a.search.is_some()),
+        ("--min-micro-batch", a.min_micro_batch.is_some()),
+    ];
+    for (flag, given) in auto_only {
+        if let Some(s) = a.strategy.filter(|s| given && *s != Strategy::AutoHalve) {
+            return Err(ConfigError::Override {
+                given: flag.to_string(),
+                reason: format!("{flag} applies to --strategy auto-halve only, not {s}"),
+            });
+        }
+    }
+    if let Some(v) = a.keep_effective_batch {
+        d.flag(
+            format!("--keep-effective-batch {v}"),
+            "auto_halve.keep_effective_batch",
+            |f| f.auto_halve.keep_effective_batch = v,
+        );
+    }
+    if let Some(v) = a.search {
+        d.flag(format!("--search {v}"), "auto_halve.search", |f| {
+            f.auto_halve.search = v
+        });
+    }
+    if let Some(v) = a.min_micro_batch {
+        d.flag(
+            format!("--min-micro-batch {v}"),
+            "auto_halve.min_micro_batch",
+            |f| f.auto_halve.min_micro_batch = count(v),
+        );
+    }
+    if let Some(v) = a.precision {
+        d.flag(format!("--precision {v}"), "train.precision", |f| {
+            f.train.precision = v
+        });
+    }
+    if let Some(m) = a.memory_mode {
+        d.flag(format!("--memory-mode {}", m.mode), "memory.mode", |f| {
+            f.memory.mode = m.mode
+        });
+        if let (PoolMode::Prealloc, Some(x)) = (m.mode, m.fraction) {
+            d.flag(
+                format!("--memory-mode prealloc={x}"),
+                "memory.prealloc_fraction",
+                |f| f.memory.prealloc_fraction = x,
+            );
+        }
+    }
+    if let Some(v) = a.attention {
+        d.flag(format!("--attention {v}"), "model.attention", |f| {
+            f.model.attention = v
+        });
+    }
+    if let Some(v) = a.model {
+        d.flag(format!("--model {v}"), "model.kind", |f| f.model.kind = v);
+    }
+    type Slot = fn(&mut ConfigFile) -> &mut i64;
+    let counts: [(&str, &str, Option<u64>, Slot); 7] = [
+        ("--batch", "train.batch", a.batch, |f| &mut f.train.batch),
+        (
+            "--empty-cache-every",
+            "train.empty_cache_every",
+            a.empty_cache_every,
+            |f| &mut f.train.empty_cache_every,
+        ),
+        ("--max-steps", "train.max_steps", a.max_steps, |f| {
+            &mut f.train.max_steps
+        }),
+        ("--seq-len", "model.seq_len", a.seq_len, |f| {
+            &mut f.model.seq_len
+        }),
+        ("--d-model", "model.d_model", a.d_model, |f| {
+            &mut f.model.d_model
+        }),
+        ("--n-layers", "model.n_layers", a.n_layers, |f| {
+            &mut f.model.n_layers
+        }),
+        ("--seed", "train.seed", a.seed, |f| &mut f.train.seed),
+    ];
+    for (flag, key, value, slot) in counts {
+        if let Some(v) = value {
+            d.flag(format!("{flag} {v}"), key, |f| *slot(f) = count(v));
+        }
+    }
+    if let Some(v) = a.lr {
+        d.flag(format!("--lr {v}"), "optim.lr", |f| f.optim.lr = v);
+    }
+    if let Some(p) = &a.data {
+        let path = p.display().to_string();
+        d.flag(format!("--data {path}"), "data.file", |f| {
+            f.data.file = Some(path.clone())
+        });
+    }
+    Ok(())
+}
+
+/// `(key, --flag)` for every `train` flag that sets a config key, read from the flags' own
+/// help texts (each names its keys), so that no key-to-flag table is kept by hand.
+pub fn flags_by_key() -> Vec<(String, String)> {
+    use clap::CommandFactory;
+    let keys = Draft::keys();
+    let cli = super::args::Cli::command();
+    let Some(train) = cli.find_subcommand("train") else {
+        return Vec::new();
+    };
+    let mut pairs = Vec::new();
+    for arg in train.get_arguments() {
+        let (Some(long), Some(help)) = (arg.get_long(), arg.get_help()) else {
+            continue;
+        };
+        let help = help.to_string();
+        let words = help.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'));
+        for word in words.map(|w| w.trim_end_matches('.')) {
+            if keys.iter().any(|k| k == word) && long != "set" {
+                pairs.push((word.to_string(), format!("--{long}")));
+            }
+        }
+    }
+    pairs
+}
+
+/// Turns raw flags into a validated plan: config file, `--set`, the named flags, checks.
+pub fn resolve(args: TrainArgs) -> Result<TrainPlan, Error> {
+    let source = ConfigSource::from_arg(&args.config);
+    let mut draft = Draft::read(
+        &source,
+        &super::args::set_overrides(&args.set)?,
+        flags_by_key(),
+    )?;
+    apply_train_flags(&args, &mut draft)?;
+    let (file, config) = draft.validate()?;
+    let auto_halve = matches!(config.train.strategy, config::StrategySpec::AutoHalve(_));
+    let check_every_phase = match args.check_every {
+        CheckEvery::Auto => auto_halve,
+        CheckEvery::Phase => true,
+        CheckEvery::Step => false,
+    };
+    if !check_every_phase && auto_halve {
+        return Err(Error::Unsupported(
+            "--check-every step with --strategy auto-halve: auto-halve needs --check-every phase, to tell an OOM in the optimizer phase (which no smaller batch fixes) from one in the forward or backward pass".into(),
+        ));
+    }
+    Ok(TrainPlan {
+        file,
+        config,
+        device: args.device,
+        out: args.out,
+        quiet: args.quiet,
+        memory_budget: args.memory_budget,
+        vram_budget: args.vram_budget,
+        probe_interval: std::time::Duration::from_millis(args.probe_interval_ms.max(1)),
+        kernel_cache: match args.kernel_cache.as_deref() {
+            Some("off") => None,
+            Some(dir) => Some(dir.into()),
+            None => crate::device::default_kernel_cache(),
+        },
+        tuned_pack: !args.no_tuned_pack,
+        check_every_phase,
+    })
+}
+
+/// Turns `compare` flags into a plan: one typed config per row, each checked here, so a
+/// mistake in the shared settings is reported once (exit 2), and a row whose preset does
+/// not fit them (e.g. `--steps 3` with batch 32) becomes a row that says why.
+pub fn resolve_compare(args: CompareArgs) -> Result<crate::compare::ComparePlan, Error> {
+    let variants = crate::compare::parse_variants(&args.strategies).map_err(|reason| {
+        ConfigError::Override {
+            given: format!("--strategies {}", args.strategies),
+            reason,
+        }
+    })?;
+    let mut shared = Draft::read(
+        &ConfigSource::from_arg(&args.config),
+        &super::args::set_overrides(&args.set)?,
+        flags_by_key(),
+    )?;
+    if let Some(b) = args.batch {
+        shared.flag(format!("--batch {b}"), "train.batch", |f| {
+            f.train.batch = count(b)
+        });
+    }
+    if let Some(n) = args.max_steps {
+        shared.flag(format!("--max-steps {n}"), "train.max_steps", |f| {
+            f.train.max_steps = count(n)
+        });
+    }
+    // The shared settings must hold on their own.
+    shared.clone().validate()?;
+    args.device
+        .parse::<crate::device::DeviceRequest>()
+        .map_err(|reason| ConfigError::Override {
+            given: format!("--device {}", args.device),
+            reason,
+        })?;
+    let mut run_args = vec!["--device".to_string(), args.device.clone()];
+    if let Some(b) = args.vram_budget {
+        run_args.extend(["--vram-budget".to_string(), b.0.to_string()]);
+    }
+    if let Some(b) = args.memory_budget {
+        run_args.extend(["--memory-budget".to_string(), b.0.to_string()]);
+    }
+    let rows = variants
+        .into_iter()
+        .map(|v| {
+            let mut d = shared.clone();
+            v.apply(&mut d, args.steps);
+            let config = d
+                .validate()
+                .map(|(file, _)| file)
+                .map_err(|e| e.to_string());
+            (v, config)
+        })
+        .collect();
+    Ok(crate::compare::ComparePlan {
+        rows,
+        run_args,
+        simulated: args.memory_budget.is_some(),
+        out: args.out.unwrap_or_else(|| {
+            crate::run_dir::default_run_path(std::path::Path::new("runs"), "compare")
+        }),
+        quiet: args.quiet,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_key_a_named_flag_sets_is_found_in_its_help() {
+        let pairs = flags_by_key();
+        for (key, flag) in [
+            ("train.batch", "--batch"),
+            ("train.strategy", "--strategy"),
+            ("train.precision", "--precision"),
+            ("train.grad_accum_steps", "--steps"),
+            ("auto_halve.start_steps", "--steps"),
+            ("auto_halve.search", "--search"),
+            ("auto_halve.keep_effective_batch", "--keep-effective-batch"),
+            ("auto_halve.min_micro_batch", "--min-micro-batch"),
+            ("train.empty_cache_every", "--empty-cache-every"),
+            ("memory.mode", "--memory-mode"),
+            ("memory.prealloc_fraction", "--memory-mode"),
+            ("model.attention", "--attention"),
+            ("model.kind", "--model"),
+            ("model.d_model", "--d-model"),
+            ("optim.lr", "--lr"),
+            ("data.file", "--data"),
+        ] {
+            assert!(
+                pairs.iter().any(|(k, f)| k == key && f == flag),
+                "{flag} does not name {key} in its help: {pairs:?}"
+            );
+        }
+    }
+}
