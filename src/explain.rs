@@ -4,8 +4,10 @@
 
 use serde_json::Value;
 
+use crate::compare::{Comparison, Row, RowStatus};
 use crate::config::ConfigError;
 use crate::units::Bytes;
+use crate::vocab::MemoryKind;
 
 /// Topics, their one-line summary and their text.
 const TOPICS: &[(&str, &str, &str)] = &[
@@ -107,7 +109,10 @@ slower than reusing the pool's pages.
 What it does: `--precision bf16` or `--precision f16` (with any strategy). The model and
 AdamW's moments stay in f32. Each step casts the weights to half (burn's cast is
 differentiable), runs forward and backward in half, and the cast's backward hands the
-gradients back in f32 for the update; softmax and cross-entropy run on f32 logits.
+gradients back in f32 for the update. As with torch.autocast, LayerNorm statistics
+and cross-entropy run in f32 (src/model/norm.rs casts around burn's LayerNorm), and so
+does the softmax of the written-out attention and of the efficient attention's backward
+(its forward is the backend's fused kernel); the matmuls run in half.
 burn 0.21 has no autocast: oomlab does this itself, and the summary reads the dtypes
 back from the tensors (`Cuda<bf16>` alone would still make f32 tensors). For f16,
 dynamic loss scaling (as PyTorch's GradScaler): the loss is multiplied by the scale
@@ -134,8 +139,10 @@ instead of 16. It is the contrast to mixed precision: it shows what AMP keeps in
 and why.
 
 When to use it: inference, or bf16 training of a model whose state (not activations)
-does not fit, with care. Updates smaller than the weight's last bit vanish, and in f16
-AdamW's epsilon (1e-8) is below the smallest number f16 can hold.
+does not fit, with care. Updates smaller than the weight's last bit vanish. In f16,
+AdamW's second moment (the squared gradient) underflows to zero for gradients below
+about 2.4e-4 (f16's smallest positive number is about 6e-8), which leaves burn's
+epsilon (1e-5) as the only divisor of the update, and anything past 65504 overflows.
 
 What it costs: accuracy, and with f16 often the run: expect skipped steps and a
 diverging loss (the measured f16 row below).
@@ -347,58 +354,46 @@ fn measured(topic: &str) -> String {
     }
     let mut out = String::new();
     for (origin, json) in EVIDENCE {
-        let Ok(v) = serde_json::from_str::<Value>(json) else {
+        let Ok(cmp) = serde_json::from_str::<Comparison>(json) else {
             continue;
         };
-        let Some(rows) = v["rows"].as_array() else {
-            continue;
-        };
-        let kind = if v["memory_kind"] == "gpu" {
+        let kind = if cmp.memory_kind == Some(MemoryKind::Gpu) {
             "VRAM (NVML process)"
         } else {
             "HOST RSS"
         };
-        let show = |r: &Value| {
-            let mib = |k: &str| {
-                r[k].as_u64()
-                    .map(|b| format!("{:.1} MiB", Bytes(b).mib()))
-                    .unwrap_or_else(|| "n/a".into())
-            };
-            let ratio = |k: &str| {
-                r[k].as_f64()
-                    .map(|x| format!("{x:.2}x"))
-                    .unwrap_or_else(|| "n/a".into())
-            };
+        let na = || "n/a".to_string();
+        let show = |r: &Row| {
             format!(
-                "  {:<11} {:<8} peak {kind} {} ({} of baseline), steady step {} ms ({} of baseline), final loss {}, OOMs hit {}{}{}\n",
-                r["strategy"].as_str().unwrap_or("?"),
-                r["split"].as_str().unwrap_or("n/a"),
-                mib("peak_process_bytes"),
-                ratio("memory_vs_baseline"),
-                r["steady_step_s"]
-                    .as_f64()
-                    .map(|s| format!("{:.1}", s * 1000.0))
-                    .unwrap_or_else(|| "n/a".into()),
-                ratio("time_vs_baseline"),
-                r["final_loss"]
-                    .as_f64()
-                    .map(|l| format!("{l:.4}"))
-                    .unwrap_or_else(|| "n/a".into()),
-                r["oom_retries"],
-                match r["skipped_steps"].as_u64() {
-                    Some(n) if n > 0 => format!(", updates skipped by the loss scaler {n}"),
-                    _ => String::new(),
+                "  {:<11} {:<8} peak {kind} {} ({} of baseline), steady step {} ms ({} of baseline), final loss {}, OOMs hit {}{}{}{}\n",
+                r.strategy.name(),
+                r.split.clone().unwrap_or_else(na),
+                r.peak_process_bytes
+                    .map_or_else(na, |b| format!("{:.1} MiB", Bytes(b).mib())),
+                r.memory_vs_baseline.map_or_else(na, |x| format!("{x:.2}x")),
+                r.steady_step_s
+                    .map_or_else(na, |s| format!("{:.1}", s * 1000.0)),
+                r.time_vs_baseline.map_or_else(na, |x| format!("{x:.2}x")),
+                r.final_loss.map_or_else(na, |l| format!("{l:.4}")),
+                r.oom_retries,
+                if cmp.simulated { " (SIMULATED)" } else { "" },
+                match r.skipped_steps {
+                    0 => String::new(),
+                    n => format!(", updates skipped by the loss scaler {n}"),
                 },
-                match r["status"]["kind"].as_str() {
-                    Some("completed") | None => String::new(),
-                    Some(kind) => format!(" (stopped: {kind})"),
+                match &r.status {
+                    RowStatus::Completed => "",
+                    RowStatus::OutOfMemory(_) => " (stopped: out-of-memory)",
+                    RowStatus::Failed(_) => " (stopped: failed)",
+                    RowStatus::NotRun => " (not run)",
                 }
             )
         };
-        let picked: Vec<&Value> = rows
+        let picked: Vec<&Row> = cmp
+            .rows
             .iter()
             .filter(|r| {
-                let name = r["strategy"].as_str().unwrap_or("");
+                let name = r.strategy.name();
                 topic == "memory"
                     || name == topic
                     || name == "baseline"
@@ -412,15 +407,8 @@ fn measured(topic: &str) -> String {
         }
         out.push_str(&format!(
             "\nMeasured by oomlab compare on {} ({origin}; arguments: {}):\n",
-            v["device"].as_str().unwrap_or("?"),
-            v["common_args"]
-                .as_array()
-                .map(|a| a
-                    .iter()
-                    .filter_map(|x| x.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" "))
-                .unwrap_or_default()
+            cmp.device,
+            cmp.common_args.join(" ")
         ));
         for r in picked {
             out.push_str(&show(r));
@@ -440,7 +428,7 @@ pub fn explain(topic: Option<&str>) -> Result<String, ConfigError> {
     };
     let Some((name, summary, text)) = TOPICS.iter().find(|(n, _, _)| *n == topic) else {
         return Err(ConfigError::Override {
-            given: format!("explain {topic}"),
+            given: format!("oomlab explain {topic}"),
             reason: format!(
                 "no such topic; topics: {}",
                 TOPICS.iter().map(|t| t.0).collect::<Vec<_>>().join(", ")
@@ -453,6 +441,14 @@ pub fn explain(topic: Option<&str>) -> Result<String, ConfigError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_compiled_in_comparison_reads_as_the_typed_comparison() {
+        for (origin, json) in EVIDENCE {
+            let parsed = serde_json::from_str::<Comparison>(json);
+            assert!(parsed.is_ok(), "{origin}: {:?}", parsed.err());
+        }
+    }
 
     #[test]
     fn the_technique_pages_in_docs_are_the_explain_texts() {
@@ -472,7 +468,8 @@ mod tests {
     #[test]
     fn every_strategy_compare_runs_has_a_topic() {
         // amp-bf16 and amp-f16 are explained under `amp`, half-* under `half`.
-        for (name, _) in crate::compare::STRATEGIES {
+        for v in crate::compare::Variant::ALL {
+            let name = &v.name();
             let topic = name.split('-').next().unwrap_or(name);
             assert!(
                 TOPICS.iter().any(|t| t.0 == *name || t.0 == topic),

@@ -6,9 +6,11 @@
 //! (The on-disk kernel cache is shared: it removes compilation time, not memory.)
 
 mod plot;
+mod preset;
 mod row;
 mod table;
 
+pub use crate::vocab::Variant;
 pub use plot::{memory_svg, Series};
 pub use row::{Row, RowStatus};
 pub use table::{Comparison, COMPARE_SCHEMA_VERSION};
@@ -17,74 +19,49 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use crate::config::ConfigFile;
 use crate::error::Error;
+use crate::report::RunSummary;
 use crate::train::StopFlag;
-
-/// The strategies `compare` knows, in the order `all` runs them, with the `train`
-/// arguments each one adds.
-pub const STRATEGIES: &[(&str, &[&str])] = &[
-    ("baseline", &["--strategy", "baseline"]),
-    ("grad-accum", &["--strategy", "grad-accum"]),
-    ("auto-halve", &["--strategy", "auto-halve"]),
-    ("checkpointing", &["--strategy", "checkpointing"]),
-    (
-        "empty-cache",
-        &["--strategy", "baseline", "--empty-cache-every", "1"],
-    ),
-    (
-        "amp-bf16",
-        &["--strategy", "baseline", "--precision", "bf16"],
-    ),
-    ("amp-f16", &["--strategy", "baseline", "--precision", "f16"]),
-    ("half-bf16", &["--strategy", "half", "--precision", "bf16"]),
-    ("half-f16", &["--strategy", "half", "--precision", "f16"]),
-    (
-        "attention-math",
-        &["--strategy", "baseline", "--attention", "math"],
-    ),
-    (
-        "pool-exact",
-        &["--strategy", "baseline", "--memory-mode", "exact"],
-    ),
-];
+use crate::vocab::MemoryKind;
 
 /// A validated comparison request.
 #[derive(Debug, Clone)]
 pub struct ComparePlan {
-    /// Strategy names from [`STRATEGIES`].
-    pub strategies: Vec<String>,
-    /// Arguments every `train` run gets (config, device, sizes, budgets).
-    pub common_args: Vec<String>,
-    /// `--steps K` for grad-accum.
-    pub accum_steps: u64,
+    /// Each row with its complete config, or why its preset does not fit the shared
+    /// settings.
+    pub rows: Vec<(Variant, Result<ConfigFile, String>)>,
+    /// `train` flags that are not config keys (device, budgets), the same for every run.
+    pub run_args: Vec<String>,
+    /// `--memory-budget`: every OOM in the comparison is SIMULATED.
+    pub simulated: bool,
     /// Where the runs and the outputs go.
     pub out: PathBuf,
     /// No progress on stderr.
     pub quiet: bool,
 }
 
-/// Parses `--strategies`: `all` or a comma-separated list of known names.
-pub fn parse_strategies(list: &str) -> Result<Vec<String>, String> {
+/// Parses `--strategies`: `all` or a comma-separated list of [`Variant`] words.
+pub fn parse_variants(list: &str) -> Result<Vec<Variant>, String> {
     if list.trim() == "all" {
-        return Ok(STRATEGIES.iter().map(|(n, _)| n.to_string()).collect());
+        return Ok(Variant::ALL.to_vec());
     }
-    let known: Vec<&str> = STRATEGIES.iter().map(|(n, _)| *n).collect();
     let mut out = Vec::new();
-    for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        if !known.contains(&name) {
-            return Err(format!(
-                "unknown strategy '{name}'; known: {} (or all)",
-                known.join(", ")
-            ));
-        }
-        if !out.iter().any(|n: &String| n == name) {
-            out.push(name.to_string());
+    for word in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let v = Variant::from_name(word).ok_or_else(|| {
+            format!(
+                "unknown strategy '{word}'; known: {} (or all)",
+                Variant::words()
+            )
+        })?;
+        if !out.contains(&v) {
+            out.push(v);
         }
     }
     if out.is_empty() {
         return Err(format!(
             "no strategy given; known: {} (or all)",
-            known.join(", ")
+            Variant::words()
         ));
     }
     Ok(out)
@@ -97,33 +74,41 @@ struct Finished {
     device: Option<String>,
 }
 
-fn run_one(plan: &ComparePlan, name: &str, exe: &Path) -> Finished {
+fn run_one(plan: &ComparePlan, v: Variant, file: &ConfigFile, exe: &Path) -> Finished {
+    let name = v.name();
     let dir = plan.out.join(name);
+    let config_path = plan.out.join(format!("{name}.toml"));
     let stderr_path = plan.out.join(format!("{name}.stderr.txt"));
-    let mut cmd = Command::new(exe);
-    cmd.arg("train").args(plan.common_args.iter()).args(
-        STRATEGIES
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, a)| *a)
-            .unwrap_or_default(),
-    );
-    if name == "grad-accum" {
-        cmd.args(["--steps", &plan.accum_steps.to_string()]);
+    let failed = |why: String| Finished {
+        row: Row::empty(v, name, RowStatus::Failed(why)),
+        series: None,
+        device: None,
+    };
+    let written = toml::to_string(file)
+        .map_err(|e| e.to_string())
+        .and_then(|t| fs::write(&config_path, t).map_err(|e| e.to_string()));
+    if let Err(e) = written {
+        return failed(format!("cannot write {}: {e}", config_path.display()));
     }
-    cmd.args(["--quiet", "--json", "--out"])
+    let mut cmd = Command::new(exe);
+    cmd.arg("train")
+        .arg("--config")
+        .arg(&config_path)
+        .args(plan.run_args.iter())
+        .args(["--quiet", "--json", "--out"])
         .arg(&dir)
         .stdin(Stdio::null())
         .stdout(Stdio::null());
-    let stderr_file = fs::File::create(&stderr_path).ok();
-    match stderr_file {
-        Some(f) => cmd.stderr(f),
-        None => cmd.stderr(Stdio::null()),
+    match fs::File::create(&stderr_path) {
+        Ok(f) => cmd.stderr(f),
+        Err(_) => cmd.stderr(Stdio::null()),
     };
     let status = cmd.status();
-    let summary = fs::read_to_string(dir.join("summary.json"))
-        .ok()
-        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
+    let summary_path = dir.join("summary.json");
+    let summary = fs::read_to_string(&summary_path).ok().map(|t| {
+        serde_json::from_str::<RunSummary>(&t)
+            .map_err(|e| format!("{}: {e}", summary_path.display()))
+    });
     let last_stderr = || {
         fs::read_to_string(&stderr_path)
             .ok()
@@ -136,9 +121,10 @@ fn run_one(plan: &ComparePlan, name: &str, exe: &Path) -> Finished {
             .unwrap_or_default()
     };
     let row = match (&status, &summary) {
-        (_, Some(s)) => Row::from_summary(name, name, s),
+        (_, Some(Ok(s))) => Row::from_summary(v, name, s),
+        (_, Some(Err(e))) => Row::empty(v, name, RowStatus::Failed(e.clone())),
         (Ok(st), None) => Row::empty(
-            name,
+            v,
             name,
             RowStatus::Failed(format!(
                 "exit {}: {}",
@@ -149,7 +135,7 @@ fn run_one(plan: &ComparePlan, name: &str, exe: &Path) -> Finished {
             )),
         ),
         (Err(e), None) => Row::empty(
-            name,
+            v,
             name,
             RowStatus::Failed(format!("could not start {}: {e}", exe.display())),
         ),
@@ -157,9 +143,10 @@ fn run_one(plan: &ComparePlan, name: &str, exe: &Path) -> Finished {
     let series = fs::read_to_string(dir.join("memory.csv"))
         .ok()
         .map(|t| Series::from_memory_csv(name, &t));
-    let device = summary
-        .as_ref()
-        .and_then(|s| s["device"]["label"].as_str().map(str::to_string));
+    let device = match summary {
+        Some(Ok(s)) => Some(s.device.label),
+        _ => None,
+    };
     Finished {
         row,
         series,
@@ -177,22 +164,31 @@ pub fn run_compare(plan: &ComparePlan, stop: &StopFlag) -> Result<Comparison, Er
     fs::create_dir_all(&plan.out).map_err(io(&plan.out))?;
     let exe = std::env::current_exe().map_err(io(Path::new("current executable")))?;
     let bar = crate::progress::bar(
-        plan.strategies.len() as u64,
+        plan.rows.len() as u64,
         "{elapsed_precise} [{bar:30}] {pos}/{len} strategies {msg}",
     );
     let mut rows = Vec::new();
     let mut series = Vec::new();
     let mut device = None;
-    for name in &plan.strategies {
+    for (v, config) in &plan.rows {
+        let name = v.name();
         if stop.requested() {
-            rows.push(Row::empty(name, name, RowStatus::NotRun));
+            rows.push(Row::empty(*v, name, RowStatus::NotRun));
             continue;
         }
+        let file = match config {
+            Ok(file) => file,
+            Err(why) => {
+                rows.push(Row::empty(*v, name, RowStatus::Failed(why.clone())));
+                bar.inc(1);
+                continue;
+            }
+        };
         bar.set_message(format!("(running {name} in a fresh process)"));
         if !plan.quiet && bar.is_hidden() {
             eprintln!("compare: running {name} in a fresh process");
         }
-        let f = run_one(plan, name, &exe);
+        let f = run_one(plan, *v, file, &exe);
         bar.inc(1);
         device = device.or(f.device);
         series.extend(f.series);
@@ -201,7 +197,8 @@ pub fn run_compare(plan: &ComparePlan, stop: &StopFlag) -> Result<Comparison, Er
     bar.finish_and_clear();
     let cmp = Comparison::new(
         device.unwrap_or_else(|| "unknown device".into()),
-        plan.common_args.clone(),
+        plan.run_args.clone(),
+        plan.simulated,
         rows,
     );
     let write = |file: &str, text: String| {
@@ -218,7 +215,7 @@ pub fn run_compare(plan: &ComparePlan, stop: &StopFlag) -> Result<Comparison, Er
         "compare.json",
         serde_json::to_string_pretty(&cmp).map_err(|e| Error::Report(e.to_string()))? + "\n",
     )?;
-    let (title, y) = if cmp.memory_kind == "gpu" {
+    let (title, y) = if cmp.memory_kind == Some(MemoryKind::Gpu) {
         (
             format!(
                 "VRAM over time, each strategy in its own process ({})",

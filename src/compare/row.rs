@@ -1,10 +1,12 @@
 //! One row of a comparison, read from a run's `summary.json`.
 
-use serde::Serialize;
-use serde_json::Value;
+use serde::{Deserialize, Serialize};
+
+use crate::report::{RunSummary, StopReason};
+use crate::vocab::{MemoryKind, Variant};
 
 /// How a strategy's run ended, as the comparison reports it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "kind", content = "detail")]
 pub enum RowStatus {
     /// Every step ran.
@@ -19,10 +21,10 @@ pub enum RowStatus {
 
 /// One strategy's figures. Memory is VRAM on a GPU and host memory on the CPU
 /// (`memory_kind` says which); a figure the run could not measure is `None`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Row {
-    /// Strategy as given to `--strategies`.
-    pub strategy: String,
+    /// The row, as given to `--strategies`.
+    pub strategy: Variant,
     /// The process that ran it.
     pub pid: Option<u64>,
     /// Micro-batch x accumulation of the last applied step, e.g. `8 x 4`.
@@ -32,11 +34,12 @@ pub struct Row {
     /// Parameter dtypes read back from the tensors.
     pub precision: Option<String>,
     /// `gpu` or `host`.
-    pub memory_kind: Option<String>,
+    pub memory_kind: Option<MemoryKind>,
     /// Peak sampled memory of the process: NVML per-process VRAM (GPU) or RSS (CPU).
     pub peak_process_bytes: Option<u64>,
-    /// Peak bytes in live tensors: burn's allocator at phase ends (GPU) or the host heap
-    /// (CPU).
+    /// Peak bytes in live tensors: the highest of burn's allocator readings, taken when
+    /// oomlab checks (after each phase or step; a peak inside a phase is not seen) on a
+    /// GPU, the counting allocator's true high-water mark of the host heap on the CPU.
     pub peak_in_use_bytes: Option<u64>,
     /// Peak bytes burn's pool held (GPU).
     pub peak_reserved_bytes: Option<u64>,
@@ -63,27 +66,18 @@ pub struct Row {
     pub time_vs_baseline: Option<f64>,
     /// How the run ended.
     pub status: RowStatus,
+    /// What the figures do not show, e.g. that a cleanup has nothing to free on the CPU.
+    #[serde(default)]
+    pub note: Option<String>,
     /// The run folder, relative to the comparison folder.
     pub run_dir: String,
 }
 
-fn u(v: &Value) -> Option<u64> {
-    v.as_u64()
-}
-
-fn recon(summary: &Value, label: &str) -> Option<u64> {
-    summary["memory"]["reconciliation"]
-        .as_array()?
-        .iter()
-        .find(|l| l["label"] == label)
-        .and_then(|l| l["bytes"].as_u64())
-}
-
 impl Row {
     /// A row without figures.
-    pub fn empty(strategy: &str, run_dir: &str, status: RowStatus) -> Self {
+    pub fn empty(strategy: Variant, run_dir: &str, status: RowStatus) -> Self {
         Self {
-            strategy: strategy.to_string(),
+            strategy,
             pid: None,
             split: None,
             effective_batch: None,
@@ -103,74 +97,59 @@ impl Row {
             memory_vs_baseline: None,
             time_vs_baseline: None,
             status,
+            note: None,
             run_dir: run_dir.to_string(),
         }
     }
 
-    /// The row of a run whose summary is `s` (the JSON of [`crate::report::RunSummary`]).
-    pub fn from_summary(strategy: &str, run_dir: &str, s: &Value) -> Self {
-        let m = &s["memory"];
-        let gpu = m["kind"] == "gpu";
-        let status = match s["stop"]["kind"].as_str() {
-            Some("completed") => RowStatus::Completed,
-            Some("out-of-memory") => RowStatus::OutOfMemory(
-                s["adaptation"]["gave_up"]
-                    .as_str()
-                    .or_else(|| s["stop"]["detail"]["message"].as_str())
-                    .unwrap_or("out of memory")
-                    .to_string(),
+    /// The row of a run whose summary is `s`.
+    pub fn from_summary(strategy: Variant, run_dir: &str, s: &RunSummary) -> Self {
+        let m = &s.memory;
+        let gpu = m.kind == MemoryKind::Gpu;
+        let status = match &s.stop {
+            StopReason::Completed => RowStatus::Completed,
+            StopReason::OutOfMemory(event) => RowStatus::OutOfMemory(
+                s.adaptation
+                    .gave_up
+                    .clone()
+                    .unwrap_or_else(|| event.message.clone()),
             ),
-            Some("interrupted") => RowStatus::Failed("interrupted (Ctrl-C)".into()),
-            Some("failed") => {
-                RowStatus::Failed(s["stop"]["detail"].as_str().unwrap_or("failed").to_string())
-            }
-            _ => RowStatus::Failed("the summary has no stop reason".into()),
+            StopReason::Interrupted => RowStatus::Failed("interrupted (Ctrl-C)".into()),
+            StopReason::Failed(why) => RowStatus::Failed(why.clone()),
         };
-        fn dtypes(v: &serde_json::Value) -> Vec<&str> {
-            v.as_array()
-                .map(|a| a.iter().filter_map(|d| d.as_str()).collect())
-                .unwrap_or_default()
-        }
-        let weights = dtypes(&s["params"]["dtypes"]);
-        let compute = dtypes(&s["precision"]["compute_dtypes"]);
         // weights/compute, both read back from the tensors by the run.
+        let weights = &s.params.dtypes;
+        let compute = &s.precision.compute_dtypes;
         let precision = match (weights.is_empty(), compute.is_empty()) {
             (true, _) => None,
             (false, true) => Some(weights.join("+")),
             (false, false) => Some(format!("{}/{}", weights.join("+"), compute.join("+"))),
         };
+        let bytes = |b: Option<crate::units::Bytes>| b.map(|b| b.0);
         Self {
-            pid: u(&s["pid"]),
-            split: Some(format!(
-                "{} x {}",
-                s["plan"]["micro_batch"], s["plan"]["accumulation"]
-            )),
-            effective_batch: u(&s["effective_batch"]),
+            pid: Some(u64::from(s.pid)),
+            split: Some(format!("{} x {}", s.plan.micro_batch, s.plan.accumulation)),
+            effective_batch: Some(s.effective_batch as u64),
             precision,
-            memory_kind: m["kind"].as_str().map(str::to_string),
-            peak_process_bytes: u(&m["process_peak"]),
-            peak_in_use_bytes: if gpu {
-                u(&m["allocator_peak_in_use"])
+            memory_kind: Some(m.kind),
+            peak_process_bytes: bytes(m.process_peak),
+            peak_in_use_bytes: bytes(if gpu {
+                m.allocator_peak_in_use
             } else {
-                u(&m["host_heap_peak"])
-            },
-            peak_reserved_bytes: if gpu {
-                u(&m["allocator_peak_reserved"])
-            } else {
-                None
-            },
-            overhead_bytes: if gpu {
-                recon(s, "+ outside the pool")
-            } else {
-                recon(s, "+ outside the heap count")
-            },
-            time_to_first_step_s: s["time_to_first_step_s"].as_f64(),
-            steady_step_s: s["steady_step_s"].as_f64(),
-            samples_per_s: s["samples_per_s"].as_f64(),
-            oom_retries: u(&s["adaptation"]["oom_attempts"]).unwrap_or(0),
-            skipped_steps: u(&s["loss_scale"]["skipped_steps"]).unwrap_or(0),
-            steps_completed: u(&s["steps_completed"]).unwrap_or(0),
-            final_loss: s["final_loss"].as_f64(),
+                m.host_heap_peak
+            }),
+            peak_reserved_bytes: bytes(if gpu { m.allocator_peak_reserved } else { None }),
+            overhead_bytes: bytes(m.overhead()),
+            time_to_first_step_s: s.time_to_first_step_s,
+            steady_step_s: s.steady_step_s,
+            samples_per_s: s.samples_per_s,
+            oom_retries: s.adaptation.oom_attempts as u64,
+            skipped_steps: s.loss_scale.as_ref().map_or(0, |l| l.skipped_steps as u64),
+            steps_completed: s.steps_completed as u64,
+            final_loss: s.final_loss.map(f64::from),
+            note: (s.cache_cleanups.is_some() && !gpu).then(|| {
+                "no pool on the CPU: the cleanup frees nothing, only its call is measured".into()
+            }),
             ..Self::empty(strategy, run_dir, status)
         }
     }

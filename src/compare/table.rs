@@ -2,27 +2,33 @@
 //! JSON.
 
 use comfy_table::{presets, ContentArrangement, Table};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::row::{Row, RowStatus};
 use crate::units::{fmt_duration, Bytes};
+use crate::vocab::{MemoryKind, Variant};
 
 /// Bumped when a field of `compare.json` changes meaning or disappears. Documented in
 /// docs/compare-json.md.
 pub const COMPARE_SCHEMA_VERSION: u32 = 1;
 
 /// Every strategy's row, with the baseline ratios filled in.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Comparison {
     /// [`COMPARE_SCHEMA_VERSION`].
     pub schema_version: u32,
     /// oomlab's version.
     pub oomlab_version: String,
-    /// `gpu` or `host`: what the memory columns measure.
-    pub memory_kind: String,
+    /// `gpu` or `host`: what the memory columns measure (absent when no run reported).
+    pub memory_kind: Option<MemoryKind>,
+    /// True when the OOMs are SIMULATED (`--memory-budget` on the CPU): every rendering
+    /// says so.
+    #[serde(default)]
+    pub simulated: bool,
     /// The device of the runs, e.g. `cuda:0 NVIDIA H200` or `cpu`.
     pub device: String,
-    /// The `train` arguments every run shared.
+    /// The `train` flags every run shared beyond its config file (device, budgets); each
+    /// run's config is `<strategy>.toml` beside compare.json.
     pub common_args: Vec<String>,
     /// One row per strategy, in the order asked for.
     pub rows: Vec<Row>,
@@ -30,10 +36,15 @@ pub struct Comparison {
 
 impl Comparison {
     /// Builds the comparison and the ratios to the `baseline` row (if it completed).
-    pub fn new(device: String, common_args: Vec<String>, mut rows: Vec<Row>) -> Self {
+    pub fn new(
+        device: String,
+        common_args: Vec<String>,
+        simulated: bool,
+        mut rows: Vec<Row>,
+    ) -> Self {
         let base = rows
             .iter()
-            .find(|r| r.strategy == "baseline" && r.status == RowStatus::Completed)
+            .find(|r| r.strategy == Variant::Baseline && r.status == RowStatus::Completed)
             .map(|r| (r.peak_process_bytes, r.steady_step_s));
         if let Some((mem, time)) = base {
             for r in &mut rows {
@@ -44,14 +55,12 @@ impl Comparison {
                 r.time_vs_baseline = ratio(r.steady_step_s, time);
             }
         }
-        let memory_kind = rows
-            .iter()
-            .find_map(|r| r.memory_kind.clone())
-            .unwrap_or_else(|| "unknown".into());
+        let memory_kind = rows.iter().find_map(|r| r.memory_kind);
         Self {
             schema_version: COMPARE_SCHEMA_VERSION,
             oomlab_version: env!("CARGO_PKG_VERSION").to_string(),
             memory_kind,
+            simulated,
             device,
             common_args,
             rows,
@@ -59,7 +68,7 @@ impl Comparison {
     }
 
     fn gpu(&self) -> bool {
-        self.memory_kind == "gpu"
+        self.memory_kind == Some(MemoryKind::Gpu)
     }
 
     /// Column titles, naming what memory means on this device.
@@ -67,7 +76,7 @@ impl Comparison {
         let (process, in_use, reserved, overhead) = if self.gpu() {
             (
                 "peak VRAM (NVML process)",
-                "peak allocator in use",
+                "allocator in use (highest at checks)",
                 "peak reserved",
                 "context + overhead",
             )
@@ -92,7 +101,11 @@ impl Comparison {
             "steady step",
             "vs baseline",
             "samples/s",
-            "OOMs hit",
+            if self.simulated {
+                "OOMs hit (SIMULATED)"
+            } else {
+                "OOMs hit"
+            },
             "skipped steps",
             "final loss",
             "status",
@@ -120,7 +133,7 @@ impl Comparison {
             .iter()
             .map(|r| {
                 vec![
-                    r.strategy.clone(),
+                    r.strategy.to_string(),
                     r.split.clone().unwrap_or_else(|| "n/a".into()),
                     r.precision.clone().unwrap_or_else(|| "n/a".into()),
                     b(r.peak_process_bytes),
@@ -141,13 +154,34 @@ impl Comparison {
                         .unwrap_or_else(|| "n/a".into()),
                     match &r.status {
                         RowStatus::Completed => "completed".to_string(),
-                        RowStatus::OutOfMemory(why) => format!("OOM: {why}"),
+                        RowStatus::OutOfMemory(why) => format!("OOM{}: {why}", self.sim()),
                         RowStatus::Failed(why) => format!("failed: {why}"),
                         RowStatus::NotRun => "not run (interrupted)".to_string(),
-                    },
+                    } + &r
+                        .note
+                        .as_ref()
+                        .map(|n| format!(" ({n})"))
+                        .unwrap_or_default(),
                 ]
             })
             .collect()
+    }
+
+    fn sim(&self) -> &'static str {
+        if self.simulated {
+            " (SIMULATED)"
+        } else {
+            ""
+        }
+    }
+
+    /// The line above every rendering when the OOMs are simulated.
+    fn simulated_note(&self) -> String {
+        if self.simulated {
+            "OOMs in this table are SIMULATED: --memory-budget on the CPU makes crossing a host-heap budget count as an out-of-memory failure; nothing ran out of memory.\n".into()
+        } else {
+            String::new()
+        }
     }
 
     fn table(&self, preset: &str) -> Table {
@@ -171,12 +205,20 @@ impl Comparison {
                 self.device
             )
         };
-        format!("{title}\n{}", self.table(presets::UTF8_FULL_CONDENSED))
+        format!(
+            "{title}\n{}{}",
+            self.simulated_note(),
+            self.table(presets::UTF8_FULL_CONDENSED)
+        )
     }
 
     /// A GitHub Markdown table.
     pub fn to_markdown(&self) -> String {
-        self.table(presets::ASCII_MARKDOWN).to_string()
+        format!(
+            "{}{}",
+            self.simulated_note().replace('\n', "\n\n"),
+            self.table(presets::ASCII_MARKDOWN)
+        )
     }
 
     /// CSV with raw numbers (bytes, seconds), one header line.
@@ -195,22 +237,27 @@ impl Comparison {
             "time_to_first_step_s",
             "steady_step_s",
             "samples_per_s",
-            "oom_retries",
+            if self.simulated {
+                "simulated_oom_retries"
+            } else {
+                "oom_retries"
+            },
             "skipped_steps",
             "steps_completed",
             "final_loss",
             "memory_vs_baseline",
             "time_vs_baseline",
+            "note",
             "status",
         ])?;
         let o = |v: Option<String>| v.unwrap_or_default();
         for r in &self.rows {
             w.write_record([
-                r.strategy.clone(),
+                r.strategy.to_string(),
                 o(r.split.clone()),
                 o(r.effective_batch.map(|v| v.to_string())),
                 o(r.precision.clone()),
-                o(r.memory_kind.clone()),
+                o(r.memory_kind.map(|k| k.to_string())),
                 o(r.peak_process_bytes.map(|v| v.to_string())),
                 o(r.peak_in_use_bytes.map(|v| v.to_string())),
                 o(r.peak_reserved_bytes.map(|v| v.to_string())),
@@ -224,9 +271,10 @@ impl Comparison {
                 o(r.final_loss.map(|v| v.to_string())),
                 o(r.memory_vs_baseline.map(|v| v.to_string())),
                 o(r.time_vs_baseline.map(|v| v.to_string())),
+                r.note.clone().unwrap_or_default(),
                 match &r.status {
                     RowStatus::Completed => "completed".into(),
-                    RowStatus::OutOfMemory(w) => format!("out-of-memory: {w}"),
+                    RowStatus::OutOfMemory(w) => format!("out-of-memory{}: {w}", self.sim()),
                     RowStatus::Failed(w) => format!("failed: {w}"),
                     RowStatus::NotRun => "not-run".into(),
                 },
@@ -248,12 +296,12 @@ fn ratio(a: Option<f64>, b: Option<f64>) -> Option<f64> {
 mod tests {
     use super::*;
 
-    fn row(name: &str, mem: u64, step: f64) -> Row {
+    fn row(v: Variant, mem: u64, step: f64) -> Row {
         Row {
             peak_process_bytes: Some(mem),
             steady_step_s: Some(step),
-            memory_kind: Some("host".into()),
-            ..Row::empty(name, name, RowStatus::Completed)
+            memory_kind: Some(MemoryKind::Host),
+            ..Row::empty(v, v.name(), RowStatus::Completed)
         }
     }
 
@@ -262,7 +310,11 @@ mod tests {
         let c = Comparison::new(
             "cpu".into(),
             vec![],
-            vec![row("baseline", 100, 2.0), row("grad-accum", 50, 3.0)],
+            false,
+            vec![
+                row(Variant::Baseline, 100, 2.0),
+                row(Variant::GradAccum, 50, 3.0),
+            ],
         );
         assert_eq!(c.rows[1].memory_vs_baseline, Some(0.5));
         assert_eq!(c.rows[1].time_vs_baseline, Some(1.5));
@@ -271,13 +323,13 @@ mod tests {
 
     #[test]
     fn a_failed_row_keeps_its_reason_in_every_rendering() {
-        let mut rows = vec![row("baseline", 100, 2.0)];
+        let mut rows = vec![row(Variant::Baseline, 100, 2.0)];
         rows.push(Row::empty(
-            "auto-halve",
+            Variant::AutoHalve,
             "auto-halve",
             RowStatus::Failed("exit 1: boom".into()),
         ));
-        let c = Comparison::new("cpu".into(), vec![], rows);
+        let c = Comparison::new("cpu".into(), vec![], false, rows);
         assert!(c.to_terminal().contains("failed: exit 1: boom"));
         assert!(c.to_markdown().contains("failed: exit 1: boom"));
         assert!(c.to_csv().unwrap().contains("failed: exit 1: boom"));
@@ -286,7 +338,12 @@ mod tests {
 
     #[test]
     fn csv_has_one_line_per_row_and_raw_numbers() {
-        let c = Comparison::new("cpu".into(), vec![], vec![row("baseline", 1234, 0.5)]);
+        let c = Comparison::new(
+            "cpu".into(),
+            vec![],
+            false,
+            vec![row(Variant::Baseline, 1234, 0.5)],
+        );
         let csv = c.to_csv().unwrap();
         let lines: Vec<&str> = csv.lines().collect();
         assert_eq!(lines.len(), 2);
@@ -295,5 +352,25 @@ mod tests {
             "{}",
             lines[1]
         );
+    }
+
+    #[test]
+    fn a_simulated_comparison_says_so_in_every_rendering() {
+        let oom = Row {
+            oom_retries: 2,
+            ..Row::empty(
+                Variant::Baseline,
+                "baseline",
+                RowStatus::OutOfMemory("gave up at micro-batch 1".into()),
+            )
+        };
+        let c = Comparison::new("cpu".into(), vec![], true, vec![oom]);
+        assert!(c.to_terminal().contains("SIMULATED"));
+        assert!(c.to_markdown().contains("SIMULATED"));
+        assert!(c.to_csv().unwrap().contains("SIMULATED"));
+        let json = serde_json::to_string(&c).unwrap();
+        let back: Comparison = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, c);
+        assert!(back.simulated);
     }
 }

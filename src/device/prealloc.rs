@@ -18,12 +18,12 @@
 //! every "2.19 GiB page" a little too big for its class, so they landed three to a page
 //! of the next class up.)
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::units::Bytes;
 
 /// What preallocation did.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PreallocReport {
     /// Share of the free VRAM asked for.
     pub fraction: f64,

@@ -1,9 +1,9 @@
 //! What /proc says about a PID.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The state of a process as /proc sees it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "state")]
 pub enum ProcState {
     /// Running or sleeping.
@@ -21,6 +21,15 @@ pub enum ProcState {
     /// No such PID in this PID namespace: NVML reports a holder we cannot see (another
     /// container or VM) or one that just exited.
     Gone,
+}
+
+/// When `pid` started, in clock ticks since boot (field 22 of `/proc/<pid>/stat`): with the
+/// PID, it names one process, so a PID reused by a new process is told apart.
+pub fn start_time(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let after = stat.rsplit_once(')').map(|(_, r)| r)?;
+    // Fields after `(comm)` start at field 3 (state); starttime is field 22.
+    after.split_whitespace().nth(22 - 3)?.parse().ok()
 }
 
 /// Reads `/proc/<pid>/stat` and `cmdline`.
@@ -61,6 +70,22 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn a_start_time_tells_two_processes_apart() {
+        let mine = start_time(std::process::id()).unwrap();
+        let mut child = std::process::Command::new("sleep")
+            .arg("5")
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        let theirs = start_time(child.id()).unwrap();
+        assert!(theirs >= mine);
+        assert_eq!(start_time(child.id()), Some(theirs));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert_eq!(start_time(child.id()), None);
     }
 
     #[test]

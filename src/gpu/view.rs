@@ -1,14 +1,14 @@
 //! The devices-and-holders view, built as data and rendered once per format.
 
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::procinfo::{process_state, ProcState};
 use crate::probe::{NvmlDevice, NvmlView};
 use crate::units::Bytes;
 
 /// One process holding VRAM.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HolderRow {
     /// Device index.
     pub device: u32,
@@ -25,7 +25,7 @@ pub struct HolderRow {
 }
 
 /// Devices and holders at one moment.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GpuSnapshot {
     /// Devices.
     pub devices: Vec<NvmlDevice>,

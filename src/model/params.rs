@@ -3,12 +3,12 @@
 
 use burn::module::{ModuleVisitor, Param};
 use burn::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::units::Bytes;
 
 /// Parameter count, storage and dtypes of a module.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ParamStats {
     /// Number of float parameters (elements).
     pub count: u64,
@@ -81,7 +81,7 @@ pub fn param_ids<B: Backend, M: Module<B>>(module: &M) -> Vec<burn::module::Para
 /// A fingerprint of a model's weights, to tell from two summaries whether two runs ended
 /// with the same parameters: a hash of every value's bits (equal only when bit for bit
 /// equal) and two sums (close when the weights are close).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ParamFingerprint {
     /// FNV-1a (64 bit) over the f32 bits of every parameter, in visiting order, as hex.
     pub fnv1a64: String,

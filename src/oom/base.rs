@@ -1,10 +1,10 @@
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::probe::{AllocatorStats, MemoryReading};
 use crate::units::Bytes;
 
 /// The phases of a training step, in order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Phase {
     /// Moving the batch to the device and the forward pass.
@@ -29,7 +29,7 @@ impl std::fmt::Display for Phase {
 }
 
 /// What kind of failure.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum OomKind {
     /// A real allocation failure reported by the device.
@@ -40,7 +40,7 @@ pub enum OomKind {
 }
 
 /// One detected out-of-memory failure.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OomEvent {
     /// Failure kind.
     pub kind: OomKind,

@@ -1,12 +1,12 @@
 //! Dynamic loss scaling, as PyTorch's GradScaler does it: multiply the loss so that small
 //! f16 gradients do not flush to zero, and back off when that makes them overflow.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::config::LossScaleSpec;
 
 /// What the scaler decided after a step's gradients were checked.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "kind")]
 pub enum ScaleUpdate {
     /// Gradients were finite; the step was applied and the scale kept.

@@ -3,13 +3,13 @@
 
 use std::sync::Arc;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::base::{MemoryProbe, MemoryReading};
 use crate::units::Bytes;
 
 /// cubecl's `MemoryUsage`, in our units.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AllocatorStats {
     /// Live allocations (slices, not pages).
     pub allocs: u64,

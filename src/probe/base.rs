@@ -1,10 +1,10 @@
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::units::Bytes;
 
 /// One reading of one or more memory sources. A source that does not know a figure
 /// leaves it `None`; nothing is guessed.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct MemoryReading {
     /// Bytes in live tensors (allocator) or live heap blocks (host counting allocator).
     pub in_use: Option<Bytes>,

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use nvml_wrapper::enums::device::UsedGpuMemory;
 use nvml_wrapper::Nvml;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::base::{MemoryProbe, MemoryReading};
 use crate::units::Bytes;
@@ -19,7 +19,7 @@ pub struct NvmlView {
 }
 
 /// One device as NVML sees it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NvmlDevice {
     /// Index.
     pub index: u32,
@@ -34,7 +34,7 @@ pub struct NvmlDevice {
 }
 
 /// A process holding VRAM on a device.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GpuProcess {
     /// Device index.
     pub device: u32,
@@ -46,12 +46,25 @@ pub struct GpuProcess {
 
 impl NvmlView {
     /// Loads and initialises NVML. `Err` carries a one-line reason for the user.
+    ///
+    /// `$OOMLAB_NVML_LIB` names the library file where it is not on the library path
+    /// (e.g. `/usr/lib/wsl/lib/libnvidia-ml.so.1` under WSL).
     pub fn init() -> Result<Self, String> {
-        Nvml::init()
-            .map(|nvml| Self {
-                nvml: Arc::new(nvml),
-            })
-            .map_err(|e| format!("NVML unavailable ({e}); no NVIDIA driver, or libnvidia-ml.so.1 is not on the library path"))
+        let lib = std::env::var_os("OOMLAB_NVML_LIB");
+        let nvml = match &lib {
+            Some(path) => Nvml::builder().lib_path(path).init(),
+            None => Nvml::init(),
+        };
+        nvml.map(|nvml| Self {
+            nvml: Arc::new(nvml),
+        })
+        .map_err(|e| match &lib {
+            Some(path) => format!(
+                "NVML unavailable ({e}) from $OOMLAB_NVML_LIB = {}",
+                std::path::Path::new(path).display()
+            ),
+            None => format!("NVML unavailable ({e}); no NVIDIA driver, or libnvidia-ml.so.1 is not on the library path (or name it in $OOMLAB_NVML_LIB)"),
+        })
     }
 
     /// Every device.

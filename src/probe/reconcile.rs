@@ -3,15 +3,16 @@
 //! Figures are reconciled at one moment (the end of the run, every source read together),
 //! because peaks of different sources happen at different times and do not add up.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::allocator::AllocatorStats;
 use super::base::MemoryReading;
 use super::sampler::Timeline;
 use crate::units::Bytes;
+use crate::vocab::MemoryKind;
 
 /// Highest allocator figures seen at the end of each phase of a step.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct PhasePeaks {
     /// After the forward pass.
     pub forward: Option<AllocatorStats>,
@@ -52,7 +53,7 @@ impl PhasePeaks {
 }
 
 /// One line of the reconciliation: a component and what it is.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ReconLine {
     /// Component.
     pub label: String,
@@ -63,10 +64,10 @@ pub struct ReconLine {
 }
 
 /// Everything the run measured about memory.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct MemoryReport {
     /// `gpu` (NVML + allocator) or `host` (counting allocator + RSS).
-    pub kind: String,
+    pub kind: MemoryKind,
     /// Sources that answered.
     pub sources: Vec<String>,
     /// Sources that did not, and why.
@@ -79,7 +80,8 @@ pub struct MemoryReport {
     pub allocator_end: Option<AllocatorStats>,
     /// Allocator figures at phase ends.
     pub phases: PhasePeaks,
-    /// Highest allocator in-use at a phase end (true peak can be higher inside a phase).
+    /// Highest allocator in-use when oomlab checked (phase or step ends; the true peak
+    /// inside a phase can be higher, and is not seen).
     pub allocator_peak_in_use: Option<Bytes>,
     /// Highest allocator reserved at a phase end.
     pub allocator_peak_reserved: Option<Bytes>,
@@ -105,13 +107,37 @@ pub struct MemoryReport {
     pub sample_cost_us: f64,
 }
 
+/// The line of what a GPU process holds beyond burn's pool (CUDA context, modules).
+pub const OUTSIDE_THE_POOL: &str = "+ outside the pool";
+/// The line of what a CPU process holds beyond its counted heap.
+pub const OUTSIDE_THE_HEAP: &str = "+ outside the heap count";
+
+impl MemoryReport {
+    /// The bytes of the reconciliation line `label`.
+    pub fn line(&self, label: &str) -> Option<Bytes> {
+        self.reconciliation
+            .iter()
+            .find(|l| l.label == label)
+            .map(|l| l.bytes)
+    }
+
+    /// What the process holds beyond its tensors: [`OUTSIDE_THE_POOL`] on a GPU,
+    /// [`OUTSIDE_THE_HEAP`] on the host.
+    pub fn overhead(&self) -> Option<Bytes> {
+        match self.kind {
+            MemoryKind::Gpu => self.line(OUTSIDE_THE_POOL),
+            MemoryKind::Host => self.line(OUTSIDE_THE_HEAP),
+        }
+    }
+}
+
 fn sub(a: Bytes, b: Bytes) -> Bytes {
     Bytes(a.0.saturating_sub(b.0))
 }
 
 /// Builds the reconciliation lines from readings taken at one moment.
 pub fn reconcile(
-    kind: &str,
+    kind: MemoryKind,
     end: MemoryReading,
     allocator: Option<AllocatorStats>,
     ballast: Option<Bytes>,
@@ -124,7 +150,7 @@ pub fn reconcile(
             explanation: explanation.into(),
         })
     };
-    if kind == "gpu" {
+    if kind == MemoryKind::Gpu {
         if let Some(a) = allocator {
             line(
                 "allocator in use",
@@ -148,7 +174,7 @@ pub fn reconcile(
                     line("+ ballast", ballast_b, "held by oomlab outside burn's pool to emulate a smaller card (--vram-budget)");
                 }
                 line(
-                    "+ outside the pool",
+                    OUTSIDE_THE_POOL,
                     sub(outside, ballast_b),
                     "CUDA context, loaded kernels (modules), library workspaces: memory no allocator statistic shows",
                 );
@@ -180,7 +206,7 @@ pub fn reconcile(
             );
             if let Some(r) = end.process {
                 line(
-                    "+ outside the heap count",
+                    OUTSIDE_THE_HEAP,
                     sub(r, h),
                     "code, thread stacks, and memory the system allocator keeps after frees",
                 );
@@ -231,7 +257,7 @@ mod tests {
             device_used: Some(Bytes(7000)),
             ..Default::default()
         };
-        let lines = reconcile("gpu", end, Some(a), None);
+        let lines = reconcile(MemoryKind::Gpu, end, Some(a), None);
         let get = |l: &str| lines.iter().find(|x| x.label == l).unwrap().bytes;
         assert_eq!(get("+ pool slack"), Bytes(3000));
         assert_eq!(get("+ outside the pool"), Bytes(500));
@@ -253,7 +279,7 @@ mod tests {
             process: Some(Bytes(1200)),
             ..Default::default()
         };
-        let lines = reconcile("gpu", end, Some(a), Some(Bytes(900)));
+        let lines = reconcile(MemoryKind::Gpu, end, Some(a), Some(Bytes(900)));
         let get = |l: &str| lines.iter().find(|x| x.label == l).unwrap().bytes;
         assert_eq!(get("+ ballast"), Bytes(900));
         assert_eq!(get("+ outside the pool"), Bytes(100));
@@ -266,7 +292,7 @@ mod tests {
             process: Some(Bytes(1000)),
             ..Default::default()
         };
-        let lines = reconcile("host", end, None, None);
+        let lines = reconcile(MemoryKind::Host, end, None, None);
         assert_eq!(lines[1].bytes, Bytes(700));
         assert!(lines[2].label.contains("RSS"));
     }

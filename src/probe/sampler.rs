@@ -6,13 +6,13 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::base::{MemoryProbe, MemoryReading};
 use crate::units::Bytes;
 
 /// One reading on the run's clock.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Sample {
     /// Seconds since the sampler started.
     pub t_s: f64,
@@ -21,7 +21,7 @@ pub struct Sample {
 }
 
 /// Everything the sampler saw.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Timeline {
     /// Which probe: `nvml` or `host`.
     pub source: String,

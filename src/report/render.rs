@@ -1,5 +1,6 @@
 //! Terminal rendering of a [`RunSummary`].
 
+use crate::vocab::MemoryKind;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
 
 use super::summary::{RunSummary, StopReason};
@@ -126,7 +127,7 @@ pub fn render_summary(s: &RunSummary) -> String {
             format!(
                 "{} ({})",
                 s.oom_detector,
-                if s.checks == "phase" {
+                if s.checks == crate::vocab::Checks::Phase {
                     "checked after every phase"
                 } else {
                     "checked once per step, at its end"
@@ -277,7 +278,7 @@ pub fn render_attempts(attempts: &[AttemptRecord]) -> String {
 pub fn render_memory(s: &RunSummary) -> String {
     let m = &s.memory;
     let mut t = Table::new();
-    let title = if m.kind == "gpu" {
+    let title = if m.kind == MemoryKind::Gpu {
         "memory (GPU: NVML + burn allocator)"
     } else {
         "memory (HOST memory: counting allocator + RSS)"
@@ -287,7 +288,7 @@ pub fn render_memory(s: &RunSummary) -> String {
         .set_header(vec![title, "", ""]);
     let b =
         |x: Option<crate::units::Bytes>| x.map(|b| b.to_string()).unwrap_or_else(|| "n/a".into());
-    let process_label = if m.kind == "gpu" {
+    let process_label = if m.kind == MemoryKind::Gpu {
         "NVML process VRAM"
     } else {
         "RSS"
@@ -302,12 +303,18 @@ pub fn render_memory(s: &RunSummary) -> String {
         b(m.process_mean),
         String::new(),
     ]);
-    if m.kind == "gpu" {
-        t.add_row(vec![
-            "peak allocator in use (phase ends)".into(),
-            b(m.allocator_peak_in_use),
-            "live tensors at the end of forward/backward/optimizer".into(),
-        ]);
+    if m.kind == MemoryKind::Gpu {
+        let (label, when) = match s.checks {
+            crate::vocab::Checks::Phase => (
+                "allocator in use, highest at phase ends",
+                "live tensors at the end of forward, backward and optimizer; a peak inside a phase is not seen",
+            ),
+            crate::vocab::Checks::Step => (
+                "allocator in use, highest at step ends",
+                "live tensors when each step ended; a peak inside a step is not seen (NVML's process peak above is sampled)",
+            ),
+        };
+        t.add_row(vec![label.into(), b(m.allocator_peak_in_use), when.into()]);
         t.add_row(vec![
             "peak allocator reserved".into(),
             b(m.allocator_peak_reserved),
@@ -325,7 +332,7 @@ pub fn render_memory(s: &RunSummary) -> String {
             "counting allocator".into(),
         ]);
     }
-    let baseline_note = if m.kind == "gpu" && m.baseline.process.is_none() {
+    let baseline_note = if m.kind == MemoryKind::Gpu && m.baseline.process.is_none() {
         "n/a: no CUDA context yet, so NVML lists no memory for this process"
     } else {
         "process figure before any tensor"

@@ -1,6 +1,6 @@
 //! The summary of one training run.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::config::{ModelSpec, StrategySpec};
 use crate::model::{ParamFingerprint, ParamStats};
@@ -14,7 +14,7 @@ use crate::units::Bytes;
 pub const SUMMARY_SCHEMA_VERSION: u32 = 3;
 
 /// Which device the run used.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DeviceInfo {
     /// `cpu` or `cuda`.
     pub kind: String,
@@ -27,7 +27,7 @@ pub struct DeviceInfo {
 }
 
 /// Why the loop ended.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "kind", content = "detail")]
 pub enum StopReason {
     /// All configured steps ran.
@@ -42,7 +42,7 @@ pub enum StopReason {
 
 /// The split a run started with, every attempt at a split not yet proven to fit, and
 /// what they cost.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Adaptation {
     /// The split of the first attempt.
     pub initial_plan: StepPlan,
@@ -59,7 +59,7 @@ pub struct Adaptation {
 }
 
 /// What `--empty-cache-every` did: burn's `memory_cleanup` after every N-th step.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct CacheCleanups {
     /// N.
     pub every: usize,
@@ -78,7 +78,7 @@ pub struct CacheCleanups {
 }
 
 /// Which float types the run really used, read back from its tensors.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PrecisionReport {
     /// `f32`, `amp-bf16`, `amp-f16`, `half-bf16` or `half-f16`.
     pub mode: String,
@@ -94,7 +94,7 @@ pub struct PrecisionReport {
 }
 
 /// What dynamic loss scaling did (f16 only).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LossScaleReport {
     /// The first scale.
     pub init_scale: f64,
@@ -110,7 +110,7 @@ pub struct LossScaleReport {
 
 /// What the run added to the kernel cache: on CUDA the first step at a new shape
 /// compiles kernels (NVRTC) and autotunes operations, and this is where that time goes.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct KernelCacheReport {
     /// The cache folder.
     pub dir: String,
@@ -123,7 +123,7 @@ pub struct KernelCacheReport {
 }
 
 /// Everything a run reports, in one place, for every renderer.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunSummary {
     /// [`SUMMARY_SCHEMA_VERSION`].
     pub schema_version: u32,
@@ -187,7 +187,7 @@ pub struct RunSummary {
     pub kernel_cache: Option<KernelCacheReport>,
     /// When oomlab looked for out-of-memory failures: `phase` (after the forward pass,
     /// the backward pass and the optimizer step) or `step` (once, at the end of each).
-    pub checks: String,
+    pub checks: crate::vocab::Checks,
     /// Wall time of the whole run.
     pub wall_s: f64,
     /// Peak resident set size of this process (`VmHWM`), where the OS reports it.

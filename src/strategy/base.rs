@@ -1,11 +1,11 @@
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::oom::OomEvent;
 
 /// How one optimizer step is split: `batch` samples in `accumulation` micro-batches of
 /// `micro_batch` samples; when `micro_batch` does not divide `batch`, the last micro-batch
 /// holds the rest.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StepPlan {
     /// Samples per forward/backward pass (the last pass may have fewer).
     pub micro_batch: usize,

@@ -1,7 +1,7 @@
 //! The retry log: one record per attempt at a step with a split not yet proven to fit
 //! (every out-of-memory failure, and the first success at each new split).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::oom::{OomEvent, Phase};
 use crate::probe::{AllocatorStats, MemoryReading};
@@ -9,7 +9,7 @@ use crate::strategy::StepPlan;
 use crate::units::Bytes;
 
 /// How an attempt ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum AttemptOutcome {
     /// The step ran and was applied.
@@ -19,7 +19,7 @@ pub enum AttemptOutcome {
 }
 
 /// One attempt at a step.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AttemptRecord {
     /// 1-based, in the order made.
     pub attempt: usize,

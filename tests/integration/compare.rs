@@ -40,7 +40,18 @@ fn each_strategy_runs_in_its_own_process_and_every_format_is_written() {
     let pids: Vec<u64> = rows.iter().map(|r| r["pid"].as_u64().unwrap()).collect();
     assert_ne!(pids[0], pids[1], "each strategy in a fresh process");
     assert_eq!(rows[0]["strategy"], "baseline");
-    assert_eq!(rows[0]["memory_vs_baseline"], 1.0);
+    // Ratios come from the baseline row's own figures.
+    let peak = |r: &Value| r["peak_process_bytes"].as_f64().unwrap();
+    let ratio = rows[1]["memory_vs_baseline"].as_f64().unwrap();
+    assert!(
+        (ratio - peak(&rows[1]) / peak(&rows[0])).abs() < 1e-9,
+        "{rows:?}"
+    );
+    // Each run's complete config is written beside the comparison and is what ran.
+    let toml = std::fs::read_to_string(dir.path().join("grad-accum.toml")).unwrap();
+    assert!(toml.contains("strategy = \"grad-accum\""), "{toml}");
+    let ran = std::fs::read_to_string(dir.path().join("grad-accum/config.toml")).unwrap();
+    assert!(ran.contains("grad_accum_steps = 4"), "{ran}");
     assert_eq!(rows[1]["split"], "8 x 4");
     for r in rows {
         assert_eq!(r["status"]["kind"], "completed", "{r}");
@@ -94,7 +105,11 @@ fn a_strategy_that_runs_out_of_memory_becomes_a_row_that_says_why() {
         .contains("auto-halve"));
     assert_eq!(rows[1]["status"]["kind"], "completed", "{}", rows[1]);
     let txt = std::fs::read_to_string(dir.path().join("compare.txt")).unwrap();
-    assert!(txt.contains("OOM:"), "{txt}");
+    // The budget is --memory-budget's: every rendering says the OOM was SIMULATED.
+    assert!(txt.contains("OOM (SIMULATED):"), "{txt}");
+    assert_eq!(c["simulated"], true);
+    let md = std::fs::read_to_string(dir.path().join("compare.md")).unwrap();
+    assert!(md.contains("SIMULATED"), "{md}");
 }
 
 #[test]
