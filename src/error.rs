@@ -32,6 +32,13 @@ pub enum Error {
     /// The device cannot do what the configuration asks (a dtype, a memory mode).
     #[error("{0}")]
     Unsupported(String),
+    /// The run cannot fit the machine; refused before it starts. The message gives the
+    /// numbers and a setting that would fit.
+    #[error("{0}")]
+    WontFit(String),
+    /// `gpu --kill` refused, or its signal failed.
+    #[error(transparent)]
+    Kill(#[from] crate::gpu::KillError),
     /// A report could not be rendered.
     #[error("cannot render the report: {0}")]
     Report(String),
@@ -54,8 +61,10 @@ impl Error {
             | Error::Data(_)
             | Error::Device(_)
             | Error::Budget(_)
-            | Error::Unsupported(_) => EXIT_USAGE,
-            Error::RunDir { .. } | Error::Report(_) => EXIT_FAILURE,
+            | Error::Unsupported(_)
+            | Error::WontFit(_) => EXIT_USAGE,
+            Error::Kill(e) if e.is_refusal() => EXIT_USAGE,
+            Error::RunDir { .. } | Error::Report(_) | Error::Kill(_) => EXIT_FAILURE,
         }
     }
 }

@@ -126,6 +126,48 @@ pub fn state_bytes_lower_bound(config: &RunConfig, vocab: usize) -> Bytes {
     Bytes(param_count(&config.model, vocab) * per_param)
 }
 
+/// Refuses a CPU run whose weights, gradients and optimizer state alone exceed the host
+/// RAM available now: the first allocation past it would abort the process (Rust's
+/// allocator aborts; no summary could be written). Names the widths that would fit.
+pub fn host_preflight(config: &RunConfig, vocab: usize, available: Bytes) -> Result<(), Error> {
+    let need = state_bytes_lower_bound(config, vocab);
+    if need <= available {
+        return Ok(());
+    }
+    let mut smaller = config.clone();
+    while state_bytes_lower_bound(&smaller, vocab) > available && smaller.model.d_model > 1 {
+        smaller.model.d_model = (smaller.model.d_model / 2).max(1);
+        smaller.model.d_ff = (smaller.model.d_ff / 2).max(1);
+        // Heads must divide the width; keep the config's heads where they still do.
+        while smaller.model.d_model % smaller.model.n_heads != 0 {
+            smaller.model.n_heads -= 1;
+        }
+    }
+    let fits = state_bytes_lower_bound(&smaller, vocab);
+    let hint = if fits <= available {
+        format!(
+            "; halving the widths until it fits: --d-model {} --set model.d_ff={}{} ({fits} of state)",
+            smaller.model.d_model,
+            smaller.model.d_ff,
+            if smaller.model.n_heads != config.model.n_heads {
+                format!(" --set model.n_heads={}", smaller.model.n_heads)
+            } else {
+                String::new()
+            }
+        )
+    } else {
+        "; even the narrowest model does not fit: fewer --n-layers or a smaller vocabulary".into()
+    };
+    Err(Error::WontFit(format!(
+        "this run cannot fit in host RAM: {} parameters need at least {need} for weights, gradients and {} state (activations come on top), and this machine has {available} available{hint}",
+        param_count(&config.model, vocab),
+        match config.optim.kind {
+            OptimKind::AdamW => "AdamW",
+            OptimKind::Sgd => "SGD",
+        }
+    )))
+}
+
 /// Warnings before the first step: other processes holding VRAM, too little free memory.
 fn preflight(view: &NvmlView, index: u32, need: Bytes) -> Vec<String> {
     let mut warnings = Vec::new();
@@ -190,12 +232,21 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
         ..Default::default()
     };
     let mut _ballast: Option<Ballast> = None;
+    let mut cubecl_setup = None;
     match &selected {
         Selected::Cpu { .. } => {
             if plan.vram_budget.is_some() {
                 return Err(BudgetError::NotCuda.into());
             }
-            kit.memory_kind = "host";
+            if let Some(available) = host::host_available() {
+                host_preflight(&plan.config, corpus.vocab.len(), available)?;
+            }
+            if plan.config.train.empty_cache_every.is_some() {
+                let note = "--empty-cache-every on the CPU: burn's Flex backend keeps no pool, so a cleanup has nothing to return; the figures show the call's cost, not a release".to_string();
+                say(&note);
+                kit.notes.push(note);
+            }
+            kit.memory_kind = crate::vocab::MemoryKind::Host;
             kit.sampled = Some(Arc::new(HostProbe) as Arc<dyn MemoryProbe>);
             if !host::counting() {
                 kit.notes
@@ -221,7 +272,7 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
             if plan.memory_budget.is_some() {
                 say("--memory-budget applies to the CPU backend; on CUDA use --vram-budget");
             }
-            kit.memory_kind = "gpu";
+            kit.memory_kind = crate::vocab::MemoryKind::Gpu;
             // A dry step at a size that fits before the first real one (Trainer::warm_up).
             kit.warm_up_rows = Some(32);
             let setup = configure_cubecl(&CubeclSettings {
@@ -237,7 +288,8 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
                     kit.notes.push(line);
                 }
             }
-            kit.kernel_cache = setup.kernel_cache;
+            kit.kernel_cache = setup.kernel_cache.clone();
+            cubecl_setup = Some(setup);
             let nvml = match NvmlView::init() {
                 Ok(v) => Some(v),
                 Err(e) => {
@@ -326,6 +378,9 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
         },
     );
     progress.finish();
+    if let Some(setup) = &cubecl_setup {
+        setup.remove_scratch();
+    }
     run_dir.write_summary(&result.summary)?;
     run_dir.write_timeline(&result.timeline)?;
     Ok(TrainOutcome {

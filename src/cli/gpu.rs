@@ -5,7 +5,9 @@ use std::time::{Duration, Instant};
 
 use super::args::GpuArgs;
 use crate::error::{Error, EXIT_FAILURE};
-use crate::gpu::{plan_kill, render_gpu_view, send_signal, snapshot, GpuSnapshot, ProcState};
+use crate::gpu::{
+    plan_kill, render_gpu_view, signal_planned, snapshot, GpuSnapshot, KillError, ProcState,
+};
 use crate::probe::NvmlView;
 
 pub(super) fn run(args: GpuArgs) -> Result<i32, Error> {
@@ -55,18 +57,9 @@ fn still_holds(view: &NvmlView, pid: u32) -> bool {
 
 fn kill(view: &NvmlView, pid: u32, args: &GpuArgs) -> Result<i32, Error> {
     let snap = snapshot(view);
-    let plan = match plan_kill(&snap, pid) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("oomlab: {e}");
-            return Ok(crate::error::EXIT_USAGE);
-        }
-    };
+    let plan = plan_kill(&snap, pid)?;
     if let Some(ppid) = plan.zombie_parent {
-        eprintln!(
-            "oomlab: PID {pid} is a zombie: it has exited and signals do nothing; its VRAM is freed when its parent (PID {ppid}) reaps it. End or restart PID {ppid} if it does not."
-        );
-        return Ok(EXIT_FAILURE);
+        return Err(KillError::Zombie { pid, ppid }.into());
     }
     let vram = plan
         .vram
@@ -94,10 +87,7 @@ fn kill(view: &NvmlView, pid: u32, args: &GpuArgs) -> Result<i32, Error> {
             return Ok(EXIT_FAILURE);
         }
     }
-    if let Err(e) = send_signal(pid, libc::SIGTERM) {
-        eprintln!("oomlab: {e}");
-        return Ok(EXIT_FAILURE);
-    }
+    signal_planned(&plan, libc::SIGTERM)?;
     let deadline = Instant::now() + Duration::from_secs_f64(args.grace.max(0.0));
     while Instant::now() < deadline {
         if !still_holds(view, pid) {
@@ -117,10 +107,7 @@ fn kill(view: &NvmlView, pid: u32, args: &GpuArgs) -> Result<i32, Error> {
         );
         return Ok(EXIT_FAILURE);
     }
-    if let Err(e) = send_signal(pid, libc::SIGKILL) {
-        eprintln!("oomlab: {e}");
-        return Ok(EXIT_FAILURE);
-    }
+    signal_planned(&plan, libc::SIGKILL)?;
     std::thread::sleep(Duration::from_millis(500));
     if still_holds(view, pid) {
         eprintln!("oomlab: SIGKILL sent but PID {pid} still holds VRAM (the driver may take a moment, or the process is stuck in the kernel)");

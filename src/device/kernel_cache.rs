@@ -42,6 +42,18 @@ pub struct CubeclSetup {
     pub notes: Vec<String>,
     /// The kernel cache folder cubecl now uses, when it is oomlab's.
     pub kernel_cache: Option<PathBuf>,
+    /// With the kernel cache off: the folder of this process's autotune results, which
+    /// [`CubeclSetup::remove_scratch`] deletes at the end of the run.
+    pub scratch: Option<PathBuf>,
+}
+
+impl CubeclSetup {
+    /// Deletes the scratch autotune folder of `--kernel-cache off`, if any.
+    pub fn remove_scratch(&self) {
+        if let Some(dir) = &self.scratch {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
 }
 
 /// Configures cubecl before its first use: the user's `cubecl.toml` (if any) and
@@ -52,6 +64,7 @@ pub fn configure_cubecl(settings: &CubeclSettings) -> CubeclSetup {
     let mut config = CubeClRuntimeConfig::from_current_dir().override_from_env();
     let mut notes = Vec::new();
     let mut kernel_cache = None;
+    let mut scratch = None;
     match &settings.kernel_cache {
         Some(dir) if config.compilation.cache.is_none() => match std::fs::create_dir_all(dir) {
             Ok(()) => {
@@ -66,7 +79,17 @@ pub fn configure_cubecl(settings: &CubeclSettings) -> CubeclSetup {
             )),
         },
         Some(_) => notes.push("kernel cache: as set in cubecl.toml".to_string()),
-        None => notes.push("kernel cache: off (--kernel-cache off)".to_string()),
+        None => {
+            // cubecl always writes autotune results somewhere (there is no "off" in 0.10);
+            // a folder of this process's own, removed at its end, keeps nothing for later.
+            let dir = std::env::temp_dir().join(format!("oomlab-autotune-{}", std::process::id()));
+            config.autotune.cache = CacheConfig::File(dir.clone());
+            notes.push(format!(
+                "kernel cache: off (--kernel-cache off): kernels compile in memory, autotune results go to {} and are removed at exit",
+                dir.display()
+            ));
+            scratch = Some(dir);
+        }
     }
     if settings.exact_memory {
         config.memory.persistent_memory = PersistentMemory::Enforced;
@@ -84,11 +107,13 @@ pub fn configure_cubecl(settings: &CubeclSettings) -> CubeclSetup {
                     .into(),
             ],
             kernel_cache: None,
+            scratch: None,
         };
     }
     CubeclSetup {
         notes,
         kernel_cache,
+        scratch,
     }
 }
 

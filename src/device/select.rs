@@ -36,7 +36,7 @@ pub enum DeviceError {
         reason: String,
     },
     /// An index past the last device.
-    #[error("--device cuda:{index}: this machine has {count} CUDA device(s){}", if *count > 0 { format!("; use cuda:0 to cuda:{}", count - 1) } else { String::new() })]
+    #[error("--device cuda:{index}: this machine has {count} CUDA device(s){}", if *count > 0 { format!("; use cuda:0 to cuda:{}", count - 1) } else { " visible (check CUDA_VISIBLE_DEVICES); use --device cpu or --device auto to train on the CPU".to_string() })]
     NoSuchDevice {
         /// What was asked.
         index: usize,
@@ -98,7 +98,7 @@ pub fn decide(
         if auto {
             return Ok(Selected::Cpu {
                 note: Some(
-                    "the CUDA driver reports no device: training on the CPU (burn Flex backend)"
+                    "no CUDA GPU (the driver reports no visible device; CUDA_VISIBLE_DEVICES may hide them): training on the CPU (burn Flex backend)"
                         .into(),
                 ),
             });

@@ -24,6 +24,17 @@ pub enum KillError {
     /// Listed by NVML but not visible here.
     #[error("PID {0} holds VRAM but is not visible in this PID namespace (another container/VM); it cannot be signalled from here")]
     NotVisible(u32),
+    /// The PID now names another process than the one shown before asking.
+    #[error("PID {0} is no longer the process shown (it exited and the PID was reused); nothing sent. Run `oomlab gpu` again")]
+    Reused(u32),
+    /// A zombie: signals do nothing.
+    #[error("PID {pid} is a zombie: it has exited and signals do nothing; its VRAM is freed when its parent (PID {ppid}) reaps it. End or restart PID {ppid} if it does not")]
+    Zombie {
+        /// PID.
+        pid: u32,
+        /// The parent that must reap it.
+        ppid: u32,
+    },
     /// kill(2) failed.
     #[error("signalling PID {pid} failed: {reason}")]
     Signal {
@@ -45,6 +56,18 @@ pub struct KillPlan {
     pub vram: Option<Bytes>,
     /// A zombie: signalling it does nothing, its parent must reap it.
     pub zombie_parent: Option<u32>,
+    /// When it started ([`super::procinfo::start_time`]), re-checked before each signal.
+    pub started: Option<u64>,
+}
+
+impl KillError {
+    /// A refusal of what was asked (exit 2) rather than a failure while doing it (1).
+    pub fn is_refusal(&self) -> bool {
+        matches!(
+            self,
+            KillError::Protected { .. } | KillError::NotAHolder(_) | KillError::NotVisible(_)
+        )
+    }
 }
 
 /// Checks that `pid` may be signalled.
@@ -84,15 +107,27 @@ pub fn plan_kill(snapshot: &GpuSnapshot, pid: u32) -> Result<KillPlan, KillError
             command: command.clone(),
             vram,
             zombie_parent: None,
+            started: super::procinfo::start_time(pid),
         }),
         ProcState::Zombie { ppid } => Ok(KillPlan {
             pid,
             command: String::from("<zombie>"),
             vram,
             zombie_parent: Some(*ppid),
+            started: super::procinfo::start_time(pid),
         }),
         ProcState::Gone => Err(KillError::NotVisible(pid)),
     }
+}
+
+/// Sends `signal` to the process of `plan`, after checking that its PID still names the
+/// same process (same start time): between the prompt and the signal it may have exited
+/// and its PID gone to another.
+pub fn signal_planned(plan: &KillPlan, signal: i32) -> Result<(), KillError> {
+    if super::procinfo::start_time(plan.pid) != plan.started {
+        return Err(KillError::Reused(plan.pid));
+    }
+    send_signal(plan.pid, signal)
 }
 
 /// Sends `signal` (e.g. `libc::SIGTERM`) to `pid`.
@@ -165,6 +200,35 @@ mod tests {
         let p = plan_kill(&s, 4242).unwrap();
         assert_eq!(p.command, "python x.py");
         assert_eq!(p.vram, Some(Bytes(1 << 30)));
+    }
+
+    #[test]
+    fn a_plan_whose_pid_names_another_process_now_sends_nothing() {
+        let mut child = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
+        let pid = child.id();
+        let plan = KillPlan {
+            pid,
+            command: "sleep 30".into(),
+            vram: None,
+            zombie_parent: None,
+            // As if the process shown had started at another time than this one.
+            started: super::super::procinfo::start_time(pid).map(|t| t + 1),
+        };
+        assert_eq!(
+            signal_planned(&plan, libc::SIGTERM),
+            Err(KillError::Reused(pid))
+        );
+        // The child was not signalled: it is still running.
+        assert!(child.try_wait().unwrap().is_none());
+        let same = KillPlan {
+            started: super::super::procinfo::start_time(pid),
+            ..plan
+        };
+        assert_eq!(signal_planned(&same, libc::SIGTERM), Ok(()));
+        child.wait().unwrap();
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! One pre-norm transformer block: causal self-attention and a GELU feed-forward layer,
-//! each behind a LayerNorm and added to the residual stream.
+//! each behind a LayerNorm (statistics in f32, see [`super::norm`]) and added to the
+//! residual stream.
 
 use burn::nn::transformer::{PositionWiseFeedForward, PositionWiseFeedForwardConfig};
 use burn::nn::{LayerNorm, LayerNormConfig};
@@ -8,6 +9,7 @@ use burn::prelude::*;
 use super::attention::{
     AttentionBackend, AttentionKind, CausalSelfAttention, CausalSelfAttentionConfig,
 };
+use super::norm::{norm_in_f32, LAYER_NORM_EPSILON};
 
 /// Shapes of a [`Block`].
 #[derive(Config, Debug)]
@@ -38,11 +40,15 @@ impl BlockConfig {
     /// Creates the block with freshly initialised weights on `device`.
     pub fn init<B: Backend>(&self, device: &B::Device) -> Block<B> {
         Block {
-            norm_attention: LayerNormConfig::new(self.d_model).init(device),
+            norm_attention: LayerNormConfig::new(self.d_model)
+                .with_epsilon(LAYER_NORM_EPSILON)
+                .init(device),
             attention: CausalSelfAttentionConfig::new(self.d_model, self.n_heads, self.attention)
                 .with_dropout(self.dropout)
                 .init(device),
-            norm_feed_forward: LayerNormConfig::new(self.d_model).init(device),
+            norm_feed_forward: LayerNormConfig::new(self.d_model)
+                .with_epsilon(LAYER_NORM_EPSILON)
+                .init(device),
             feed_forward: PositionWiseFeedForwardConfig::new(self.d_model, self.d_ff)
                 .with_dropout(self.dropout)
                 .init(device),
@@ -55,7 +61,10 @@ impl<B: AttentionBackend> Block<B> {
     /// - x: `[batch, seq_len, d_model]`
     /// - output: `[batch, seq_len, d_model]`
     pub fn forward(&self, x: Tensor<B, 3>) -> Tensor<B, 3> {
-        let x = x.clone() + self.attention.forward(self.norm_attention.forward(x));
-        x.clone() + self.feed_forward.forward(self.norm_feed_forward.forward(x))
+        let x = x.clone() + self.attention.forward(norm_in_f32(&self.norm_attention, x));
+        x.clone()
+            + self
+                .feed_forward
+                .forward(norm_in_f32(&self.norm_feed_forward, x))
     }
 }

@@ -50,7 +50,9 @@ impl GptConfig {
             token: EmbeddingConfig::new(self.vocab, self.d_model).init(device),
             position: EmbeddingConfig::new(self.max_seq_len, self.d_model).init(device),
             blocks: (0..self.n_layers).map(|_| block.init(device)).collect(),
-            norm: LayerNormConfig::new(self.d_model).init(device),
+            norm: LayerNormConfig::new(self.d_model)
+                .with_epsilon(super::norm::LAYER_NORM_EPSILON)
+                .init(device),
             head: LinearConfig::new(self.d_model, self.vocab).init(device),
         }
     }
@@ -72,7 +74,7 @@ impl<B: AttentionBackend> Gpt<B> {
         for block in &self.blocks {
             x = block.forward(x);
         }
-        self.head.forward(self.norm.forward(x))
+        self.head.forward(super::norm::norm_in_f32(&self.norm, x))
     }
 
     /// Mean cross-entropy over every position.

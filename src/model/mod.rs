@@ -5,6 +5,7 @@ pub mod attention;
 mod block;
 mod gpt;
 mod mlp;
+pub mod norm;
 mod params;
 
 pub use attention::{AttentionBackend, AttentionKind};

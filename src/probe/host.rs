@@ -132,6 +132,12 @@ pub fn host_total() -> Option<Bytes> {
     parse_kb(&text, "MemTotal:")
 }
 
+/// Host RAM a new allocation can get without swapping (`MemAvailable`).
+pub fn host_available() -> Option<Bytes> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    parse_kb(&text, "MemAvailable:")
+}
+
 fn proc_status_kb(key: &str) -> Option<Bytes> {
     let text = std::fs::read_to_string("/proc/self/status").ok()?;
     parse_kb(&text, key)

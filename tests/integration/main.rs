@@ -15,3 +15,4 @@ mod compare;
 mod grad_accum;
 mod memory_options;
 mod mixed_precision;
+mod readme;

@@ -73,6 +73,8 @@ fn every_mode_reports_the_dtypes_its_tensors_really_had() {
         assert_eq!(strings(&s["params"]["dtypes"]), vec![weights], "{mode}");
         assert_eq!(strings(&p["compute_dtypes"]), vec![compute], "{mode}");
         assert_eq!(p["bytes_per_param"].as_f64().unwrap(), per_param, "{mode}");
+        // The figure is a formula; what it claims is checked against the heap in
+        // bytes_per_param_is_what_the_heap_holds_during_a_step.
         // Parameter bytes follow the dtype: 2 bytes each in half, 4 in f32.
         let bytes = s["params"]["bytes"].as_u64().unwrap();
         let count = s["params"]["count"].as_u64().unwrap();
@@ -188,4 +190,50 @@ fn half_needs_a_half_precision_and_prealloc_needs_a_gpu() {
     let err = refused(&["--device", "cpu", "--memory-mode", "prealloc"]);
     assert!(err.contains("needs a CUDA device"), "{err}");
     refused(&["--memory-mode", "prealloc=2"]);
+}
+
+#[test]
+fn bytes_per_param_is_what_the_heap_holds() {
+    // A model whose parameters dwarf everything else (batch 1, 8 characters of context,
+    // a small corpus), so the host heap is mostly parameter state.
+    for args in [
+        &["--precision", "f32"][..],
+        &["--precision", "bf16"][..],
+        &["--strategy", "half", "--precision", "bf16"][..],
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut all = vec![
+            "--max-steps",
+            "2",
+            "--batch",
+            "1",
+            "--seq-len",
+            "8",
+            "--d-model",
+            "384",
+            "--set",
+            "model.d_ff=1536",
+            "--set",
+            "data.corpus_chars=20000",
+        ];
+        all.extend_from_slice(args);
+        let s = train(dir.path(), &all);
+        let count = s["params"]["count"].as_f64().unwrap();
+        let weight = s["params"]["bytes"].as_f64().unwrap() / count;
+        let stated = s["precision"]["bytes_per_param"].as_f64().unwrap();
+        let peak = s["memory"]["host_heap_peak"].as_f64().unwrap() / count;
+        // During a step the stated bytes (weights, gradients, moments, AMP's copy) all
+        // exist at once: the heap's peak is at least that (the optimizer's temporaries
+        // come on top).
+        assert!(
+            peak >= stated * 0.95,
+            "{args:?}: the summary states {stated} bytes per parameter, the heap peaked at {peak:.2}"
+        );
+        // Between steps the weights and AdamW's two moments remain, in the weights' dtype.
+        let end = s["memory"]["end"]["in_use"].as_f64().unwrap() / count;
+        assert!(
+            end >= weight * 3.0 * 0.95 && end <= weight * 3.0 * 1.15,
+            "{args:?}: {weight} bytes per weight, the heap held {end:.2} per parameter after the run"
+        );
+    }
 }

@@ -1,0 +1,37 @@
+//! The README's verbatim output of the main command against what the program prints now
+//! (regenerate it with scripts/readme-output.sh).
+
+use crate::util::oomlab;
+
+/// The first column of every table row: the labels a reader sees, in order.
+fn row_labels(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix('│'))
+        .filter_map(|l| l.split('┆').next())
+        .map(|label| label.trim().to_string())
+        .collect()
+}
+
+#[test]
+fn the_readme_shows_every_row_the_main_command_prints() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let start = readme.find("<!-- main-output:start -->").unwrap();
+    let end = readme.find("<!-- main-output:end -->").unwrap();
+    let shown = row_labels(&readme[start..end]);
+    let dir = tempfile::tempdir().unwrap();
+    // As the README's first command runs it, on a machine without a GPU.
+    let out = oomlab()
+        .env("CUDA_VISIBLE_DEVICES", "")
+        .args(["train", "--strategy", "grad-accum", "--steps", "4", "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let printed = row_labels(&String::from_utf8_lossy(&out.stdout));
+    assert!(printed.len() > 10, "{printed:?}");
+    assert_eq!(
+        shown, printed,
+        "README.md's main command output is out of date: run scripts/readme-output.sh"
+    );
+}
