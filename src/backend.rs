@@ -31,7 +31,7 @@ pub struct BackendExtras {
     /// burn/cubecl's allocator statistics, where the backend has them (CUDA).
     pub allocator: Option<AllocatorProbe>,
     /// burn's GPU memory pool, where there is one to fill (CUDA).
-    pub pool: Option<CudaPool>,
+    pub pool: Option<Arc<dyn crate::train::PoolHooks>>,
 }
 
 /// Whether the backend `selected` names has full support for `dtype` (burn's
@@ -52,15 +52,15 @@ pub struct CudaPool {
     index: usize,
 }
 
-impl CudaPool {
+impl crate::train::PoolHooks for CudaPool {
     /// Reserves empty pool pages for `fraction` of the device's free memory (see
     /// [`crate::device::PreallocReport`]). `free` reads the device's free memory now.
     /// Call it on the thread that trains: cubecl keeps a pool per stream, and a stream
     /// per thread.
-    pub fn preallocate(
+    fn preallocate(
         &self,
         fraction: f64,
-        mut free: impl FnMut() -> Option<Bytes>,
+        free: &mut dyn FnMut() -> Option<Bytes>,
     ) -> Result<PreallocReport, PreallocError> {
         use burn::tensor::backend::Backend;
         let started = std::time::Instant::now();
@@ -192,7 +192,7 @@ pub fn dispatch<J: BackendJob>(selected: &Selected, checkpointing: bool, job: J)
             };
             let extras = BackendExtras {
                 allocator: Some(cuda_allocator(*index)),
-                pool: Some(CudaPool { index: *index }),
+                pool: Some(Arc::new(CudaPool { index: *index })),
             };
             let device = CudaDevice::new(*index);
             if checkpointing {

@@ -1,15 +1,19 @@
 //! The training loop, generic over the burn backend.
 
 mod attempt;
+mod hooks;
 mod optim;
 mod run;
 mod stop;
+mod summarize;
 mod trainer;
 
 pub use attempt::{AttemptOutcome, AttemptRecord};
+pub use hooks::PoolHooks;
 pub use optim::AnyOptim;
 pub use run::{train, RunKit, RunResult, StepObserver};
 pub use stop::StopFlag;
+pub use summarize::{summarize, Measured, Outcome, ScalerState};
 pub use trainer::{Instruments, StepRecord, TrainError, Trainer};
 
 use burn::tensor::backend::AutodiffBackend;

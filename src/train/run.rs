@@ -3,21 +3,20 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::attempt::{AttemptOutcome, AttemptRecord};
+use super::attempt::AttemptRecord;
 use super::stop::StopFlag;
+use super::summarize::{summarize, Measured, Outcome, ScalerState};
 use super::trainer::{Instruments, StepRecord, TrainError, Trainer};
-use crate::config::{MemoryMode, OptimKind, PrecisionMode, RunConfig};
+use crate::config::{MemoryMode, RunConfig};
 use crate::data::Corpus;
 use crate::device::CacheCounts;
 use crate::model::{ParamFingerprint, ParamStats};
 use crate::probe::AllocatorProbe;
 use crate::probe::{host, reconcile, MemoryProbe, MemoryReading, MemoryReport, Sampler, Timeline};
-use crate::report::{
-    Adaptation, CacheCleanups, DeviceInfo, KernelCacheReport, LossScaleReport, PrecisionReport,
-    RunSummary, StopReason, SUMMARY_SCHEMA_VERSION,
-};
-use crate::strategy::{self, OomResponse, StepPlan};
+use crate::report::{CacheCleanups, DeviceInfo, KernelCacheReport, RunSummary, StopReason};
+use crate::strategy::{self, OomResponse, StepPlan, Strategy};
 use crate::units::Bytes;
+use crate::vocab::{Checks, MemoryKind};
 
 /// Receives progress as the loop runs (the progress bar, the run folder's step log).
 pub trait StepObserver {
@@ -46,7 +45,7 @@ pub struct RunKit {
     /// Sampling interval.
     pub sample_interval: Duration,
     /// `gpu` or `host`.
-    pub memory_kind: &'static str,
+    pub memory_kind: MemoryKind,
     /// Sources that are unavailable, and why.
     pub notes: Vec<String>,
     /// VRAM held outside burn to emulate a smaller card.
@@ -54,7 +53,7 @@ pub struct RunKit {
     /// Samples of a dry step before the first real one (CUDA: see [`Trainer::warm_up`]).
     pub warm_up_rows: Option<usize>,
     /// burn's GPU pool, for `--memory-mode prealloc`.
-    pub pool: Option<crate::backend::CudaPool>,
+    pub pool: Option<Arc<dyn super::PoolHooks>>,
     /// Whether the backend fully supports the run's half type (burn's `supports_dtype`).
     pub supports_half: Option<bool>,
     /// Where compiled kernels and autotune results are kept (CUDA), to count what the
@@ -68,7 +67,7 @@ impl Default for RunKit {
             instruments: Instruments::default(),
             sampled: None,
             sample_interval: Duration::from_millis(20),
-            memory_kind: "host",
+            memory_kind: MemoryKind::Host,
             notes: Vec::new(),
             ballast: None,
             warm_up_rows: None,
@@ -145,11 +144,10 @@ pub fn train<B: super::TrainBackend>(
 
     let mut strategy = strategy::from_spec(cfg.train.strategy);
     let initial_plan = strategy.plan(cfg.train.batch);
-    let mut plan = initial_plan;
     let vocab = corpus.vocab.len();
     let data = corpus.origin.clone();
     let mut trainer =
-        Trainer::<B>::with_instruments(cfg, corpus, plan, device, kit.instruments.clone());
+        Trainer::<B>::with_instruments(cfg, corpus, initial_plan, device, kit.instruments.clone());
     // With preallocation, memory is never handed back (TensorFlow does not either).
     trainer.set_keep_pool(prealloc.is_some());
     let params = ParamStats::of(trainer.model());
@@ -168,6 +166,135 @@ pub fn train<B: super::TrainBackend>(
     });
     let cache_after_warm_up = cache_counts();
 
+    let outcome = drive(
+        cfg,
+        &mut trainer,
+        strategy.as_mut(),
+        initial_plan,
+        &kit,
+        sampler.as_ref(),
+        stop,
+        observer,
+        started,
+    );
+    let poisoned = outcome.poisoned;
+
+    // Every source at one moment, for the reconciliation (skipped when the backend
+    // already panicked: its device state cannot be trusted, or even read).
+    let end_state = (!poisoned)
+        .then(|| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let _ = B::sync(trainer.device());
+                let end = read_now();
+                let allocator_end = kit.instruments.allocator.as_ref().and_then(|a| a.stats());
+                let fingerprint = ParamFingerprint::of(trainer.model());
+                (end, allocator_end, fingerprint)
+            }))
+            .ok()
+        })
+        .flatten();
+    let (end, allocator_end, final_params): (MemoryReading, _, _) = match end_state {
+        Some((e, a, f)) => (e, a, Some(f)),
+        None => (MemoryReading::default(), None, None),
+    };
+    let timeline = sampler.map(|s| s.finish()).unwrap_or_default();
+    let kernel_cache = match (&kit.kernel_cache, cache_before, cache_after_warm_up) {
+        (Some(dir), Some(before), Some(after_warm_up)) => Some(KernelCacheReport {
+            dir: dir.display().to_string(),
+            before,
+            added_in_warm_up: after_warm_up.since(before),
+            added_in_run: cache_counts().unwrap_or_default().since(before),
+        }),
+        _ => None,
+    };
+    let phases = trainer.phase_peaks();
+    let mut memory = MemoryReport {
+        kind: kit.memory_kind,
+        sources: [
+            kit.sampled.as_ref().map(|p| p.source().to_string()),
+            kit.instruments
+                .allocator
+                .as_ref()
+                .map(|_| "allocator".to_string()),
+            host::counting().then(|| "host heap".to_string()),
+        ]
+        .into_iter()
+        .flatten()
+        .collect(),
+        notes: kit.notes.clone(),
+        baseline,
+        end,
+        allocator_end,
+        phases,
+        allocator_peak_in_use: phases.peak_in_use(),
+        allocator_peak_reserved: phases.peak_reserved(),
+        device_total: end.device_total,
+        host_heap_peak: host::counting().then(host::heap_peak),
+        ballast: kit.ballast,
+        reconciliation: reconcile(kit.memory_kind, end, allocator_end, kit.ballast),
+        ..Default::default()
+    }
+    .with_timeline(&timeline);
+    if memory.kind == MemoryKind::Host {
+        memory.process_peak = memory.process_peak.max(host::peak_rss());
+    }
+    if memory.kind == MemoryKind::Gpu && kit.sampled.is_some() && memory.process_peak.is_none() {
+        memory.notes.push(
+            "NVML listed no memory for this PID (a container's PID namespace, or a driver that does not attribute per process): per-process VRAM unavailable, device figures shown".into(),
+        );
+    }
+
+    if let (Some(p), Some(a)) = (prealloc.as_mut(), allocator_end) {
+        p.grew_after = Some(Bytes(a.reserved.0.saturating_sub(p.reserved_after.0)));
+    }
+    let measured = Measured {
+        device: device_info,
+        data,
+        vocab,
+        initial_plan,
+        params,
+        compute_params,
+        final_params,
+        memory,
+        warm_up_s,
+        kernel_cache,
+        prealloc,
+        scaler: trainer.scaler().map(|s| ScalerState {
+            scale: s.scale(),
+            skipped: s.skipped(),
+            growths: s.growths(),
+        }),
+        supports_half: kit.supports_half,
+        detector: kit.instruments.detector.name().to_string(),
+        checks: if kit.instruments.check_every_phase {
+            Checks::Phase
+        } else {
+            Checks::Step
+        },
+        wall_s: started.elapsed().as_secs_f64(),
+        host_peak_rss: host::peak_rss(),
+    };
+    RunResult {
+        summary: summarize(cfg, outcome, measured),
+        timeline,
+    }
+}
+
+/// Runs the steps: each one attempted until it succeeds, the strategy gives up, the backend
+/// fails or a stop is requested.
+#[allow(clippy::too_many_arguments)]
+fn drive<B: super::TrainBackend>(
+    cfg: &RunConfig,
+    trainer: &mut Trainer<B>,
+    strategy: &mut dyn Strategy,
+    initial_plan: StepPlan,
+    kit: &RunKit,
+    sampler: Option<&Sampler>,
+    stop: &StopFlag,
+    observer: &mut dyn StepObserver,
+    started: Instant,
+) -> Outcome {
+    let mut plan = initial_plan;
     observer.on_start(cfg.train.max_steps);
     let mut records: Vec<StepRecord> = Vec::with_capacity(cfg.train.max_steps);
     let mut attempts: Vec<AttemptRecord> = Vec::new();
@@ -186,7 +313,7 @@ pub fn train<B: super::TrainBackend>(
         ..Default::default()
     };
     'steps: for step in 0..cfg.train.max_steps {
-        if let Some(s) = &sampler {
+        if let Some(s) = sampler {
             s.mark_step(step);
         }
         // Attempts at this step: one, unless an OOM makes the strategy retry it.
@@ -232,7 +359,7 @@ pub fn train<B: super::TrainBackend>(
                     plan = strategy.on_success(plan);
                     if let Some(every) = cfg.train.empty_cache_every {
                         if (step + 1) % every == 0 {
-                            cleanups.record(&trainer, kit.instruments.allocator.as_ref());
+                            cleanups.record(trainer, kit.instruments.allocator.as_ref());
                         }
                     }
                     break;
@@ -265,167 +392,16 @@ pub fn train<B: super::TrainBackend>(
         }
     }
 
-    // Every source at one moment, for the reconciliation (skipped when the backend
-    // already panicked: its device state cannot be trusted, or even read).
-    let end_state = (!poisoned)
-        .then(|| {
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                let _ = B::sync(trainer.device());
-                let end = read_now();
-                let allocator_end = kit.instruments.allocator.as_ref().and_then(|a| a.stats());
-                let fingerprint = ParamFingerprint::of(trainer.model());
-                (end, allocator_end, fingerprint)
-            }))
-            .ok()
-        })
-        .flatten();
-    let (end, allocator_end, final_params): (MemoryReading, _, _) = match end_state {
-        Some((e, a, f)) => (e, a, Some(f)),
-        None => (MemoryReading::default(), None, None),
-    };
-    let timeline = sampler.map(|s| s.finish()).unwrap_or_default();
-    let kernel_cache = match (&kit.kernel_cache, cache_before, cache_after_warm_up) {
-        (Some(dir), Some(before), Some(after_warm_up)) => Some(KernelCacheReport {
-            dir: dir.display().to_string(),
-            before,
-            added_in_warm_up: after_warm_up.since(before),
-            added_in_run: cache_counts().unwrap_or_default().since(before),
-        }),
-        _ => None,
-    };
-    let phases = trainer.phase_peaks();
-    let mut memory = MemoryReport {
-        kind: kit.memory_kind.to_string(),
-        sources: [
-            kit.sampled.as_ref().map(|p| p.source().to_string()),
-            kit.instruments
-                .allocator
-                .as_ref()
-                .map(|_| "allocator".to_string()),
-            host::counting().then(|| "host heap".to_string()),
-        ]
-        .into_iter()
-        .flatten()
-        .collect(),
-        notes: kit.notes.clone(),
-        baseline,
-        end,
-        allocator_end,
-        phases,
-        allocator_peak_in_use: phases.peak_in_use(),
-        allocator_peak_reserved: phases.peak_reserved(),
-        device_total: end.device_total,
-        host_heap_peak: host::counting().then(host::heap_peak),
-        ballast: kit.ballast,
-        reconciliation: reconcile(kit.memory_kind, end, allocator_end, kit.ballast),
-        ..Default::default()
-    }
-    .with_timeline(&timeline);
-    if memory.kind == "host" {
-        memory.process_peak = memory.process_peak.max(host::peak_rss());
-    }
-    if memory.kind == "gpu" && kit.sampled.is_some() && memory.process_peak.is_none() {
-        memory.notes.push(
-            "NVML listed no memory for this PID (a container's PID namespace, or a driver that does not attribute per process): per-process VRAM unavailable, device figures shown".into(),
-        );
-    }
-
-    let losses: Vec<f32> = records.iter().map(|r| r.loss).collect();
-    let tail = (losses.len() / 10).max(1).min(losses.len());
-    let final_loss = (!losses.is_empty())
-        .then(|| losses[losses.len() - tail..].iter().sum::<f32>() / tail as f32);
-    let mut steady: Vec<f64> = records
-        .iter()
-        .skip(1)
-        .map(|r| r.duration.as_secs_f64())
-        .collect();
-    steady.sort_by(f64::total_cmp);
-    let steady_step_s = (!steady.is_empty()).then(|| steady[steady.len() / 2]);
-    let final_plan = records
-        .last()
-        .map(|r| StepPlan {
-            micro_batch: r.micro_batch,
-            accumulation: r.accumulation,
-            batch: r.batch,
-        })
-        .unwrap_or(plan);
-    let oom_attempts = attempts
-        .iter()
-        .filter(|a| a.outcome == AttemptOutcome::Oom)
-        .count();
-    let adaptation = Adaptation {
-        initial_plan,
-        attempts_made: attempts.len(),
-        oom_attempts,
-        failed_attempts_s: attempts
-            .iter()
-            .filter(|a| a.outcome == AttemptOutcome::Oom)
-            .fold(0.0, |total, a| total + a.seconds),
-        gave_up,
+    Outcome {
+        records,
         attempts,
-    };
-
-    if let (Some(p), Some(a)) = (prealloc.as_mut(), allocator_end) {
-        p.grew_after = Some(Bytes(a.reserved.0.saturating_sub(p.reserved_after.0)));
-    }
-    let precision = PrecisionReport {
-        mode: cfg.train.precision.label(),
-        bytes_per_param: bytes_per_param(cfg, &params, &compute_params),
-        weight_dtypes: params.dtypes.clone(),
-        compute_dtypes: compute_params.dtypes,
-        backend_supports_half: kit.supports_half,
-    };
-    let loss_scale = match (cfg.train.loss_scale, trainer.scaler()) {
-        (Some(spec), Some(s)) => Some(LossScaleReport {
-            init_scale: spec.init_scale,
-            final_scale: s.scale(),
-            skipped_steps: s.skipped(),
-            growths: s.growths(),
-            growth_interval: spec.growth_interval,
-        }),
-        _ => None,
-    };
-
-    let summary = RunSummary {
-        schema_version: SUMMARY_SCHEMA_VERSION,
-        oomlab_version: env!("CARGO_PKG_VERSION").to_string(),
-        pid: std::process::id(),
-        strategy: cfg.train.strategy,
-        plan: final_plan,
-        effective_batch: final_plan.effective_batch(),
-        adaptation,
-        device: device_info,
-        model: cfg.model.clone(),
-        params,
-        data,
-        vocab,
-        steps_planned: cfg.train.max_steps,
-        steps_completed: records.len(),
         stop: reason,
-        oom_detector: kit.instruments.detector.name().to_string(),
-        first_loss: losses.first().copied(),
-        final_loss,
+        gave_up,
         time_to_first_step_s: time_to_first_step,
-        steady_step_s,
-        samples_per_s: steady_step_s.map(|s| final_plan.effective_batch() as f64 / s),
-        final_params,
-        warm_up_s,
-        cache_cleanups: cfg.train.empty_cache_every.map(|_| cleanups),
-        precision,
-        loss_scale,
-        prealloc,
-        memory_mode: cfg.train.memory_mode,
-        kernel_cache,
-        checks: if kit.instruments.check_every_phase {
-            "phase".into()
-        } else {
-            "step".into()
-        },
-        wall_s: started.elapsed().as_secs_f64(),
-        host_peak_rss: host::peak_rss(),
-        memory,
-    };
-    RunResult { summary, timeline }
+        next_plan: plan,
+        cleanups,
+        poisoned,
+    }
 }
 
 /// `--memory-mode prealloc`: fills burn's GPU pool before the model exists. What it did
@@ -436,14 +412,14 @@ fn preallocate(
     observer: &mut dyn StepObserver,
 ) -> (Option<crate::device::PreallocReport>, Vec<String>) {
     let mut notes = Vec::new();
-    let (MemoryMode::Prealloc { fraction }, Some(pool)) = (cfg.train.memory_mode, kit.pool) else {
+    let (MemoryMode::Prealloc { fraction }, Some(pool)) = (cfg.train.memory_mode, &kit.pool) else {
         return (None, notes);
     };
     let probe = kit.sampled.clone();
-    let free = || probe.as_ref()?.read().device_free();
+    let mut free = || probe.as_ref()?.read().device_free();
     // burn does not report a failed allocation: ask the detector, as after every phase.
     kit.instruments.detector.arm();
-    let result = pool.preallocate(fraction, free);
+    let result = pool.preallocate(fraction, &mut free);
     if let Some(event) = kit
         .instruments
         .detector
@@ -478,29 +454,6 @@ fn preallocate(
         }
     };
     (report, notes)
-}
-
-/// Bytes each parameter costs: weights, their gradients (same dtype), optimizer moments
-/// (AdamW: two, in the weights' dtype; SGD without momentum: none), and for AMP the half
-/// copy of the weights that exists during a step.
-fn bytes_per_param(cfg: &RunConfig, weights: &ParamStats, compute: &ParamStats) -> f64 {
-    let per = |s: &ParamStats| {
-        if s.count == 0 {
-            0.0
-        } else {
-            s.bytes.0 as f64 / s.count as f64
-        }
-    };
-    let w = per(weights);
-    let moments = match cfg.optim.kind {
-        OptimKind::AdamW => 2.0,
-        OptimKind::Sgd => 0.0,
-    };
-    let copy = match cfg.train.precision {
-        PrecisionMode::Mixed(_) => per(compute),
-        _ => 0.0,
-    };
-    w * (2.0 + moments) + copy
 }
 
 #[cfg(test)]
