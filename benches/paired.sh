@@ -53,7 +53,7 @@ if [ "${PROFILE:-0}" = 1 ]; then
 fi
 say "done"
 rm -f "$R"/*/steps.jsonl "$R"/paired/runs/*/steps.jsonl "$R"/paired/data.txt
-tar czf "$OUT/results.tar.gz" -C /tmp/res "paired-$CONFIG"
+[ -n "${OUT:-}" ] && tar czf "$OUT/results.tar.gz" -C "${RESULTS:-/tmp/res}" "paired-$CONFIG"
 tar cJf "$OUT/kernels.tar.xz" -C /tmp oomlab-kernels
 cat "$LOG"
 tail -40 "$R/paired/paired.md" 2>/dev/null

@@ -1,7 +1,12 @@
-# Sourced by the GPU scripts (scripts/h200-*.sh, benches/yardstick.sh) on the device
-# machine, from the repository root: unpacks the carried binaries, restores a carried
-# kernel cache, and sets the environment every GPU run needs.
+# Sourced by the GPU scripts (scripts/h200-*.sh, benches/paired.sh) from the repository
+# root: picks the oomlab binary, restores a carried kernel cache, and sets the environment
+# every GPU run needs.
 #
+# Anyone with an NVIDIA GPU: `OOMLAB=path/to/oomlab bash scripts/h200-oom.sh` (default:
+# target/release/oomlab); results go to $RESULTS (default /tmp/res), NVRTC is looked for
+# in $CUDA_LIB (default: /usr/local/cuda-13.0/lib64 and /usr/local/cuda/lib64).
+#
+# On the project's device machine instead:
 # .device-bin/ (an ignored folder named in the device call's `carry`) holds the binaries
 # xz-compressed (two of them exceed the 64 MiB carry uncompressed): oomlab.xz
 # (target/release/oomlab) and, for the scripts that need it, gpu_oom.xz (the test binary
@@ -20,16 +25,23 @@ if [ -f .device-bin/kernels.tar.xz ]; then
   tar xJf .device-bin/kernels.tar.xz -C /tmp
   KERNEL_CACHE_CARRIED=yes
 fi
-BIN=/tmp/bin/oomlab
-export CUBECL_AUTOTUNE_LEVEL=minimal
-export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}:/usr/local/cuda-13.0/lib64
-export OOMLAB_KERNEL_CACHE=/tmp/oomlab-kernels
+if [ -n "${OOMLAB:-}" ]; then
+  BIN=$OOMLAB
+elif [ -x /tmp/bin/oomlab ] && [ -e .device-bin/oomlab.xz ]; then
+  BIN=/tmp/bin/oomlab
+else
+  BIN=target/release/oomlab
+fi
+[ -x "$BIN" ] || { echo "no oomlab binary at $BIN: cargo build --release, or set OOMLAB=path" >&2; exit 2; }
+export CUBECL_AUTOTUNE_LEVEL=${CUBECL_AUTOTUNE_LEVEL:-minimal}
+export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}:${CUDA_LIB:-/usr/local/cuda-13.0/lib64:/usr/local/cuda/lib64}
+export OOMLAB_KERNEL_CACHE=${OOMLAB_KERNEL_CACHE:-/tmp/oomlab-kernels}
 
 # start_log NAME (the h200 scripts and the yardstick): the results folder /tmp/res/NAME ($R) and its log.txt ($LOG), opened
 # with the date, commit, card and whether a kernel cache came along; say() writes a
 # timestamped heading to it (and to stdout).
 start_log() {
-  R=/tmp/res/$1
+  R=${RESULTS:-/tmp/res}/$1
   mkdir -p "$R"
   LOG=$R/log.txt
   {

@@ -64,7 +64,7 @@ say "done"
 du -sh /tmp/oomlab-kernels /tmp/kB >> "$LOG" 2>&1
 find /tmp/oomlab-kernels -type f | head -50 >> "$LOG"
 rm -f "$R"/*/steps.jsonl
-tar czf "$OUT/results.tar.gz" -C /tmp/res attention
+[ -n "${OUT:-}" ] && tar czf "$OUT/results.tar.gz" -C "${RESULTS:-/tmp/res}" attention
 tar cJf "$OUT/kernels.tar.xz" -C /tmp oomlab-kernels
 ls -la "$OUT"
 cat "$LOG"

@@ -55,7 +55,7 @@ fi
 say "done"
 
 rm -f "$R"/*/steps.jsonl
-tar czf "$OUT/results.tar.gz" -C /tmp/res auto-halve
+[ -n "${OUT:-}" ] && tar czf "$OUT/results.tar.gz" -C "${RESULTS:-/tmp/res}" auto-halve
 tar cJf "$OUT/kernels.tar.xz" -C /tmp oomlab-kernels
 du -sh /tmp/oomlab-kernels
 cat "$LOG"; [ -f "$R/gpu-oom-100.txt" ] && tail -5 "$R/gpu-oom-100.txt"; for f in "$R"/*.stderr; do tail -n 3 "$f"; done

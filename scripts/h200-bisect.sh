@@ -17,6 +17,6 @@ timeout ${PLAIN_TIMEOUT:-120} $BIN train $TINY --keep-effective-batch false --ou
 echo "exit: $?" >> "$LOG"
 say "done"
 rm -f "$R"/*/steps.jsonl
-tar czf "$OUT/results.tar.gz" -C /tmp/res bisect
+[ -n "${OUT:-}" ] && tar czf "$OUT/results.tar.gz" -C "${RESULTS:-/tmp/res}" bisect
 cat "$LOG"
 for f in bisect plain; do sed -n '/│ # /,/└/p' "$R/$f.stdout"; grep "│ batch\|│ steps\|time to first" "$R/$f.stdout"; tail -n 2 "$R/$f.stderr"; done

@@ -31,5 +31,5 @@ one budget-baseline --max-steps 5 --vram-budget 6GiB
 one budget-auto-halve-exact --max-steps 5 --vram-budget 6GiB --strategy auto-halve --memory-mode exact
 say "done"
 rm -f "$R"/*/steps.jsonl
-tar czf "$OUT/results.tar.gz" -C /tmp/res final-smoke
+[ -n "${OUT:-}" ] && tar czf "$OUT/results.tar.gz" -C "${RESULTS:-/tmp/res}" final-smoke
 cat "$LOG"

@@ -66,6 +66,6 @@ fi
 say "done"
 rm -f "$R"/compare/*/steps.jsonl
 touch "$R/compare-stdout.txt"
-tar czf "$OUT/results.tar.gz" -C /tmp/res prealloc
+[ -n "${OUT:-}" ] && tar czf "$OUT/results.tar.gz" -C "${RESULTS:-/tmp/res}" prealloc
 tar cJf "$OUT/kernels.tar.xz" -C /tmp oomlab-kernels
 cat "$LOG" "$R/demo.json" "$R/compare-stdout.txt"

@@ -14,5 +14,5 @@ echo "### train --precision f16 --strategy grad-accum --steps 4" >> "$LOG"
 timeout 120 $BIN train --device cuda --config tiny --batch 2048 --max-steps 10 --precision f16 \
   --strategy grad-accum --steps 4 --out "$R/amp-f16-grad-accum" > /dev/null 2>> "$LOG"; echo "exit: $?" >> "$LOG"
 rm -f "$R"/*/steps.jsonl
-tar czf "$OUT/results.tar.gz" -C /tmp/res smoke
+[ -n "${OUT:-}" ] && tar czf "$OUT/results.tar.gz" -C "${RESULTS:-/tmp/res}" smoke
 cat "$LOG"; cat "$R"/*/summary.txt | grep -E "precision|preallocation|loss|steady|steps"

@@ -24,7 +24,7 @@ timeout ${PREALLOC_TIMEOUT:-90} $BIN train --device cuda --config tiny --batch "
 echo "exit: $?" >> "$LOG"
 say "done"
 rm -f "$R"/compare/*/steps.jsonl
-tar czf "$OUT/results.tar.gz" -C /tmp/res precision
+[ -n "${OUT:-}" ] && tar czf "$OUT/results.tar.gz" -C "${RESULTS:-/tmp/res}" precision
 tar cJf "$OUT/kernels.tar.xz" -C /tmp oomlab-kernels
 cat "$LOG" "$R/compare-stdout.txt"
 tail -5 "$R"/compare/*.stderr.txt

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Issue 12's code on a GPU (device tool, repository root, or any NVIDIA machine with
+# OOMLAB=path/to/oomlab):
+#   COMMIT=<sha> OUT=<dir> bash scripts/h200-issue12-smoke.sh
+# Carries .device-bin/ (oomlab.xz, kernels.tar.xz) on the device machine.
+# 1-2. the `gpu` config, f32 defaults and AMP bf16 with --memory-mode exact (LayerNorm now
+#      in f32 under AMP, as autocast does): loss, step time, peak next to issue 11's
+#      smoke run; 3. `oomlab compare` on CUDA, each row a typed preset written as
+#      <row>.toml and run as `train --config`, read back typed.
+set -u
+OUT=${OUT:?set OUT}
+source scripts/device-setup.sh
+start_log issue12-smoke
+summary() { # SUMMARY.JSON
+  python3 - "$1" >> "$LOG" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+print(f"  stop {s['stop']['kind']}, checks {s['checks']}, steps {s['steps_completed']}, "
+      f"precision {s['precision']['mode']} weights {s['precision']['weight_dtypes']} compute {s['precision']['compute_dtypes']}, "
+      f"steady {s['steady_step_s']}, NVML peak {s['memory']['process_peak']}, first loss {s['first_loss']}, final loss {s['final_loss']}")
+PY
+}
+one() { # NAME ARGS...
+  local name=$1; shift
+  say "$name: train --config gpu --device cuda $*"
+  timeout 120 $BIN train --config gpu --device cuda --out "$R/$name" "$@" > /dev/null 2> "$R/$name.stderr.txt"
+  echo "exit: $?" >> "$LOG"
+  summary "$R/$name/summary.json"
+}
+one f32-defaults --max-steps 20
+one bf16-exact --max-steps 20 --precision bf16 --memory-mode exact
+say "compare: --config tiny --device cuda --strategies baseline,amp-bf16,attention-math,pool-exact --batch 2048 --max-steps 20"
+timeout 300 $BIN compare --config tiny --device cuda --strategies baseline,amp-bf16,attention-math,pool-exact \
+  --batch 2048 --max-steps 20 --quiet --out "$R/compare" > "$R/compare.stdout" 2> "$R/compare.stderr.txt"
+echo "exit: $?" >> "$LOG"
+cat "$R/compare.stdout" >> "$LOG"
+ls "$R/compare" >> "$LOG"
+say "done"
+rm -f "$R"/*/steps.jsonl "$R"/compare/*/steps.jsonl
+[ -n "${OUT:-}" ] && tar czf "$OUT/results.tar.gz" -C "${RESULTS:-/tmp/res}" issue12-smoke
+cat "$LOG"
