@@ -5,7 +5,8 @@
 # Carries .device-bin/ (oomlab.xz, kernels.tar.xz) on the device machine.
 # 1-2. the `gpu` config, f32 defaults and AMP bf16 with --memory-mode exact (LayerNorm now
 #      in f32 under AMP, as autocast does): loss, step time, peak next to issue 11's
-#      smoke run (REPEAT_BF16=1: the bf16 run twice; SKIP_TRAIN=1: neither);
+#      smoke run (REPEAT_BF16=1: the bf16 run twice; SKIP_TRAIN=1: neither; NORM_PAIR=1:
+#      bf16 with LayerNorm in f32 and in bf16, alternated twice; SKIP_COMPARE=1: no part 3);
 #      3. `oomlab compare` on CUDA (`gpu` config, 10 steps), each row a typed preset written as
 #      <row>.toml and run as `train --config`, read back typed.
 set -u
@@ -33,6 +34,16 @@ if [ "${SKIP_TRAIN:-0}" != 1 ]; then
   one bf16-exact --max-steps 20 --precision bf16 --memory-mode exact
 fi
 [ "${REPEAT_BF16:-0}" = 1 ] && one bf16-exact-again --max-steps 20 --precision bf16 --memory-mode exact
+# NORM_PAIR=1: the cost of autocast's f32 LayerNorm, one script run, alternated twice.
+if [ "${NORM_PAIR:-0}" = 1 ]; then
+  for i in 1 2; do
+    one "bf16-exact-norm-f32-$i" --max-steps 20 --precision bf16 --memory-mode exact
+    one "bf16-exact-norm-half-$i" --max-steps 20 --precision bf16 --memory-mode exact --set model.norm_in_f32=false
+    one "bf16-growth-norm-f32-$i" --max-steps 20 --precision bf16
+    one "bf16-growth-norm-half-$i" --max-steps 20 --precision bf16 --set model.norm_in_f32=false
+  done
+fi
+[ "${SKIP_COMPARE:-0}" = 1 ] && { say "done"; rm -f "$R"/*/steps.jsonl; [ -n "${OUT:-}" ] && tar czf "$OUT/results.tar.gz" -C "${RESULTS:-/tmp/res}" issue12-smoke; cat "$LOG"; exit 0; }
 # The gpu config's kernels are in the carried cache; the tiny config's at batch 2048 were
 # not (first try: 86 s of warm-up per process, past the time limit).
 say "compare: --config gpu --device cuda --strategies baseline,amp-bf16,attention-math,pool-exact --max-steps 10"

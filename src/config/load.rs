@@ -316,7 +316,7 @@ fn validate(f: &ConfigFile, c: &Checker) -> Result<RunConfig, ConfigError> {
             ),
         ));
     }
-    let model = ModelSpec {
+    let mut model = ModelSpec {
         kind,
         d_model,
         n_layers: c.positive("model.n_layers", f.model.n_layers)?,
@@ -325,6 +325,7 @@ fn validate(f: &ConfigFile, c: &Checker) -> Result<RunConfig, ConfigError> {
         seq_len: c.positive("model.seq_len", f.model.seq_len)?,
         dropout: c.rate("model.dropout", f.model.dropout, 0.0, 0.99)?,
         attention: f.model.attention,
+        norms_in_f32: false,
     };
 
     let data = match &f.data.file {
@@ -421,6 +422,7 @@ fn validate(f: &ConfigFile, c: &Checker) -> Result<RunConfig, ConfigError> {
         (_, Some(h)) => PrecisionMode::Mixed(h),
         (_, None) => PrecisionMode::F32,
     };
+    model.norms_in_f32 = f.model.norm_in_f32 && matches!(precision, PrecisionMode::Mixed(_));
     let ls = &f.loss_scale;
     let loss_scale = if half == Some(HalfDtype::F16) && ls.enabled {
         if !(ls.init_scale.is_finite()

@@ -27,6 +27,9 @@ pub struct ModelSpec {
     pub dropout: f64,
     /// How attention is computed (gpt only).
     pub attention: crate::model::AttentionKind,
+    /// LayerNorm runs in f32 whatever the compute dtype (mixed precision with
+    /// `model.norm_in_f32`, autocast's policy).
+    pub norms_in_f32: bool,
 }
 
 /// Where the text comes from.

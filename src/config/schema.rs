@@ -132,6 +132,10 @@ pub struct ModelSection {
     /// `efficient` (fused forward, scores recomputed in the backward pass) or `math`
     /// (written out; autodiff keeps every layer's scores). gpt only.
     pub attention: AttentionKind,
+    /// Under mixed precision, run LayerNorm in f32 (torch.autocast's policy; costs the f32
+    /// copies autodiff keeps, measured in docs/results/2026-11-30-h200-issue12-smoke).
+    /// `false`: in the compute dtype, as before issue 12. Pure half always runs it in half.
+    pub norm_in_f32: bool,
 }
 
 impl Default for ModelSection {
@@ -145,6 +149,7 @@ impl Default for ModelSection {
             seq_len: 64,
             dropout: 0.0,
             attention: AttentionKind::default(),
+            norm_in_f32: true,
         }
     }
 }

@@ -9,7 +9,7 @@ use burn::prelude::*;
 use super::attention::{
     AttentionBackend, AttentionKind, CausalSelfAttention, CausalSelfAttentionConfig,
 };
-use super::norm::{norm_in_f32, LAYER_NORM_EPSILON};
+use super::norm::{layer_norm, LAYER_NORM_EPSILON};
 
 /// Shapes of a [`Block`].
 #[derive(Config, Debug)]
@@ -25,6 +25,9 @@ pub struct BlockConfig {
     /// Dropout probability.
     #[config(default = 0.0)]
     pub dropout: f64,
+    /// LayerNorm in f32 whatever the compute dtype (autocast's policy).
+    #[config(default = true)]
+    pub norms_in_f32: bool,
 }
 
 /// `x + attention(norm(x))`, then `x + feed_forward(norm(x))`.
@@ -34,6 +37,7 @@ pub struct Block<B: Backend> {
     attention: CausalSelfAttention<B>,
     norm_feed_forward: LayerNorm<B>,
     feed_forward: PositionWiseFeedForward<B>,
+    norms_in_f32: bool,
 }
 
 impl BlockConfig {
@@ -52,6 +56,7 @@ impl BlockConfig {
             feed_forward: PositionWiseFeedForwardConfig::new(self.d_model, self.d_ff)
                 .with_dropout(self.dropout)
                 .init(device),
+            norms_in_f32: self.norms_in_f32,
         }
     }
 }
@@ -61,10 +66,11 @@ impl<B: AttentionBackend> Block<B> {
     /// - x: `[batch, seq_len, d_model]`
     /// - output: `[batch, seq_len, d_model]`
     pub fn forward(&self, x: Tensor<B, 3>) -> Tensor<B, 3> {
-        let x = x.clone() + self.attention.forward(norm_in_f32(&self.norm_attention, x));
-        x.clone()
+        let in_f32 = self.norms_in_f32;
+        let x = x.clone()
             + self
-                .feed_forward
-                .forward(norm_in_f32(&self.norm_feed_forward, x))
+                .attention
+                .forward(layer_norm(&self.norm_attention, x, in_f32));
+        x.clone() + (self.feed_forward).forward(layer_norm(&self.norm_feed_forward, x, in_f32))
     }
 }

@@ -29,6 +29,9 @@ pub struct GptConfig {
     /// Dropout probability.
     #[config(default = 0.0)]
     pub dropout: f64,
+    /// LayerNorm in f32 whatever the compute dtype (autocast's policy).
+    #[config(default = true)]
+    pub norms_in_f32: bool,
 }
 
 /// Decoder-only transformer, character level.
@@ -39,13 +42,15 @@ pub struct Gpt<B: Backend> {
     blocks: Vec<Block<B>>,
     norm: LayerNorm<B>,
     head: Linear<B>,
+    norms_in_f32: bool,
 }
 
 impl GptConfig {
     /// Creates the model with freshly initialised weights on `device`.
     pub fn init<B: Backend>(&self, device: &B::Device) -> Gpt<B> {
         let block = BlockConfig::new(self.d_model, self.n_heads, self.d_ff, self.attention)
-            .with_dropout(self.dropout);
+            .with_dropout(self.dropout)
+            .with_norms_in_f32(self.norms_in_f32);
         Gpt {
             token: EmbeddingConfig::new(self.vocab, self.d_model).init(device),
             position: EmbeddingConfig::new(self.max_seq_len, self.d_model).init(device),
@@ -54,6 +59,7 @@ impl GptConfig {
                 .with_epsilon(super::norm::LAYER_NORM_EPSILON)
                 .init(device),
             head: LinearConfig::new(self.d_model, self.vocab).init(device),
+            norms_in_f32: self.norms_in_f32,
         }
     }
 }
@@ -74,7 +80,8 @@ impl<B: AttentionBackend> Gpt<B> {
         for block in &self.blocks {
             x = block.forward(x);
         }
-        self.head.forward(super::norm::norm_in_f32(&self.norm, x))
+        self.head
+            .forward(super::norm::layer_norm(&self.norm, x, self.norms_in_f32))
     }
 
     /// Mean cross-entropy over every position.

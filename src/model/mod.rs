@@ -44,6 +44,7 @@ impl<B: Backend> Net<B> {
                 )
                 .with_attention(spec.attention)
                 .with_dropout(spec.dropout)
+                .with_norms_in_f32(spec.norms_in_f32)
                 .init(device),
             ),
             ModelKind::Mlp => Net::Mlp(

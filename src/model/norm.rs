@@ -6,7 +6,9 @@
 //! a mean and a variance over hundreds of half values lose digits (bf16 keeps 8 bits of
 //! mantissa). oomlab does the same: the input, scale and shift are cast to f32, burn's
 //! LayerNorm runs there, and the result goes back to the input's dtype for the next
-//! matmul. In f32 runs nothing is cast.
+//! matmul. In f32 runs nothing is cast. It costs memory: autodiff keeps f32 copies where
+//! it kept half ones (`model.norm_in_f32 = false` turns it off; measured in
+//! docs/results/2026-11-30-h200-issue12-smoke).
 
 use burn::nn::LayerNorm;
 use burn::prelude::*;
@@ -16,6 +18,19 @@ use super::{in_dtype, in_f32};
 
 /// The epsilon of every LayerNorm in oomlab's models (burn's default).
 pub const LAYER_NORM_EPSILON: f64 = 1e-5;
+
+/// `norm(x)`: in f32 when `in_f32` (see [`norm_in_f32`]), else in `x`'s dtype.
+pub fn layer_norm<B: Backend, const D: usize>(
+    norm: &LayerNorm<B>,
+    x: Tensor<B, D>,
+    in_f32: bool,
+) -> Tensor<B, D> {
+    if in_f32 {
+        norm_in_f32(norm, x)
+    } else {
+        norm.forward(x)
+    }
+}
 
 /// `norm(x)` with the statistics in f32, returned in `x`'s dtype.
 ///

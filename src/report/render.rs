@@ -45,7 +45,7 @@ pub fn render_summary(s: &RunSummary) -> String {
         (
             "model",
             format!(
-                "{:?} d_model={} layers={} heads={} d_ff={} seq_len={}{}",
+                "{} d_model={} layers={} heads={} d_ff={} seq_len={}{}",
                 s.model.kind,
                 s.model.d_model,
                 s.model.n_layers,
@@ -53,8 +53,15 @@ pub fn render_summary(s: &RunSummary) -> String {
                 s.model.d_ff,
                 s.model.seq_len,
                 match s.model.kind {
-                    crate::config::ModelKind::Gpt =>
-                        format!(" attention={}", s.model.attention.name()),
+                    crate::config::ModelKind::Gpt => format!(
+                        " attention={}{}",
+                        s.model.attention.name(),
+                        if s.model.norms_in_f32 {
+                            " layer-norm=f32"
+                        } else {
+                            ""
+                        }
+                    ),
                     crate::config::ModelKind::Mlp => String::new(),
                 }
             )
