@@ -112,7 +112,10 @@ differentiable), runs forward and backward in half, and the cast's backward hand
 gradients back in f32 for the update. As with torch.autocast, LayerNorm statistics
 and cross-entropy run in f32 (src/model/norm.rs casts around burn's LayerNorm), and so
 does the softmax of the written-out attention and of the efficient attention's backward
-(its forward is the backend's fused kernel); the matmuls run in half.
+(its forward is the backend's fused kernel); the matmuls run in half. The f32 LayerNorm
+has a price in burn 0.21, whose autodiff then keeps f32 copies: `--set
+model.norm_in_f32=false` runs it in half, trading that for less memory and time
+(measured in docs/results/2026-11-30-h200-issue12-smoke).
 burn 0.21 has no autocast: oomlab does this itself, and the summary reads the dtypes
 back from the tensors (`Cuda<bf16>` alone would still make f32 tensors). For f16,
 dynamic loss scaling (as PyTorch's GradScaler): the loss is multiplied by the scale
