@@ -9,8 +9,8 @@
 # On the project's device machine instead:
 # .device-bin/ (an ignored folder named in the device call's `carry`) holds the binaries
 # xz-compressed (two of them exceed the 64 MiB carry uncompressed): oomlab.xz
-# (target/release/oomlab) and, for the scripts that need it, gpu_oom.xz (the test binary
-# from `cargo test --release --test gpu_oom --no-run`); optionally kernels.tar.xz, the
+# (target/release/oomlab) and, for the scripts that need it, gpu.xz (the test binary
+# from `cargo test --release --test gpu --no-run`); optionally kernels.tar.xz, the
 # kernel cache an earlier call returned. The machine has Python but not always xz.
 mkdir -p /tmp/bin
 for packed in .device-bin/*.xz; do

@@ -2,9 +2,9 @@
 # GPU evidence for issue 11, first part, run on the H200 through the device tool from the
 # repository root:
 #   COMMIT=<sha> bash scripts/h200-attention.sh
-# Carries .device-bin/ (oomlab.xz, gpu_attention.xz: the test binary from
-# `cargo test --release --test gpu_attention --no-run`; see scripts/device-setup.sh).
-# 1. efficient attention equals the written-out one on CUDA (tests/gpu_attention.rs),
+# Carries .device-bin/ (oomlab.xz, gpu.xz: the test binary from
+# `cargo test --release --test gpu --no-run`; see scripts/device-setup.sh).
+# 1. efficient attention equals the written-out one on CUDA (tests/gpu/attention.rs),
 #    with its own kernel cache so the next steps start cold;
 # 2. where a cold first step's time goes, `gpu` config, f32, efficient attention, 5 steps:
 #    A: empty kernel cache (autotune log on), B: only A's autotune results (kernels
@@ -41,8 +41,8 @@ PY
 mkdir -p "$R/cfg"
 printf '[autotune]\nlogger = { level = "full", file = "%s/autotune-A.log" }\n' "$R" > "$R/cfg/cubecl.toml"
 
-say "1. tests/gpu_attention.rs"
-OOMLAB_KERNEL_CACHE=/tmp/kernels-test timeout 150 /tmp/bin/gpu_attention --ignored --nocapture >> "$LOG" 2>&1
+say "1. tests/gpu/attention.rs"
+OOMLAB_KERNEL_CACHE=/tmp/kernels-test timeout 150 /tmp/bin/gpu --ignored --nocapture attention:: >> "$LOG" 2>&1
 echo "exit: $?" >> "$LOG"
 
 gpu_run A-cold /tmp/oomlab-kernels 260

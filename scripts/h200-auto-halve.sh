@@ -3,7 +3,7 @@
 # repository root:
 #   COMMIT=<sha> bash scripts/h200-auto-halve.sh
 # ONLY_RUNS=1 skips parts 4 and 5; COLD_TIMEOUT / CLEAN_TIMEOUT lengthen parts 1 and 3.
-# Carries .device-bin/ (oomlab.xz and gpu_oom.xz, see scripts/device-setup.sh). Everything
+# Carries .device-bin/ (oomlab.xz and gpu.xz, see scripts/device-setup.sh). Everything
 # lands in $OUT/results.tar.gz; the kernel cache comes back as $OUT/kernels.tar.xz so a
 # later call can start warm.
 set -u
@@ -44,8 +44,8 @@ for k in [k for k in ("cold", "warm") if k in s and "clean" in s and s[k]["final
 PY
 
 if [ -z "${ONLY_RUNS:-}" ]; then
-say "4. tests/gpu_oom.rs: 100 OOM -> recover cycles under --vram-budget 4GiB"
-OOMLAB_TEST_OOM_CYCLES=100 OOMLAB_TEST_VRAM_BUDGET=4GiB timeout 140 /tmp/bin/gpu_oom --ignored --nocapture --test-threads 1 > "$R/gpu-oom-100.txt" 2>&1
+say "4. tests/gpu/oom.rs: 100 OOM -> recover cycles under --vram-budget 4GiB"
+OOMLAB_TEST_OOM_CYCLES=100 OOMLAB_TEST_VRAM_BUDGET=4GiB timeout 140 /tmp/bin/gpu --ignored --nocapture --test-threads 1 oom:: > "$R/gpu-oom-100.txt" 2>&1
 echo "exit: $?" >> "$LOG"
 
 say "5. auto-halve without a budget: 524288 samples cannot fit the whole card"

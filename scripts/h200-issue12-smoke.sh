@@ -6,7 +6,8 @@
 # 1-2. the `gpu` config, f32 defaults and AMP bf16 with --memory-mode exact (LayerNorm now
 #      in f32 under AMP, as autocast does): loss, step time, peak next to issue 11's
 #      smoke run (REPEAT_BF16=1: the bf16 run twice; SKIP_TRAIN=1: neither; NORM_PAIR=1:
-#      bf16 with LayerNorm in f32 and in bf16, alternated twice; SKIP_COMPARE=1: no part 3);
+#      bf16 with LayerNorm in f32 and in bf16, alternated twice; CUDARC=1: the cudarc
+#      device checks and ballast; SKIP_COMPARE=1: no part 3);
 #      3. `oomlab compare` on CUDA (`gpu` config, 10 steps), each row a typed preset written as
 #      <row>.toml and run as `train --config`, read back typed.
 set -u
@@ -42,6 +43,21 @@ if [ "${NORM_PAIR:-0}" = 1 ]; then
     one "bf16-growth-norm-f32-$i" --max-steps 20 --precision bf16
     one "bf16-growth-norm-half-$i" --max-steps 20 --precision bf16 --set model.norm_in_f32=false
   done
+fi
+# CUDARC=1: the device checks and the --vram-budget ballast now go through cudarc: a
+# budget the gpu config cannot fit (a real OOM, detected), one it fits, the OOM/recover
+# cycles of the gpu test binary (.device-bin/gpu.xz, `oom::`), and `oomlab gpu`.
+if [ "${CUDARC:-0}" = 1 ]; then
+  say "budget-6GiB: train --config gpu --device cuda --vram-budget 6GiB --max-steps 3"
+  timeout 60 $BIN train --config gpu --device cuda --vram-budget 6GiB --max-steps 3 --out "$R/budget-6GiB" > /dev/null 2> "$R/budget-6GiB.stderr.txt"
+  echo "exit: $? (3: stopped by a detected OOM)" >> "$LOG"; grep -i "vram-budget\|out of memory" "$R/budget-6GiB.stderr.txt" | head -3 >> "$LOG"
+  one budget-20GiB --max-steps 3 --vram-budget 20GiB
+  grep -i "vram-budget" "$R/budget-20GiB.stderr.txt" | head -2 >> "$LOG"
+  say "gpu test binary: oom:: with 5 cycles"
+  OOMLAB_TEST_OOM_CYCLES=5 OOMLAB_TEST_VRAM_BUDGET=4GiB timeout 200 /tmp/bin/gpu --ignored --nocapture --test-threads 1 oom:: > "$R/gpu-oom-test.txt" 2>&1
+  echo "exit: $?" >> "$LOG"; tail -n 5 "$R/gpu-oom-test.txt" >> "$LOG"
+  say "oomlab gpu"
+  $BIN gpu >> "$LOG" 2>&1
 fi
 [ "${SKIP_COMPARE:-0}" = 1 ] && { say "done"; rm -f "$R"/*/steps.jsonl; [ -n "${OUT:-}" ] && tar czf "$OUT/results.tar.gz" -C "${RESULTS:-/tmp/res}" issue12-smoke; cat "$LOG"; exit 0; }
 # The gpu config's kernels are in the carried cache; the tiny config's at batch 2048 were

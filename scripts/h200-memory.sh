@@ -2,8 +2,8 @@
 # GPU evidence for the memory probes, the OOM detector and `oomlab gpu` (issue 3), run on
 # the H200 through the device tool from the repository root:
 #   COMMIT=<sha> bash scripts/h200-memory.sh
-# It carries .device-bin/ (see scripts/device-setup.sh), holding oomlab.xz and gpu_oom.xz (the
-# test binary from `cargo test --release --test gpu_oom --no-run`), compressed to fit the
+# It carries .device-bin/ (see scripts/device-setup.sh), holding oomlab.xz and gpu.xz (the
+# test binary from `cargo test --release --test gpu --no-run`), compressed to fit the
 # device tool's 64 MiB transfer limit.
 set -u
 source scripts/device-setup.sh
@@ -54,7 +54,7 @@ rm -rf "$OUT/run-b" "$OUT/run-c" "$OUT/run-d" "$OUT/run-a/steps.jsonl" "$OUT/run
 
 say "5. GPU OOM test: budget 4 GiB, 16384-sample steps, 5 cycles"
 OOMLAB_TEST_OOM_CYCLES=5 OOMLAB_TEST_VRAM_BUDGET=4GiB \
-  timeout 240 /tmp/bin/gpu_oom --ignored --nocapture --test-threads 1 > "$OUT/gpu-oom-test.txt" 2>&1
+  timeout 240 /tmp/bin/gpu --ignored --nocapture --test-threads 1 oom:: > "$OUT/gpu-oom-test.txt" 2>&1
 echo "exit: $?" >> "$LOG"
 tail -5 "$OUT/gpu-oom-test.txt"
 cat "$LOG"

@@ -2,7 +2,7 @@
 # GPU evidence for the OOM detector (issue 3), run on the H200 through the device tool
 # from the repository root:
 #   COMMIT=<sha> bash scripts/h200-oom.sh
-# Carries .device-bin/ (oomlab.xz and gpu_oom.xz, see scripts/device-setup.sh).
+# Carries .device-bin/ (oomlab.xz and gpu.xz, see scripts/device-setup.sh).
 set -u
 OUT=${OUT:?set OUT}
 source scripts/device-setup.sh
@@ -11,9 +11,9 @@ source scripts/device-setup.sh
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 } > "$OUT/environment.txt" 2>&1
 
-echo "### 1. tests/gpu_oom.rs: budget 4 GiB, 5 cycles of a 16384-sample step that cannot fit" | tee -a "$OUT/environment.txt"
+echo "### 1. tests/gpu/oom.rs: budget 4 GiB, 5 cycles of a 16384-sample step that cannot fit" | tee -a "$OUT/environment.txt"
 OOMLAB_TEST_OOM_CYCLES=5 OOMLAB_TEST_VRAM_BUDGET=4GiB \
-  timeout 400 /tmp/bin/gpu_oom --ignored --nocapture --test-threads 1 > "$OUT/gpu-oom-test.txt" 2>&1
+  timeout 400 /tmp/bin/gpu --ignored --nocapture --test-threads 1 oom:: > "$OUT/gpu-oom-test.txt" 2>&1
 echo "exit: $?" >> "$OUT/environment.txt"
 
 echo "### 2. oomlab train --vram-budget 4GiB --batch 16384: the CLI stops on the detected OOM (exit 3)" | tee -a "$OUT/environment.txt"

@@ -4,7 +4,7 @@
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
+use time::OffsetDateTime;
 
 use crate::config::ConfigFile;
 use crate::error::Error;
@@ -29,11 +29,7 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
 
 /// `runs/<UTC date>-<time>-<strategy>`, with a suffix if that folder already exists.
 pub fn default_run_path(root: &Path, strategy: &str) -> PathBuf {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    let base = format!("{}-{strategy}", utc_stamp(secs));
+    let base = format!("{}-{strategy}", utc_stamp(OffsetDateTime::now_utc()));
     let mut path = root.join(&base);
     let mut n = 2;
     while path.exists() {
@@ -43,25 +39,12 @@ pub fn default_run_path(root: &Path, strategy: &str) -> PathBuf {
     path
 }
 
-/// `YYYYMMDD-HHMMSS` in UTC (days-to-civil conversion after H. Hinnant).
-fn utc_stamp(secs: u64) -> String {
-    let days = (secs / 86_400) as i64;
-    let rem = secs % 86_400;
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}{m:02}{d:02}-{:02}{:02}{:02}",
-        rem / 3600,
-        (rem / 60) % 60,
-        rem % 60
-    )
+/// `YYYYMMDD-HHMMSS` in UTC.
+fn utc_stamp(t: OffsetDateTime) -> String {
+    let format = time::macros::format_description!("[year][month][day]-[hour][minute][second]");
+    t.to_offset(time::UtcOffset::UTC)
+        .format(&format)
+        .unwrap_or_else(|_| t.unix_timestamp().to_string())
 }
 
 impl RunDir {
@@ -152,11 +135,12 @@ mod tests {
 
     #[test]
     fn stamps_are_utc_calendar_dates() {
-        assert_eq!(utc_stamp(0), "19700101-000000");
+        let at = |secs| OffsetDateTime::from_unix_timestamp(secs).unwrap();
+        assert_eq!(utc_stamp(at(0)), "19700101-000000");
         // 2026-11-30 08:52:34 UTC
-        assert_eq!(utc_stamp(1_796_028_754), "20261130-085234");
+        assert_eq!(utc_stamp(at(1_796_028_754)), "20261130-085234");
         // Leap day.
-        assert_eq!(utc_stamp(1_709_164_800), "20240229-000000");
+        assert_eq!(utc_stamp(at(1_709_164_800)), "20240229-000000");
     }
 
     #[test]

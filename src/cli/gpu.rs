@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use super::args::GpuArgs;
 use crate::error::{Error, EXIT_FAILURE};
 use crate::gpu::{
-    plan_kill, render_gpu_view, signal_planned, snapshot, GpuSnapshot, KillError, ProcState,
+    plan_kill, render_gpu_view, signal_planned, snapshot, GpuSnapshot, KillError, ProcState, Signal,
 };
 use crate::probe::NvmlView;
 
@@ -87,7 +87,7 @@ fn kill(view: &NvmlView, pid: u32, args: &GpuArgs) -> Result<i32, Error> {
             return Ok(EXIT_FAILURE);
         }
     }
-    signal_planned(&plan, libc::SIGTERM)?;
+    signal_planned(&plan, Signal::SIGTERM)?;
     let deadline = Instant::now() + Duration::from_secs_f64(args.grace.max(0.0));
     while Instant::now() < deadline {
         if !still_holds(view, pid) {
@@ -107,7 +107,7 @@ fn kill(view: &NvmlView, pid: u32, args: &GpuArgs) -> Result<i32, Error> {
         );
         return Ok(EXIT_FAILURE);
     }
-    signal_planned(&plan, libc::SIGKILL)?;
+    signal_planned(&plan, Signal::SIGKILL)?;
     std::thread::sleep(Duration::from_millis(500));
     if still_holds(view, pid) {
         eprintln!("oomlab: SIGKILL sent but PID {pid} still holds VRAM (the driver may take a moment, or the process is stuck in the kernel)");

@@ -18,17 +18,16 @@ impl Series {
     /// Reads a run's `memory.csv` (`t_s,step,in_use_bytes,process_bytes,device_used_bytes`):
     /// the process column (NVML VRAM or RSS), or `in_use` where the process is unknown.
     pub fn from_memory_csv(label: &str, csv_text: &str) -> Self {
-        let mut reader = csv::Reader::from_reader(csv_text.as_bytes());
-        let mut points = Vec::new();
-        for rec in reader.records().flatten() {
-            let num = |i: usize| rec.get(i).and_then(|v| v.parse::<u64>().ok());
-            let Some(t) = rec.get(0).and_then(|v| v.parse::<f64>().ok()) else {
-                continue;
-            };
-            if let Some(bytes) = num(3).or(num(2)) {
-                points.push((t, bytes, num(1)));
-            }
-        }
+        let points = crate::probe::read_memory_csv(csv_text)
+            .into_iter()
+            .filter_map(|r| {
+                Some((
+                    r.t_s,
+                    r.process_bytes.or(r.in_use_bytes)?,
+                    r.step.map(|s| s as u64),
+                ))
+            })
+            .collect();
         Self {
             label: label.to_string(),
             points,

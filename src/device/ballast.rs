@@ -3,7 +3,7 @@
 //! driver-level allocation failures at the budget, NVML shows the ballast as this
 //! process's memory, and the summary lists it on a line of its own.
 
-use std::ffi::{c_int, c_uint, c_void};
+use cudarc::driver::{result, sys};
 
 use crate::probe::{MemoryProbe, NvmlProbe, NvmlView};
 use crate::units::Bytes;
@@ -40,9 +40,7 @@ pub enum BudgetError {
 /// The held allocation; freed on drop.
 pub struct Ballast {
     bytes: Bytes,
-    ptr: u64,
-    free_fn: unsafe extern "C" fn(u64) -> c_int,
-    _lib: libloading::Library,
+    ptr: sys::CUdeviceptr,
 }
 
 impl Ballast {
@@ -54,10 +52,10 @@ impl Ballast {
 
 impl Drop for Ballast {
     fn drop(&mut self) {
-        // SAFETY: `ptr` came from cuMemAlloc_v2 in the current primary context and is
-        // freed once.
+        // SAFETY: `ptr` came from cuMemAlloc in the primary context, which is current on
+        // this thread, and is freed once.
         unsafe {
-            (self.free_fn)(self.ptr);
+            let _ = result::free_sync(self.ptr);
         }
     }
 }
@@ -70,51 +68,24 @@ pub struct BudgetSetup {
     pub note: String,
 }
 
-type CuInit = unsafe extern "C" fn(c_uint) -> c_int;
-type CuDeviceGet = unsafe extern "C" fn(*mut c_int, c_int) -> c_int;
-type CuPrimaryCtxRetain = unsafe extern "C" fn(*mut *mut c_void, c_int) -> c_int;
-type CuCtxSetCurrent = unsafe extern "C" fn(*mut c_void) -> c_int;
-type CuMemGetInfo = unsafe extern "C" fn(*mut usize, *mut usize) -> c_int;
-type CuMemAlloc = unsafe extern "C" fn(*mut u64, usize) -> c_int;
-type CuMemFree = unsafe extern "C" fn(u64) -> c_int;
-
 /// Holds `free − (budget − held by this process)` bytes on device `index`, so that this
 /// process can use at most `budget` in all (its CUDA context included).
 pub fn hold_budget(index: usize, budget: Bytes) -> Result<BudgetSetup, BudgetError> {
-    let drv = |e: String| BudgetError::Driver(e);
-    // SAFETY: the CUDA driver API called with its documented C signatures; the primary
-    // context is the one cudarc (under burn) retains too, so the ballast lives in the
-    // same context as the training tensors.
+    fn drv(what: &'static str) -> impl Fn(result::DriverError) -> BudgetError {
+        move |e| BudgetError::Driver(format!("{what} failed: {e}"))
+    }
+    if !crate::device::cuda_driver().is_ok_and(|d| index < d.devices) {
+        return Err(BudgetError::Driver(format!("no CUDA device {index}")));
+    }
+    // SAFETY: the CUDA driver API through cudarc; the primary context is the one cudarc
+    // (under burn) retains too, so the ballast lives in the same context as the training
+    // tensors.
     unsafe {
-        let lib = libloading::Library::new("libcuda.so.1").map_err(|e| drv(e.to_string()))?;
-        macro_rules! sym {
-            ($t:ty, $n:literal) => {
-                *lib.get::<$t>($n).map_err(|e| drv(e.to_string()))?
-            };
-        }
-        let init: CuInit = sym!(CuInit, b"cuInit\0");
-        let get: CuDeviceGet = sym!(CuDeviceGet, b"cuDeviceGet\0");
-        let retain: CuPrimaryCtxRetain = sym!(CuPrimaryCtxRetain, b"cuDevicePrimaryCtxRetain\0");
-        let set_current: CuCtxSetCurrent = sym!(CuCtxSetCurrent, b"cuCtxSetCurrent\0");
-        let mem_info: CuMemGetInfo = sym!(CuMemGetInfo, b"cuMemGetInfo_v2\0");
-        let alloc: CuMemAlloc = sym!(CuMemAlloc, b"cuMemAlloc_v2\0");
-        let free_fn: CuMemFree = sym!(CuMemFree, b"cuMemFree_v2\0");
-
-        let check = |rc: c_int, what: &str| {
-            if rc == 0 {
-                Ok(())
-            } else {
-                Err(drv(format!("{what} failed with CUDA error {rc}")))
-            }
-        };
-        check(init(0), "cuInit")?;
-        let mut dev: c_int = 0;
-        check(get(&mut dev, index as c_int), "cuDeviceGet")?;
-        let mut ctx: *mut c_void = std::ptr::null_mut();
-        check(retain(&mut ctx, dev), "cuDevicePrimaryCtxRetain")?;
-        check(set_current(ctx), "cuCtxSetCurrent")?;
-        let (mut free, mut total) = (0usize, 0usize);
-        check(mem_info(&mut free, &mut total), "cuMemGetInfo")?;
+        result::init().map_err(drv("cuInit"))?;
+        let dev = result::device::get(index as i32).map_err(drv("cuDeviceGet"))?;
+        let ctx = result::primary_ctx::retain(dev).map_err(drv("cuDevicePrimaryCtxRetain"))?;
+        result::ctx::set_current(ctx).map_err(drv("cuCtxSetCurrent"))?;
+        let (free, total) = result::mem_get_info().map_err(drv("cuMemGetInfo"))?;
         let (free, total) = (free as u64, total as u64);
 
         if budget.0 > total {
@@ -146,14 +117,11 @@ pub fn hold_budget(index: usize, budget: Bytes) -> Result<BudgetSetup, BudgetErr
             });
         }
         let bytes = free - room;
-        let mut ptr: u64 = 0;
-        check(alloc(&mut ptr, bytes as usize), "cuMemAlloc of the ballast")?;
+        let ptr = result::malloc_sync(bytes as usize).map_err(drv("cuMemAlloc of the ballast"))?;
         Ok(BudgetSetup {
             ballast: Some(Ballast {
                 bytes: Bytes(bytes),
                 ptr,
-                free_fn,
-                _lib: lib,
             }),
             note: format!(
                 "--vram-budget {budget}: holding {} of VRAM outside burn (this process held {held} before; {} left for training)",

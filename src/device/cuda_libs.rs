@@ -1,11 +1,10 @@
 //! Finding the CUDA driver and NVRTC before burn needs them.
 //!
 //! cudarc (under cubecl) loads `libcuda` and `libnvrtc` by name at run time, so a missing
-//! library shows up as a panic deep inside the first kernel launch. We look first and say
-//! what to do, and when NVRTC is installed but not on the library path (the usual case:
+//! library shows up as a panic deep inside the first kernel launch. We ask cudarc first
+//! (whether the driver library is present, then the devices) and say what to do, and when NVRTC is installed but not on the library path (the usual case:
 //! `/usr/local/cuda-*/lib64`) we restart ourselves with it added.
 
-use std::ffi::{c_char, c_int, CStr};
 use std::path::{Path, PathBuf};
 
 /// Set in the environment of the restarted process so we never loop.
@@ -28,56 +27,33 @@ pub struct CudaDriver {
     pub names: Vec<String>,
 }
 
-/// Loads `libcuda.so.1` and asks it for the devices. `Err` says why CUDA is unusable.
+/// Loads the CUDA driver (through cudarc, as burn's backend will) and asks it for the
+/// devices. `Err` says why CUDA is unusable.
 pub fn cuda_driver() -> Result<CudaDriver, String> {
-    type CuInit = unsafe extern "C" fn(u32) -> c_int;
-    type CuDeviceGetCount = unsafe extern "C" fn(*mut c_int) -> c_int;
-    type CuDeviceGet = unsafe extern "C" fn(*mut c_int, c_int) -> c_int;
-    type CuDeviceGetName = unsafe extern "C" fn(*mut c_char, c_int, c_int) -> c_int;
-
+    use cudarc::driver::{result, sys};
+    // cudarc panics on a call when the library is missing: look first.
     // SAFETY: loading the system's CUDA driver library runs its initialisers, which is
-    // what every CUDA program does; the symbols are called with their documented C types.
-    unsafe {
-        let lib = libloading::Library::new("libcuda.so.1")
-            .map_err(|e| format!("the CUDA driver (libcuda.so.1) cannot be loaded: {e}"))?;
-        let sym = |name: &[u8]| {
-            lib.get::<*const ()>(name)
-                .map(|s| *s)
-                .map_err(|e| format!("libcuda.so.1 lacks {}: {e}", String::from_utf8_lossy(name)))
-        };
-        let init: CuInit = std::mem::transmute(sym(b"cuInit\0")?);
-        let count_fn: CuDeviceGetCount = std::mem::transmute(sym(b"cuDeviceGetCount\0")?);
-        let get: CuDeviceGet = std::mem::transmute(sym(b"cuDeviceGet\0")?);
-        let name_fn: CuDeviceGetName = std::mem::transmute(sym(b"cuDeviceGetName\0")?);
-        let rc = init(0);
-        if rc != 0 {
-            return Err(format!(
-                "cuInit failed with CUDA error {rc} (is the driver loaded? does nvidia-smi work?)"
-            ));
-        }
-        let mut count: c_int = 0;
-        let rc = count_fn(&mut count);
-        if rc != 0 {
-            return Err(format!("cuDeviceGetCount failed with CUDA error {rc}"));
-        }
-        let mut names = Vec::new();
-        for i in 0..count {
-            let mut dev: c_int = 0;
-            let mut buf = [0 as c_char; 256];
-            let name = if get(&mut dev, i) == 0 && name_fn(buf.as_mut_ptr(), 255, dev) == 0 {
-                CStr::from_ptr(buf.as_ptr()).to_string_lossy().into_owned()
-            } else {
-                format!("CUDA device {i}")
-            };
-            names.push(name);
-        }
-        // Keep the driver loaded for the life of the process; cudarc will load it again.
-        std::mem::forget(lib);
-        Ok(CudaDriver {
-            devices: count.max(0) as usize,
-            names,
-        })
+    // what every CUDA program does.
+    if !unsafe { sys::is_culib_present() } {
+        return Err(format!(
+            "the CUDA driver library (libcuda.so.1) cannot be loaded; cudarc tried {} names",
+            cudarc::get_lib_name_candidates("cuda").len()
+        ));
     }
+    result::init()
+        .map_err(|e| format!("cuInit failed: {e} (is the driver loaded? does nvidia-smi work?)"))?;
+    let count = result::device::get_count().map_err(|e| format!("cuDeviceGetCount failed: {e}"))?;
+    let names = (0..count)
+        .map(|i| {
+            result::device::get(i)
+                .and_then(result::device::get_name)
+                .unwrap_or_else(|_| format!("CUDA device {i}"))
+        })
+        .collect();
+    Ok(CudaDriver {
+        devices: count.max(0) as usize,
+        names,
+    })
 }
 
 /// Where NVRTC is.

@@ -1,6 +1,8 @@
 //! Freeing VRAM by ending a holder: only a PID that holds VRAM, never PID 1, oomlab itself
 //! or its parent; SIGTERM first, SIGKILL only if asked.
 
+pub use nix::sys::signal::Signal;
+
 use super::procinfo::ProcState;
 use super::view::GpuSnapshot;
 use crate::units::Bytes;
@@ -123,29 +125,23 @@ pub fn plan_kill(snapshot: &GpuSnapshot, pid: u32) -> Result<KillPlan, KillError
 /// Sends `signal` to the process of `plan`, after checking that its PID still names the
 /// same process (same start time): between the prompt and the signal it may have exited
 /// and its PID gone to another.
-pub fn signal_planned(plan: &KillPlan, signal: i32) -> Result<(), KillError> {
+pub fn signal_planned(plan: &KillPlan, signal: Signal) -> Result<(), KillError> {
     if super::procinfo::start_time(plan.pid) != plan.started {
         return Err(KillError::Reused(plan.pid));
     }
     send_signal(plan.pid, signal)
 }
 
-/// Sends `signal` (e.g. `libc::SIGTERM`) to `pid`.
-pub fn send_signal(pid: u32, signal: i32) -> Result<(), KillError> {
-    let pid_t = i32::try_from(pid).map_err(|_| KillError::Signal {
+/// Sends `signal` (e.g. `Signal::SIGTERM`) to `pid`.
+pub fn send_signal(pid: u32, signal: Signal) -> Result<(), KillError> {
+    let raw = i32::try_from(pid).map_err(|_| KillError::Signal {
         pid,
         reason: "PID out of range".into(),
     })?;
-    // SAFETY: kill(2) with a checked positive PID and a plain signal number.
-    let rc = unsafe { libc::kill(pid_t, signal) };
-    if rc == 0 {
-        Ok(())
-    } else {
-        Err(KillError::Signal {
-            pid,
-            reason: std::io::Error::last_os_error().to_string(),
-        })
-    }
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(raw), signal).map_err(|e| KillError::Signal {
+        pid,
+        reason: e.desc().to_string(),
+    })
 }
 
 #[cfg(test)]
@@ -218,7 +214,7 @@ mod tests {
             started: super::super::procinfo::start_time(pid).map(|t| t + 1),
         };
         assert_eq!(
-            signal_planned(&plan, libc::SIGTERM),
+            signal_planned(&plan, Signal::SIGTERM),
             Err(KillError::Reused(pid))
         );
         // The child was not signalled: it is still running.
@@ -227,7 +223,7 @@ mod tests {
             started: super::super::procinfo::start_time(pid),
             ..plan
         };
-        assert_eq!(signal_planned(&same, libc::SIGTERM), Ok(()));
+        assert_eq!(signal_planned(&same, Signal::SIGTERM), Ok(()));
         child.wait().unwrap();
     }
 

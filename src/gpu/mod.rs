@@ -5,6 +5,6 @@ mod kill;
 mod procinfo;
 mod view;
 
-pub use kill::{plan_kill, send_signal, signal_planned, KillError, KillPlan};
+pub use kill::{plan_kill, send_signal, signal_planned, KillError, KillPlan, Signal};
 pub use procinfo::{process_state, ProcState};
 pub use view::{render_gpu_view, snapshot, GpuSnapshot, HolderRow};

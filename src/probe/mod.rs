@@ -13,4 +13,4 @@ pub use base::{FixedProbe, MemoryProbe, MemoryReading};
 pub use host::HostProbe;
 pub use nvml::{GpuProcess, NvmlDevice, NvmlProbe, NvmlView};
 pub use reconcile::{reconcile, MemoryReport, PhasePeaks};
-pub use sampler::{Sample, Sampler, Timeline};
+pub use sampler::{read_memory_csv, MemoryRow, Sample, Sampler, Timeline};

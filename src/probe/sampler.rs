@@ -64,32 +64,69 @@ impl Timeline {
         self.samples.iter().filter_map(|s| s.reading.in_use).max()
     }
 
-    /// CSV: `t_s,step,in_use,process,device_used` (bytes; empty when unknown).
-    pub fn to_csv(&self) -> String {
-        let mut out = String::from("t_s,step,in_use_bytes,process_bytes,device_used_bytes\n");
+    /// One [`MemoryRow`] per sample, with the step it falls in.
+    pub fn rows(&self) -> Vec<MemoryRow> {
         let mut steps = self.step_starts.iter().peekable();
         let mut step: Option<usize> = None;
-        let b = |x: Option<Bytes>| x.map(|b| b.0.to_string()).unwrap_or_default();
-        for s in &self.samples {
-            while let Some((n, t)) = steps.peek() {
-                if *t <= s.t_s {
-                    step = Some(*n);
-                    steps.next();
-                } else {
-                    break;
+        let bytes = |x: Option<Bytes>| x.map(|b| b.0);
+        self.samples
+            .iter()
+            .map(|s| {
+                while let Some((n, t)) = steps.peek() {
+                    if *t <= s.t_s {
+                        step = Some(*n);
+                        steps.next();
+                    } else {
+                        break;
+                    }
                 }
-            }
-            out.push_str(&format!(
-                "{:.4},{},{},{},{}\n",
-                s.t_s,
-                step.map(|n| n.to_string()).unwrap_or_default(),
-                b(s.reading.in_use),
-                b(s.reading.process),
-                b(s.reading.device_used)
-            ));
-        }
-        out
+                MemoryRow {
+                    t_s: (s.t_s * 1e4).round() / 1e4,
+                    step,
+                    in_use_bytes: bytes(s.reading.in_use),
+                    process_bytes: bytes(s.reading.process),
+                    device_used_bytes: bytes(s.reading.device_used),
+                }
+            })
+            .collect()
     }
+
+    /// `memory.csv`: the [`MemoryRow`]s with a header line.
+    pub fn to_csv(&self) -> String {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        for row in self.rows() {
+            if w.serialize(row).is_err() {
+                break;
+            }
+        }
+        w.into_inner()
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default()
+    }
+}
+
+/// One line of a run's `memory.csv`, written by [`Timeline::to_csv`] and read back by
+/// [`read_memory_csv`] (`oomlab compare`'s chart).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct MemoryRow {
+    /// Seconds since the sampler started.
+    pub t_s: f64,
+    /// The optimizer step running then (none before the first).
+    pub step: Option<usize>,
+    /// Allocator (GPU) or host heap (CPU) bytes in use.
+    pub in_use_bytes: Option<u64>,
+    /// NVML process VRAM (GPU) or RSS (CPU).
+    pub process_bytes: Option<u64>,
+    /// The whole device's used memory (GPU).
+    pub device_used_bytes: Option<u64>,
+}
+
+/// The rows of a `memory.csv`; lines that do not parse are skipped.
+pub fn read_memory_csv(text: &str) -> Vec<MemoryRow> {
+    csv::Reader::from_reader(text.as_bytes())
+        .deserialize()
+        .flatten()
+        .collect()
 }
 
 /// The running sampler.
@@ -214,6 +251,11 @@ mod tests {
         assert_eq!(t.step_starts.len(), 1);
         assert_eq!(t.peak_process(), Some(Bytes(100)));
         let csv = t.to_csv();
-        assert!(csv.lines().last().unwrap().contains(",0,"), "{csv}");
+        assert!(csv.starts_with("t_s,step,in_use_bytes,process_bytes,device_used_bytes\n"));
+        // What is written is what is read: every sample, the last one in step 0.
+        let rows = read_memory_csv(&csv);
+        assert_eq!(rows, t.rows());
+        assert_eq!(rows.last().map(|r| r.step), Some(Some(0)));
+        assert_eq!(rows.last().and_then(|r| r.process_bytes), Some(100));
     }
 }

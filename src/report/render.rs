@@ -3,8 +3,8 @@
 use crate::vocab::MemoryKind;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
 
+use super::attempt::{AttemptOutcome, AttemptRecord};
 use super::summary::{RunSummary, StopReason};
-use crate::train::{AttemptOutcome, AttemptRecord};
 use crate::units::fmt_duration;
 
 fn opt<T>(v: Option<T>, f: impl Fn(T) -> String) -> String {

@@ -2,12 +2,12 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::attempt::AttemptRecord;
 use crate::config::{ModelSpec, StrategySpec};
 use crate::model::{ParamFingerprint, ParamStats};
 use crate::oom::OomEvent;
 use crate::probe::MemoryReport;
 use crate::strategy::StepPlan;
-use crate::train::AttemptRecord;
 use crate::units::Bytes;
 
 /// Bumped when a field of the JSON summary changes meaning or disappears.

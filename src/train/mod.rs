@@ -1,6 +1,5 @@
 //! The training loop, generic over the burn backend.
 
-mod attempt;
 mod hooks;
 mod optim;
 mod run;
@@ -8,7 +7,7 @@ mod stop;
 mod summarize;
 mod trainer;
 
-pub use attempt::{AttemptOutcome, AttemptRecord};
+pub use crate::report::{AttemptOutcome, AttemptRecord};
 pub use hooks::PoolHooks;
 pub use optim::AnyOptim;
 pub use run::{train, RunKit, RunResult, StepObserver};

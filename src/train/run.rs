@@ -3,7 +3,6 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::attempt::AttemptRecord;
 use super::stop::StopFlag;
 use super::summarize::{summarize, Measured, Outcome, ScalerState};
 use super::trainer::{Instruments, StepRecord, TrainError, Trainer};
@@ -13,6 +12,7 @@ use crate::device::CacheCounts;
 use crate::model::{ParamFingerprint, ParamStats};
 use crate::probe::AllocatorProbe;
 use crate::probe::{host, reconcile, MemoryProbe, MemoryReading, MemoryReport, Sampler, Timeline};
+use crate::report::AttemptRecord;
 use crate::report::{CacheCleanups, DeviceInfo, KernelCacheReport, RunSummary, StopReason};
 use crate::strategy::{self, OomResponse, StepPlan, Strategy};
 use crate::units::Bytes;

@@ -1,7 +1,6 @@
 //! From what a run did and measured to its [`RunSummary`]: a pure function, tested
 //! without a backend.
 
-use super::attempt::{AttemptOutcome, AttemptRecord};
 use super::trainer::StepRecord;
 use crate::config::{OptimKind, PrecisionMode, RunConfig};
 use crate::device::PreallocReport;
@@ -11,6 +10,7 @@ use crate::report::{
     Adaptation, CacheCleanups, DeviceInfo, KernelCacheReport, LossScaleReport, PrecisionReport,
     RunSummary, StopReason, SUMMARY_SCHEMA_VERSION,
 };
+use crate::report::{AttemptOutcome, AttemptRecord};
 use crate::strategy::StepPlan;
 use crate::units::Bytes;
 use crate::vocab::Checks;

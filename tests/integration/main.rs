@@ -1,6 +1,6 @@
 //! The integration tests that drive the real binary (or the library) on the CPU backend,
 //! in one test binary so burn is linked once (bottom's tests/integration layout).
-//! tests/oom_recovery_frees_memory.rs installs its own global allocator and the gpu_*
+//! tests/oom_recovery_frees_memory.rs installs its own global allocator and tests/gpu/
 //! tests need a GPU: those stay binaries of their own.
 
 // Test code: a failed unwrap is a failed test.
