@@ -36,6 +36,9 @@ pub enum Error {
     /// numbers and a setting that would fit.
     #[error("{0}")]
     WontFit(String),
+    /// NVML could not answer (`oomlab gpu`).
+    #[error(transparent)]
+    Probe(#[from] crate::probe::ProbeError),
     /// `gpu --kill` refused, or its signal failed.
     #[error(transparent)]
     Kill(#[from] crate::gpu::KillError),
@@ -64,7 +67,9 @@ impl Error {
             | Error::Unsupported(_)
             | Error::WontFit(_) => EXIT_USAGE,
             Error::Kill(e) if e.is_refusal() => EXIT_USAGE,
-            Error::RunDir { .. } | Error::Report(_) | Error::Kill(_) => EXIT_FAILURE,
+            Error::RunDir { .. } | Error::Report(_) | Error::Kill(_) | Error::Probe(_) => {
+                EXIT_FAILURE
+            }
         }
     }
 }

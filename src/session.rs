@@ -199,6 +199,14 @@ fn preflight(view: &NvmlView, index: u32, need: Bytes) -> Vec<String> {
     warnings
 }
 
+/// What a run holds for its whole length besides the kit: the `--vram-budget` ballast
+/// (freed on drop) and cubecl's setup (its scratch folder removed at the end).
+#[derive(Default)]
+struct Held {
+    ballast: Option<Ballast>,
+    cubecl: Option<crate::device::CubeclSetup>,
+}
+
 /// Picks the device, prepares data, memory instruments and run folder, trains, writes the
 /// summary.
 pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Error> {
@@ -208,147 +216,22 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
             eprintln!("oomlab: {line}");
         }
     };
-    match &selected {
-        Selected::Cpu { note: Some(note) } => say(note),
-        Selected::Cuda {
-            restart_with: Some(dir),
-            ..
-        } => {
-            eprintln!(
-                "oomlab: NVRTC found in {} (not on the library path); restarting with it added to LD_LIBRARY_PATH",
-                dir.display()
-            );
-            let err = reexec_with_library_dir(dir);
-            eprintln!("oomlab: restart failed ({err}); set LD_LIBRARY_PATH yourself: export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:{}", dir.display());
-        }
-        _ => {}
-    }
-
+    announce(&selected, &say);
     let corpus = Arc::new(Corpus::load(&plan.config.data, plan.config.model.seq_len)?);
-
-    // Memory instruments for this device.
     let mut kit = RunKit {
         sample_interval: plan.probe_interval,
         ..Default::default()
     };
-    let mut _ballast: Option<Ballast> = None;
-    let mut cubecl_setup = None;
-    match &selected {
+    let held = match &selected {
         Selected::Cpu { .. } => {
-            if plan.vram_budget.is_some() {
-                return Err(BudgetError::NotCuda.into());
-            }
-            if let Some(available) = host::host_available() {
-                host_preflight(&plan.config, corpus.vocab.len(), available)?;
-            }
-            if plan.config.train.empty_cache_every.is_some() {
-                let note = "--empty-cache-every on the CPU: burn's Flex backend keeps no pool, so a cleanup has nothing to return; the figures show the call's cost, not a release".to_string();
-                say(&note);
-                kit.notes.push(note);
-            }
-            kit.memory_kind = crate::vocab::MemoryKind::Host;
-            kit.sampled = Some(Arc::new(HostProbe) as Arc<dyn MemoryProbe>);
-            if !host::counting() {
-                kit.notes
-                    .push("host heap count unavailable: oomlab's counting allocator is not installed in this program".into());
-            }
-            let detector: Arc<dyn OomDetector> = match plan.memory_budget {
-                Some(b) => {
-                    say(&format!(
-                        "--memory-budget {b}: exceeding it is a SIMULATED out-of-memory event"
-                    ));
-                    Arc::new(HostBudgetDetector::new(b))
-                }
-                None => Arc::new(NoDetector),
-            };
-            kit.instruments = Instruments {
-                detector,
-                allocator: None,
-                memory: Some(Arc::new(HostProbe)),
-                check_every_phase: plan.check_every_phase,
-            };
+            cpu_instruments(plan, &corpus, &mut kit, &say)?;
+            Held::default()
         }
         Selected::Cuda { index, name, .. } => {
-            if plan.memory_budget.is_some() {
-                say("--memory-budget applies to the CPU backend; on CUDA use --vram-budget");
-            }
-            kit.memory_kind = crate::vocab::MemoryKind::Gpu;
-            // A dry step at a size that fits before the first real one (Trainer::warm_up).
-            kit.warm_up_rows = Some(32);
-            let setup = configure_cubecl(&CubeclSettings {
-                kernel_cache: plan.kernel_cache.clone(),
-                exact_memory: plan.config.train.memory_mode == crate::config::MemoryMode::Exact,
-            });
-            for note in &setup.notes {
-                say(note);
-            }
-            if let (Some(dir), true) = (&setup.kernel_cache, plan.tuned_pack) {
-                if let Some(line) = install_tuned(dir, name, *index) {
-                    say(&line);
-                    kit.notes.push(line);
-                }
-            }
-            kit.kernel_cache = setup.kernel_cache.clone();
-            cubecl_setup = Some(setup);
-            let nvml = match NvmlView::init() {
-                Ok(v) => Some(v),
-                Err(e) => {
-                    say(&e);
-                    kit.notes.push(e);
-                    None
-                }
-            };
-            if let Some(view) = &nvml {
-                let need = state_bytes_lower_bound(&plan.config, corpus.vocab.len());
-                for w in preflight(view, *index as u32, need) {
-                    say(&w);
-                    kit.notes.push(w);
-                }
-            }
-            if let Some(budget) = plan.vram_budget {
-                let setup = hold_budget(*index, budget)?;
-                say(&setup.note);
-                kit.notes.push(setup.note);
-                kit.ballast = setup.ballast.as_ref().map(|b| b.bytes());
-                _ballast = setup.ballast;
-            }
-            let probe: Option<Arc<dyn MemoryProbe>> =
-                nvml.map(|v| Arc::new(NvmlProbe::new(v, *index as u32)) as Arc<dyn MemoryProbe>);
-            kit.sampled = probe.clone();
-            kit.instruments = Instruments {
-                detector: Arc::new(DevicePanicDetector::install()),
-                allocator: None, // filled in by the backend dispatch
-                memory: probe,
-                check_every_phase: plan.check_every_phase,
-            };
+            cuda_instruments(plan, *index, name, &corpus, &mut kit, &say)?
         }
-    }
-
-    if let Some(h) = plan.config.train.precision.half() {
-        let ok = crate::backend::supports_dtype(&selected, h.dtype());
-        if !ok {
-            return Err(Error::Unsupported(format!(
-                "--precision {0}: burn's backend on this device does not fully support {0} (its supports_dtype says no); use --precision f32{1}",
-                h.name(),
-                if h == crate::config::HalfDtype::F16 { " or bf16" } else { " or f16" }
-            )));
-        }
-        kit.supports_half = Some(ok);
-    }
-    match (plan.config.train.memory_mode, &selected) {
-        (crate::config::MemoryMode::Prealloc { .. }, Selected::Cpu { .. }) => {
-            return Err(Error::Unsupported(
-                "--memory-mode prealloc needs a CUDA device: on the CPU, tensors come from the system allocator, which has no pool to fill (use --memory-mode growth, the default)".into(),
-            ));
-        }
-        (crate::config::MemoryMode::Exact, Selected::Cpu { .. }) => {
-            let note = "--memory-mode exact on the CPU: tensors come from the system allocator, exactly sized already; nothing changes".to_string();
-            say(&note);
-            kit.notes.push(note);
-        }
-        _ => {}
-    }
-
+    };
+    check_support(plan, &selected, &mut kit, &say)?;
     let path = plan.out.clone().unwrap_or_else(|| {
         default_run_path(
             std::path::Path::new("runs"),
@@ -378,13 +261,177 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
         },
     );
     progress.finish();
-    if let Some(setup) = &cubecl_setup {
+    if let Some(setup) = &held.cubecl {
         setup.remove_scratch();
     }
+    drop(held.ballast);
     run_dir.write_summary(&result.summary)?;
     run_dir.write_timeline(&result.timeline)?;
     Ok(TrainOutcome {
         summary: result.summary,
         run_dir: run_dir.path().to_path_buf(),
     })
+}
+
+/// The device line, or the restart that puts NVRTC on the library path.
+fn announce(selected: &Selected, say: &dyn Fn(&str)) {
+    match selected {
+        Selected::Cpu { note: Some(note) } => say(note),
+        Selected::Cuda {
+            restart_with: Some(dir),
+            ..
+        } => {
+            eprintln!(
+                "oomlab: NVRTC found in {} (not on the library path); restarting with it added to LD_LIBRARY_PATH",
+                dir.display()
+            );
+            let err = reexec_with_library_dir(dir);
+            eprintln!("oomlab: restart failed ({err}); set LD_LIBRARY_PATH yourself: export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:{}", dir.display());
+        }
+        _ => {}
+    }
+}
+
+/// The CPU's instruments: host probe, counting heap, the simulated budget; refuses a run
+/// that cannot fit in RAM.
+fn cpu_instruments(
+    plan: &TrainPlan,
+    corpus: &Corpus,
+    kit: &mut RunKit,
+    say: &dyn Fn(&str),
+) -> Result<(), Error> {
+    if plan.vram_budget.is_some() {
+        return Err(BudgetError::NotCuda.into());
+    }
+    if let Some(available) = host::host_available() {
+        host_preflight(&plan.config, corpus.vocab.len(), available)?;
+    }
+    if plan.config.train.empty_cache_every.is_some() {
+        let note = "--empty-cache-every on the CPU: burn's Flex backend keeps no pool, so a cleanup has nothing to return; the figures show the call's cost, not a release".to_string();
+        say(&note);
+        kit.notes.push(note);
+    }
+    kit.memory_kind = crate::vocab::MemoryKind::Host;
+    kit.sampled = Some(Arc::new(HostProbe) as Arc<dyn MemoryProbe>);
+    if !host::counting() {
+        kit.notes
+                    .push("host heap count unavailable: oomlab's counting allocator is not installed in this program".into());
+    }
+    let detector: Arc<dyn OomDetector> = match plan.memory_budget {
+        Some(b) => {
+            say(&format!(
+                "--memory-budget {b}: exceeding it is a SIMULATED out-of-memory event"
+            ));
+            Arc::new(HostBudgetDetector::new(b))
+        }
+        None => Arc::new(NoDetector),
+    };
+    kit.instruments = Instruments {
+        detector,
+        allocator: None,
+        memory: Some(Arc::new(HostProbe)),
+        check_every_phase: plan.check_every_phase,
+    };
+    Ok(())
+}
+
+/// CUDA's instruments: cubecl's configuration and kernel cache, NVML, the preflight
+/// warnings, the `--vram-budget` ballast, the device-thread OOM detector.
+fn cuda_instruments(
+    plan: &TrainPlan,
+    index: usize,
+    name: &str,
+    corpus: &Corpus,
+    kit: &mut RunKit,
+    say: &dyn Fn(&str),
+) -> Result<Held, Error> {
+    let mut held = Held::default();
+    if plan.memory_budget.is_some() {
+        say("--memory-budget applies to the CPU backend; on CUDA use --vram-budget");
+    }
+    kit.memory_kind = crate::vocab::MemoryKind::Gpu;
+    // A dry step at a size that fits before the first real one (Trainer::warm_up).
+    kit.warm_up_rows = Some(32);
+    let setup = configure_cubecl(&CubeclSettings {
+        kernel_cache: plan.kernel_cache.clone(),
+        exact_memory: plan.config.train.memory_mode == crate::config::MemoryMode::Exact,
+    });
+    for note in &setup.notes {
+        say(note);
+    }
+    if let (Some(dir), true) = (&setup.kernel_cache, plan.tuned_pack) {
+        if let Some(line) = install_tuned(dir, name, index) {
+            say(&line);
+            kit.notes.push(line);
+        }
+    }
+    kit.kernel_cache = setup.kernel_cache.clone();
+    held.cubecl = Some(setup);
+    let nvml = match NvmlView::init() {
+        Ok(v) => Some(v),
+        Err(e) => {
+            say(&e.to_string());
+            kit.notes.push(e.to_string());
+            None
+        }
+    };
+    if let Some(view) = &nvml {
+        let need = state_bytes_lower_bound(&plan.config, corpus.vocab.len());
+        for w in preflight(view, index as u32, need) {
+            say(&w);
+            kit.notes.push(w);
+        }
+    }
+    if let Some(budget) = plan.vram_budget {
+        let setup = hold_budget(index, budget)?;
+        say(&setup.note);
+        kit.notes.push(setup.note);
+        kit.ballast = setup.ballast.as_ref().map(|b| b.bytes());
+        held.ballast = setup.ballast;
+    }
+    let probe: Option<Arc<dyn MemoryProbe>> =
+        nvml.map(|v| Arc::new(NvmlProbe::new(v, index as u32)) as Arc<dyn MemoryProbe>);
+    kit.sampled = probe.clone();
+    kit.instruments = Instruments {
+        detector: Arc::new(DevicePanicDetector::install()),
+        allocator: None, // filled in by the backend dispatch
+        memory: probe,
+        check_every_phase: plan.check_every_phase,
+    };
+    Ok(held)
+}
+
+/// What the configuration asks that this device cannot do (a half type, a memory mode).
+fn check_support(
+    plan: &TrainPlan,
+    selected: &Selected,
+    kit: &mut RunKit,
+    say: &dyn Fn(&str),
+) -> Result<(), Error> {
+    if let Some(h) = plan.config.train.precision.half() {
+        let ok = crate::backend::supports_dtype(selected, h.dtype());
+        if !ok {
+            return Err(Error::Unsupported(format!(
+                "--precision {0}: burn's backend on this device does not fully support {0} (its supports_dtype says no); use --precision f32{1}",
+                h.name(),
+                if h == crate::config::HalfDtype::F16 { " or bf16" } else { " or f16" }
+            )));
+        }
+        kit.supports_half = Some(ok);
+    }
+    match (plan.config.train.memory_mode, selected) {
+        (crate::config::MemoryMode::Prealloc { .. }, Selected::Cpu { .. }) => {
+            return Err(Error::Unsupported(
+                "--memory-mode prealloc needs a CUDA device: on the CPU, tensors come from the system allocator, which has no pool to fill (use --memory-mode growth, the default)".into(),
+            ));
+        }
+        (crate::config::MemoryMode::Exact, Selected::Cpu { .. }) => {
+            let note = "--memory-mode exact on the CPU: tensors come from the system allocator, exactly sized already; nothing changes".to_string();
+            say(&note);
+            kit.notes.push(note);
+        }
+        _ => {}
+    }
+
+    Ok(())
 }

@@ -11,19 +11,15 @@ use crate::gpu::{
 use crate::probe::NvmlView;
 
 pub(super) fn run(args: GpuArgs) -> Result<i32, Error> {
-    let view = match NvmlView::init() {
-        Ok(v) => v,
-        Err(e) => {
-            eprintln!("oomlab: {e}");
-            if args.json {
-                println!(
-                    "{}",
-                    serde_json::json!({ "devices": [], "holders": [], "notes": [e] })
-                );
-            }
-            return Ok(EXIT_FAILURE);
+    let view = NvmlView::init().inspect_err(|e| {
+        // Scripts reading --json still get a document; main prints the error.
+        if args.json {
+            println!(
+                "{}",
+                serde_json::json!({ "devices": [], "holders": [], "notes": [e.to_string()] })
+            );
         }
-    };
+    })?;
     if let Some(pid) = args.kill {
         return kill(&view, pid, &args);
     }

@@ -39,7 +39,7 @@ pub struct GpuSnapshot {
 pub fn snapshot(view: &NvmlView) -> GpuSnapshot {
     let mut notes = Vec::new();
     let devices = view.devices().unwrap_or_else(|e| {
-        notes.push(e);
+        notes.push(e.to_string());
         Vec::new()
     });
     let mut holders = Vec::new();
@@ -71,7 +71,7 @@ pub fn snapshot(view: &NvmlView) -> GpuSnapshot {
                     });
                 }
             }
-            Err(e) => notes.push(e),
+            Err(e) => notes.push(e.to_string()),
         }
     }
     GpuSnapshot {

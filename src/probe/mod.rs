@@ -11,6 +11,6 @@ mod sampler;
 pub use allocator::{AllocatorProbe, AllocatorStats, StatsFn};
 pub use base::{FixedProbe, MemoryProbe, MemoryReading};
 pub use host::HostProbe;
-pub use nvml::{GpuProcess, NvmlDevice, NvmlProbe, NvmlView};
+pub use nvml::{GpuProcess, NvmlDevice, NvmlProbe, NvmlView, ProbeError};
 pub use reconcile::{reconcile, MemoryReport, PhasePeaks};
 pub use sampler::{read_memory_csv, MemoryRow, Sample, Sampler, Timeline};

@@ -44,12 +44,36 @@ pub struct GpuProcess {
     pub used: Option<Bytes>,
 }
 
+/// Why NVML could not answer. The message is one line for the user.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProbeError {
+    /// The library did not load or initialise.
+    #[error("NVML unavailable ({reason}){hint}")]
+    Unavailable {
+        /// NVML's error.
+        reason: String,
+        /// Where it was looked for and what to do.
+        hint: String,
+    },
+    /// A query about one device failed.
+    #[error("NVML device {index}: {reason}")]
+    Device {
+        /// The device.
+        index: u32,
+        /// NVML's error.
+        reason: String,
+    },
+    /// Counting devices failed.
+    #[error("NVML: {0}")]
+    Query(String),
+}
+
 impl NvmlView {
     /// Loads and initialises NVML. `Err` carries a one-line reason for the user.
     ///
     /// `$OOMLAB_NVML_LIB` names the library file where it is not on the library path
     /// (e.g. `/usr/lib/wsl/lib/libnvidia-ml.so.1` under WSL).
-    pub fn init() -> Result<Self, String> {
+    pub fn init() -> Result<Self, ProbeError> {
         let lib = std::env::var_os("OOMLAB_NVML_LIB");
         let nvml = match &lib {
             Some(path) => Nvml::builder().lib_path(path).init(),
@@ -58,18 +82,24 @@ impl NvmlView {
         nvml.map(|nvml| Self {
             nvml: Arc::new(nvml),
         })
-        .map_err(|e| match &lib {
-            Some(path) => format!(
-                "NVML unavailable ({e}) from $OOMLAB_NVML_LIB = {}",
-                std::path::Path::new(path).display()
-            ),
-            None => format!("NVML unavailable ({e}); no NVIDIA driver, or libnvidia-ml.so.1 is not on the library path (or name it in $OOMLAB_NVML_LIB)"),
+        .map_err(|e| ProbeError::Unavailable {
+            reason: e.to_string(),
+            hint: match &lib {
+                Some(path) => format!(
+                    " from $OOMLAB_NVML_LIB = {}",
+                    std::path::Path::new(path).display()
+                ),
+                None => "; no NVIDIA driver, or libnvidia-ml.so.1 is not on the library path (or name it in $OOMLAB_NVML_LIB)".into(),
+            },
         })
     }
 
     /// Every device.
-    pub fn devices(&self) -> Result<Vec<NvmlDevice>, String> {
-        let count = self.nvml.device_count().map_err(|e| e.to_string())?;
+    pub fn devices(&self) -> Result<Vec<NvmlDevice>, ProbeError> {
+        let count = self
+            .nvml
+            .device_count()
+            .map_err(|e| ProbeError::Query(e.to_string()))?;
         (0..count).map(|i| self.device(i)).collect()
     }
 
@@ -80,17 +110,20 @@ impl NvmlView {
     ) -> Result<
         (
             nvml_wrapper::Device<'_>,
-            impl Fn(nvml_wrapper::error::NvmlError) -> String,
+            impl Fn(nvml_wrapper::error::NvmlError) -> ProbeError,
         ),
-        String,
+        ProbeError,
     > {
-        let err = move |e: nvml_wrapper::error::NvmlError| format!("NVML device {index}: {e}");
+        let err = move |e: nvml_wrapper::error::NvmlError| ProbeError::Device {
+            index,
+            reason: e.to_string(),
+        };
         let d = self.nvml.device_by_index(index).map_err(err)?;
         Ok((d, err))
     }
 
     /// One device's memory, with its name.
-    pub fn device(&self, index: u32) -> Result<NvmlDevice, String> {
+    pub fn device(&self, index: u32) -> Result<NvmlDevice, ProbeError> {
         let (d, err) = self.handle(index)?;
         let m = d.memory_info().map_err(err)?;
         Ok(NvmlDevice {
@@ -104,14 +137,14 @@ impl NvmlView {
 
     /// Used and total bytes of device `index` (no name lookup: the sampler calls this
     /// every few milliseconds).
-    pub fn memory(&self, index: u32) -> Result<(Bytes, Bytes), String> {
+    pub fn memory(&self, index: u32) -> Result<(Bytes, Bytes), ProbeError> {
         let (d, err) = self.handle(index)?;
         let m = d.memory_info().map_err(err)?;
         Ok((Bytes(m.used), Bytes(m.total)))
     }
 
     /// Compute processes holding memory on `index`.
-    pub fn processes(&self, index: u32) -> Result<Vec<GpuProcess>, String> {
+    pub fn processes(&self, index: u32) -> Result<Vec<GpuProcess>, ProbeError> {
         let (d, err) = self.handle(index)?;
         let procs = d.running_compute_processes().map_err(err)?;
         Ok(procs

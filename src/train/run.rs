@@ -10,6 +10,7 @@ use crate::config::{MemoryMode, RunConfig};
 use crate::data::Corpus;
 use crate::device::CacheCounts;
 use crate::model::{ParamFingerprint, ParamStats};
+use crate::oom::contained;
 use crate::probe::AllocatorProbe;
 use crate::probe::{host, reconcile, MemoryProbe, MemoryReading, MemoryReport, Sampler, Timeline};
 use crate::report::AttemptRecord;
@@ -157,8 +158,7 @@ pub fn train<B: super::TrainBackend>(
     let cache_before = cache_counts();
     let warm_up_s = kit.warm_up_rows.and_then(|rows| {
         observer.on_warm_up(kit.kernel_cache.as_deref());
-        let took = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| trainer.warm_up(rows)))
-            .ok()
+        let took = contained(|| trainer.warm_up(rows))
             .and_then(Result::ok)
             .map(|d| d.as_secs_f64());
         observer.on_warm_up_done();
@@ -183,14 +183,13 @@ pub fn train<B: super::TrainBackend>(
     // already panicked: its device state cannot be trusted, or even read).
     let end_state = (!poisoned)
         .then(|| {
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            contained(|| {
                 let _ = B::sync(trainer.device());
                 let end = read_now();
                 let allocator_end = kit.instruments.allocator.as_ref().and_then(|a| a.stats());
                 let fingerprint = ParamFingerprint::of(trainer.model());
                 (end, allocator_end, fingerprint)
-            }))
-            .ok()
+            })
         })
         .flatten();
     let (end, allocator_end, final_params): (MemoryReading, _, _) = match end_state {
@@ -324,12 +323,8 @@ fn drive<B: super::TrainBackend>(
             }
             trainer.set_plan(plan);
             let attempt_started = Instant::now();
-            // burn panics on this thread when its device state broke (seen on CUDA after
-            // an OOM while kernels were being built): stop with the summary written
-            // instead of dying without one.
-            let outcome =
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| trainer.step(step)));
-            let Ok(outcome) = outcome else {
+            // A backend panic (see oom::contained) stops the run with its summary.
+            let Some(outcome) = contained(|| trainer.step(step)) else {
                 reason = StopReason::Failed(format!(
                     "the backend panicked during step {step} (see the message above on stderr); on CUDA this follows an out-of-memory failure that burn could not recover from. Try a smaller --batch, or auto-halve with the kernel cache warm"
                 ));
