@@ -44,7 +44,8 @@ pub enum ConfigError {
         origin: String,
         /// Dotted key, e.g. `train.batch`.
         key: String,
-        /// ` (flag --batch)` when the key has a flag of its own, else empty.
+        /// ` (from --batch 0; flag --batch)`: what set the key and the flags that can, else
+        /// empty.
         flag: String,
         /// What is wrong and what would be valid.
         reason: String,
