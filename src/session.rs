@@ -248,7 +248,7 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
         run_dir.path().display()
     ));
     let mut progress = TrainProgress::new(plan.quiet);
-    let checkpointing = plan.config.train.strategy == crate::config::StrategySpec::Checkpointing;
+    let checkpointing = plan.config.train.checkpointing;
     let result = dispatch(
         &selected,
         checkpointing,

@@ -73,7 +73,8 @@ Strategies:
               The whole batch, with burn's balanced activation checkpointing: outputs
               of cheap (memory-bound) operations are not kept for the backward pass
               but recomputed from their inputs. Saves activation memory, costs
-              recomputation time.
+              recomputation time. --checkpointing turns the same on under any other
+              strategy (e.g. grad-accum or auto-halve).
   half        --precision bf16|f16: weights, activations, gradients and AdamW's
               moments all in half: 8 bytes per parameter instead of 16. The contrast
               to mixed precision: small updates vanish when added to half weights, and
@@ -285,6 +286,11 @@ pub struct TrainArgs {
     /// JAX do) (memory.mode, memory.prealloc_fraction).
     #[arg(long, value_name = "MODE", value_parser = memory_mode_arg)]
     pub memory_mode: Option<MemoryModeArg>,
+    /// burn's balanced activation checkpointing under any strategy, e.g. with grad-accum
+    /// or auto-halve: outputs of cheap operations are recomputed in the backward pass
+    /// instead of kept (train.checkpointing).
+    #[arg(long)]
+    pub checkpointing: bool,
     /// GPT attention: efficient (fused forward, the backward pass recomputes each
     /// layer's scores; the default) or math (written out: autodiff keeps every layer's
     /// [batch, heads, seq, seq] scores) (model.attention).

@@ -97,6 +97,11 @@ fn apply_train_flags(a: &TrainArgs, d: &mut Draft) -> Result<(), ConfigError> {
             );
         }
     }
+    if a.checkpointing {
+        d.flag("--checkpointing", "train.checkpointing", |f| {
+            f.train.checkpointing = true
+        });
+    }
     if let Some(v) = a.attention {
         d.flag(format!("--attention {v}"), "model.attention", |f| {
             f.model.attention = v
@@ -297,6 +302,7 @@ mod tests {
             ("model.d_model", "--d-model"),
             ("optim.lr", "--lr"),
             ("data.file", "--data"),
+            ("train.checkpointing", "--checkpointing"),
         ] {
             assert!(
                 pairs.iter().any(|(k, f)| k == key && f == flag),

@@ -484,6 +484,7 @@ fn validate(f: &ConfigFile, c: &Checker) -> Result<RunConfig, ConfigError> {
         precision,
         loss_scale,
         memory_mode,
+        checkpointing: f.train.checkpointing || f.train.strategy == Strategy::Checkpointing,
     };
     if let (MemoryMode::Prealloc { .. }, Some(_)) = (memory_mode, train.empty_cache_every) {
         return Err(c.invalid(

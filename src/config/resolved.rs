@@ -132,6 +132,10 @@ pub struct TrainSpec {
     pub loss_scale: Option<LossScaleSpec>,
     /// How burn's GPU pool is filled.
     pub memory_mode: MemoryMode,
+    /// burn's balanced activation checkpointing (`train.checkpointing`, or the
+    /// `checkpointing` strategy): a property of the autodiff backend, independent of the
+    /// split.
+    pub checkpointing: bool,
 }
 
 /// A 16-bit float type.

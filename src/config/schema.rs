@@ -221,6 +221,9 @@ pub struct TrainSection {
     pub seed: i64,
     /// Return burn's free pool pages to the driver every N steps (0: never).
     pub empty_cache_every: i64,
+    /// burn's balanced activation checkpointing, under any strategy (`strategy =
+    /// "checkpointing"` is the baseline split with this on).
+    pub checkpointing: bool,
 }
 
 impl Default for TrainSection {
@@ -233,6 +236,7 @@ impl Default for TrainSection {
             max_steps: 60,
             seed: 42,
             empty_cache_every: 0,
+            checkpointing: false,
         }
     }
 }

@@ -19,7 +19,15 @@ pub fn render_summary(s: &RunSummary) -> String {
         .set_header(vec!["oomlab run", ""]);
     let secs = |x: f64| fmt_duration(std::time::Duration::from_secs_f64(x));
     let rows: Vec<(&str, String)> = vec![
-        ("strategy", s.strategy.name().to_string()),
+        (
+            "strategy",
+            match (s.checkpointing, s.strategy) {
+                (true, crate::config::StrategySpec::Checkpointing) | (false, _) => {
+                    s.strategy.name().to_string()
+                }
+                (true, _) => format!("{} + activation checkpointing", s.strategy.name()),
+            },
+        ),
         ("batch", {
             let a = &s.adaptation;
             let mut text = format!(

@@ -133,6 +133,10 @@ pub struct RunSummary {
     pub pid: u32,
     /// The strategy and its parameters.
     pub strategy: StrategySpec,
+    /// Activation checkpointing was on (the `checkpointing` strategy, or
+    /// `train.checkpointing` with any other).
+    #[serde(default)]
+    pub checkpointing: bool,
     /// Micro-batch and accumulation of the last applied step.
     pub plan: StepPlan,
     /// Samples per optimizer step (of the last applied step).

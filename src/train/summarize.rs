@@ -179,6 +179,7 @@ pub fn summarize(cfg: &RunConfig, outcome: Outcome, m: Measured) -> RunSummary {
         oomlab_version: env!("CARGO_PKG_VERSION").to_string(),
         pid: std::process::id(),
         strategy: cfg.train.strategy,
+        checkpointing: cfg.train.checkpointing,
         plan: final_plan,
         effective_batch: final_plan.effective_batch(),
         adaptation,

@@ -33,6 +33,32 @@ fn checkpointing_lowers_the_activation_peak_and_changes_nothing_else() {
 }
 
 #[test]
+fn checkpointing_is_a_setting_of_its_own_and_combines_with_grad_accum() {
+    let plain = train(&["--strategy", "grad-accum", "--steps", "4"]);
+    let both = train(&[
+        "--strategy",
+        "grad-accum",
+        "--steps",
+        "4",
+        "--checkpointing",
+    ]);
+    assert_eq!(both["checkpointing"], true);
+    assert_eq!(plain["checkpointing"], false);
+    assert_eq!(both["strategy"]["name"], "grad-accum");
+    assert!(
+        both["device"]["backend"]
+            .as_str()
+            .unwrap()
+            .contains("checkpointing"),
+        "{}",
+        both["device"]
+    );
+    // The split is grad-accum's; recomputation changes no number.
+    assert_eq!(both["plan"], plain["plan"]);
+    assert_eq!(both["final_params"], plain["final_params"]);
+}
+
+#[test]
 fn empty_cache_every_n_steps_reports_each_cleanup() {
     let s = train(&["--empty-cache-every", "2"]);
     let c = &s["cache_cleanups"];
