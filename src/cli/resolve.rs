@@ -6,14 +6,10 @@
 //! sees a flag.
 
 use super::args::{CheckEvery, CompareArgs, TrainArgs};
-use crate::config::{self, ConfigError, ConfigFile, ConfigSource, Draft};
+use crate::config::{self, count, ConfigError, ConfigFile, ConfigSource, Draft};
 use crate::error::Error;
 use crate::session::TrainPlan;
 use crate::vocab::{PoolMode, Strategy};
-
-fn count(v: u64) -> i64 {
-    i64::try_from(v).unwrap_or(i64::MAX)
-}
 
 /// Writes the named `train` flags into `draft`.
 fn apply_train_flags(a: &TrainArgs, d: &mut Draft) -> Result<(), ConfigError> {

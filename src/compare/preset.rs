@@ -24,7 +24,7 @@ impl Variant {
             _ => Strategy::Baseline,
         };
         set("train.strategy", &|f| f.train.strategy = strategy);
-        let k = i64::try_from(accum_steps).unwrap_or(i64::MAX);
+        let k = crate::config::count(accum_steps);
         match self {
             Variant::GradAccum => set("train.grad_accum_steps", &|f| f.train.grad_accum_steps = k),
             Variant::EmptyCache => set("train.empty_cache_every", &|f| {

@@ -170,15 +170,17 @@ impl Draft {
         } else {
             format!("{} with command-line overrides", self.origin)
         };
-        let run = validate(
-            &self.file,
-            &Checker {
-                origin: &origin,
-                given: &self.given,
-                flag_names: &self.flag_names,
-            },
-        )?;
+        let run = validate(&self.file, &self.checker(&origin))?;
         Ok((self.file, run))
+    }
+
+    /// Messages about this draft's keys, for a source described as `origin`.
+    fn checker<'a>(&'a self, origin: &'a str) -> Checker<'a> {
+        Checker {
+            origin,
+            given: &self.given,
+            flag_names: &self.flag_names,
+        }
     }
 
     fn deserialize_table(&self, doc: toml::Table) -> Result<ConfigFile, ConfigError> {
@@ -188,11 +190,7 @@ impl Draft {
             message: e.to_string(),
         })?;
         toml::from_str(&text).map_err(|e: toml::de::Error| {
-            let c = Checker {
-                origin: &self.origin,
-                given: &self.given,
-                flag_names: &self.flag_names,
-            };
+            let c = self.checker(&self.origin);
             match e.span().and_then(|span| key_at(&text, span.start)) {
                 Some((key, value)) => c.invalid(&key, format!("= {value}: {}", e.message())),
                 None => ConfigError::Parse {

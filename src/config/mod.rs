@@ -13,8 +13,8 @@ pub use resolved::{
     OptimKind, OptimSpec, PrecisionMode, RunConfig, SearchMode, StrategySpec, Task, TrainSpec,
 };
 pub use schema::{
-    AutoHalveSection, ConfigFile, DataSection, LossScaleSection, MemorySection, ModelSection,
-    OptimSection, TrainSection,
+    count, AutoHalveSection, ConfigFile, DataSection, LossScaleSection, MemorySection,
+    ModelSection, OptimSection, TrainSection,
 };
 
 /// What went wrong reading or checking a configuration. Every variant names the source

@@ -11,6 +11,11 @@ use crate::vocab::{
     AttentionKind, ModelKind, OptimKind, PoolMode, Precision, SearchMode, Strategy, Task,
 };
 
+/// A count from a flag (`u64`) as the schema's signed integer.
+pub fn count(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
+}
+
 /// A whole configuration file: `[model]`, `[data]`, `[optim]`, `[train]`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]

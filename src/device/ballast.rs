@@ -74,14 +74,18 @@ pub fn hold_budget(index: usize, budget: Bytes) -> Result<BudgetSetup, BudgetErr
     fn drv(what: &'static str) -> impl Fn(result::DriverError) -> BudgetError {
         move |e| BudgetError::Driver(format!("{what} failed: {e}"))
     }
-    if !crate::device::cuda_driver().is_ok_and(|d| index < d.devices) {
-        return Err(BudgetError::Driver(format!("no CUDA device {index}")));
+    // Loads and initialises the driver (cudarc panics on a call when it is missing).
+    let driver = crate::device::cuda_driver().map_err(BudgetError::Driver)?;
+    if index >= driver.devices {
+        return Err(BudgetError::Driver(format!(
+            "no CUDA device {index}: the driver sees {}",
+            driver.devices
+        )));
     }
     // SAFETY: the CUDA driver API through cudarc; the primary context is the one cudarc
     // (under burn) retains too, so the ballast lives in the same context as the training
     // tensors.
     unsafe {
-        result::init().map_err(drv("cuInit"))?;
         let dev = result::device::get(index as i32).map_err(drv("cuDeviceGet"))?;
         let ctx = result::primary_ctx::retain(dev).map_err(drv("cuDevicePrimaryCtxRetain"))?;
         result::ctx::set_current(ctx).map_err(drv("cuCtxSetCurrent"))?;
