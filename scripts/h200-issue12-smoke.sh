@@ -7,7 +7,8 @@
 #      in f32 under AMP, as autocast does): loss, step time, peak next to issue 11's
 #      smoke run (REPEAT_BF16=1: the bf16 run twice; SKIP_TRAIN=1: neither; NORM_PAIR=1:
 #      bf16 with LayerNorm in f32 and in bf16, alternated twice; CUDARC=1: the cudarc
-#      device checks and ballast; SKIP_COMPARE=1: no part 3);
+#      device checks and ballast (SKIP_GPU_TEST=1: without the test binary); CHECKPOINTING=1:
+#      grad-accum with and without --checkpointing; SKIP_COMPARE=1: no part 3);
 #      3. `oomlab compare` on CUDA (`gpu` config, 10 steps), each row a typed preset written as
 #      <row>.toml and run as `train --config`, read back typed.
 set -u
@@ -53,11 +54,18 @@ if [ "${CUDARC:-0}" = 1 ]; then
   echo "exit: $? (3: stopped by a detected OOM)" >> "$LOG"; grep -i "vram-budget\|out of memory" "$R/budget-6GiB.stderr.txt" | head -3 >> "$LOG"
   one budget-20GiB --max-steps 3 --vram-budget 20GiB
   grep -i "vram-budget" "$R/budget-20GiB.stderr.txt" | head -2 >> "$LOG"
-  say "gpu test binary: oom:: with 5 cycles"
-  OOMLAB_TEST_OOM_CYCLES=5 OOMLAB_TEST_VRAM_BUDGET=4GiB timeout 200 /tmp/bin/gpu --ignored --nocapture --test-threads 1 oom:: > "$R/gpu-oom-test.txt" 2>&1
-  echo "exit: $?" >> "$LOG"; tail -n 5 "$R/gpu-oom-test.txt" >> "$LOG"
+  if [ "${SKIP_GPU_TEST:-0}" != 1 ]; then
+    say "gpu test binary: oom:: with 5 cycles"
+    OOMLAB_TEST_OOM_CYCLES=5 OOMLAB_TEST_VRAM_BUDGET=4GiB timeout 200 /tmp/bin/gpu --ignored --nocapture --test-threads 1 oom:: > "$R/gpu-oom-test.txt" 2>&1
+    echo "exit: $?" >> "$LOG"; tail -n 5 "$R/gpu-oom-test.txt" >> "$LOG"
+  fi
   say "oomlab gpu"
   $BIN gpu >> "$LOG" 2>&1
+fi
+# CHECKPOINTING=1: --checkpointing combined with grad-accum, against grad-accum alone.
+if [ "${CHECKPOINTING:-0}" = 1 ]; then
+  one grad-accum --max-steps 10 --strategy grad-accum --steps 4
+  one grad-accum-checkpointing --max-steps 10 --strategy grad-accum --steps 4 --checkpointing
 fi
 [ "${SKIP_COMPARE:-0}" = 1 ] && { say "done"; rm -f "$R"/*/steps.jsonl; [ -n "${OUT:-}" ] && tar czf "$OUT/results.tar.gz" -C "${RESULTS:-/tmp/res}" issue12-smoke; cat "$LOG"; exit 0; }
 # The gpu config's kernels are in the carried cache; the tiny config's at batch 2048 were
