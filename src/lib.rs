@@ -14,6 +14,7 @@ pub mod config;
 pub mod data;
 pub mod device;
 pub mod error;
+pub mod estimate;
 pub mod explain;
 pub mod gpu;
 pub mod model;

@@ -36,6 +36,9 @@ pub enum Command {
         /// list.
         topic: Option<String>,
     },
+    /// Predict peak memory, the largest batch and the card you need, before training.
+    #[command(long_about = ESTIMATE_ABOUT)]
+    Estimate(EstimateArgs),
     /// Print the generated training language (the default data) to stdout.
     Dataset(DatasetArgs),
     /// GPUs, the processes holding VRAM (stale ones flagged), and a careful way to free it.
@@ -378,6 +381,45 @@ pub enum CheckEvery {
     Phase,
     /// Once, after the optimizer step.
     Step,
+}
+
+const ESTIMATE_ABOUT: &str = "\
+Predict, before training, the peak memory of a run, term by term (weights, gradients,
+optimizer state, activations, the backward pass's working set, accumulation buffers,
+allocator overhead, CUDA context), the largest batch that fits, and the smallest common
+card that holds it. Without a GPU it works from the model's shapes alone.
+
+It takes every flag of `oomlab train`: put `estimate` where `train` was. Without
+--strategy it shows your run and every `compare` row (strategies, precisions, attention,
+pool); with --strategy only your run. Flags about running (--out, --max-steps, ...)
+change nothing here.
+
+Where the peak is predicted for: --card (a GPU of that size, e.g. 24GiB or RTX 4090;
+works on any machine), else the GPU of --device (its total memory minus what other
+processes hold), else the CPU (the host heap, against the RAM available now).
+
+--calibrate runs each row twice for 2 steps at a quarter and half of its micro-batch
+(fresh processes, a few seconds each on the CPU) and fits peak = a + b x micro-batch to
+the measured peaks (NVML process peak on a GPU, heap peak on the CPU), printed beside the
+analytic figure. Results are cached per device and config (~/.cache/oomlab/calibration,
+or $OOMLAB_CALIBRATION).
+
+`oomlab explain estimate` says how each term is computed and how far it was off on the
+H200.";
+
+/// `oomlab estimate`: the flags of `train`, and what to size for.
+#[derive(Debug, Args)]
+pub struct EstimateArgs {
+    /// Everything `train` takes.
+    #[command(flatten)]
+    pub run: TrainArgs,
+    /// A GPU to size for: a size (24GiB, 80GB) or a card name (RTX 4090, A100-80GB,
+    /// H100, H200). Sets the target to CUDA, so it works without a GPU.
+    #[arg(long, value_name = "SIZE|NAME")]
+    pub card: Option<String>,
+    /// Also measure: two short runs per row on this device, peak = a + b x micro-batch.
+    #[arg(long)]
+    pub calibrate: bool,
 }
 
 /// `oomlab compare`

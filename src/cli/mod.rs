@@ -5,8 +5,8 @@ mod args;
 mod gpu;
 mod resolve;
 
-pub use args::{Cli, Command, CompareArgs, DatasetArgs, GpuArgs, TrainArgs};
-pub use resolve::{resolve, resolve_compare};
+pub use args::{Cli, Command, CompareArgs, DatasetArgs, EstimateArgs, GpuArgs, TrainArgs};
+pub use resolve::{resolve, resolve_compare, resolve_estimate};
 
 use std::io::Write;
 
@@ -26,6 +26,7 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
             Ok(0)
         }
         Command::Gpu(args) => gpu::run(args),
+        Command::Estimate(args) => estimate(args),
         Command::Dataset(args) => {
             let text = crate::data::generate(args.task, args.chars, args.seed);
             print!("{text}");
@@ -108,6 +109,22 @@ fn stop_on_ctrl_c() -> StopFlag {
         eprintln!("\noomlab: stopping after the current step (Ctrl-C again to quit now)");
     });
     stop
+}
+
+fn estimate(args: EstimateArgs) -> Result<i32, Error> {
+    let json = args.run.json;
+    let plan = resolve_estimate(args)?;
+    let report = crate::estimate::run_estimate(&plan)?;
+    let mut out = std::io::stdout().lock();
+    let written = if json {
+        serde_json::to_writer_pretty(&mut out, &report)
+            .map_err(std::io::Error::other)
+            .and_then(|_| writeln!(out))
+    } else {
+        write!(out, "{}", report.to_terminal())
+    };
+    drop(written);
+    Ok(0)
 }
 
 fn compare(args: CompareArgs) -> Result<i32, Error> {

@@ -274,6 +274,60 @@ pub fn resolve_compare(args: CompareArgs) -> Result<crate::compare::ComparePlan,
     })
 }
 
+/// Turns `estimate` flags into a plan: the run as `train` would resolve it, and (without
+/// `--strategy`) every `compare` row over the same settings.
+pub fn resolve_estimate(
+    args: super::args::EstimateArgs,
+) -> Result<crate::estimate::EstimatePlan, Error> {
+    let only_yours = args.run.strategy.is_some();
+    let source = ConfigSource::from_arg(&args.run.config);
+    let mut draft = Draft::read(
+        &source,
+        &super::args::set_overrides(&args.run.set)?,
+        flags_by_key(),
+    )?;
+    apply_train_flags(&args.run, &mut draft)?;
+    let (file, config) = draft.clone().validate()?;
+    let mut rows = vec![("your run".to_string(), file, config)];
+    if !only_yours {
+        let steps = match rows[0].2.train.strategy {
+            config::StrategySpec::GradAccum { steps } => steps as u64,
+            _ => rows[0].1.train.grad_accum_steps.max(1) as u64,
+        };
+        for v in crate::vocab::Variant::ALL {
+            if *v == crate::vocab::Variant::EmptyCache {
+                continue;
+            }
+            let mut d = draft.clone();
+            v.apply(&mut d, steps);
+            // A preset that does not fit the settings (e.g. K does not divide the batch)
+            // is left out, as compare would report it.
+            if let Ok((file, config)) = d.validate() {
+                rows.push((v.name().to_string(), file, config));
+            }
+        }
+    }
+    let card = match &args.card {
+        Some(c) => {
+            Some(
+                crate::estimate::parse_card(c).map_err(|reason| ConfigError::Override {
+                    given: format!("--card {c}"),
+                    reason,
+                })?,
+            )
+        }
+        None => None,
+    };
+    Ok(crate::estimate::EstimatePlan {
+        origin: args.run.config.clone(),
+        rows,
+        device: args.run.device,
+        card,
+        calibrate: args.calibrate,
+        quiet: args.run.quiet,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,95 @@
+//! What fits: the largest batch for a capacity, the smallest card for a batch.
+
+use super::cards::{cards, Card};
+use super::model::{Estimate, Target};
+use crate::config::{RunConfig, StrategySpec};
+use crate::strategy::StepPlan;
+use crate::units::Bytes;
+
+/// The largest `n` in 1..=2^24 with `peak(n) <= capacity`, for a `peak` that grows with
+/// `n`; `None` when even 1 does not fit.
+pub fn largest(capacity: Bytes, peak: impl Fn(usize) -> Bytes) -> Option<usize> {
+    const MAX: usize = 1 << 24;
+    if peak(1) > capacity {
+        return None;
+    }
+    let (mut fits, mut fails) = (1usize, None::<usize>);
+    while fails.is_none() {
+        let next = fits * 2;
+        if next > MAX {
+            return Some(fits);
+        }
+        if peak(next) <= capacity {
+            fits = next;
+        } else {
+            fails = Some(next);
+        }
+    }
+    let mut fails = fails.unwrap_or(MAX);
+    while fails - fits > 1 {
+        let mid = fits + (fails - fits) / 2;
+        if peak(mid) <= capacity {
+            fits = mid;
+        } else {
+            fails = mid;
+        }
+    }
+    Some(fits)
+}
+
+/// The largest batch `cfg`'s strategy can run on `capacity`: the largest multiple of K
+/// for grad-accum, the largest micro-batch (one pass per step) for auto-halve, the largest
+/// whole batch otherwise.
+pub fn largest_batch(
+    cfg: &RunConfig,
+    vocab: usize,
+    target: Target,
+    capacity: Bytes,
+) -> Option<usize> {
+    match cfg.train.strategy {
+        StrategySpec::GradAccum { steps } => largest(capacity, |n| {
+            Estimate::with_plan(cfg, vocab, target, StepPlan::even(n, steps)).peak
+        })
+        .map(|n| n * steps),
+        StrategySpec::AutoHalve(_) => largest_micro_batch(cfg, vocab, target, capacity),
+        _ => largest(capacity, |n| Estimate::at_batch(cfg, vocab, target, n).peak),
+    }
+}
+
+/// The largest micro-batch one pass can take on `capacity` (what auto-halve's search
+/// looks for).
+pub fn largest_micro_batch(
+    cfg: &RunConfig,
+    vocab: usize,
+    target: Target,
+    capacity: Bytes,
+) -> Option<usize> {
+    largest(capacity, |n| {
+        Estimate::with_plan(cfg, vocab, target, StepPlan::even(n, 1)).peak
+    })
+}
+
+/// The smallest card of the built-in list whose memory holds `peak`.
+pub fn smallest_card(peak: Bytes) -> Option<Card> {
+    cards().into_iter().find(|c| c.bytes >= peak)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_search_finds_the_last_size_that_fits() {
+        let peak = |n: usize| Bytes(1000 + 10 * n as u64);
+        assert_eq!(largest(Bytes(1000 + 10 * 777), peak), Some(777));
+        assert_eq!(largest(Bytes(1005), peak), None);
+        assert_eq!(largest(Bytes(u64::MAX), peak), Some(1 << 24));
+    }
+
+    #[test]
+    fn the_smallest_card_is_the_first_that_holds_the_peak() {
+        let c = smallest_card(Bytes(20 << 30)).unwrap();
+        assert!(c.name.starts_with("24 GB"), "{}", c.name);
+        assert!(smallest_card(Bytes(200 << 30)).is_none());
+    }
+}

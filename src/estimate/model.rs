@@ -1,0 +1,342 @@
+//! The analytic estimate of one run's peak memory: every term from the config's shapes,
+//! the two moments where memory peaks, and what the allocator and the runtime add.
+
+use serde::{Deserialize, Serialize};
+
+use super::activations::{backward_working_set_per_sample, kept_per_sample, Kept};
+use super::measured;
+use crate::config::{DataSource, MemoryMode, OptimKind, PrecisionMode, RunConfig};
+use crate::model::param_count;
+use crate::strategy::{from_spec, StepPlan};
+use crate::units::Bytes;
+
+/// Where the run would train.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum Target {
+    /// The CPU (Flex): host heap, no pool.
+    Cpu {
+        /// Worker threads of the backend.
+        threads: usize,
+    },
+    /// A CUDA GPU: burn's pool and the CUDA context.
+    Cuda,
+}
+
+impl Target {
+    /// The CPU with the threads this machine has.
+    pub fn this_cpu() -> Self {
+        Target::Cpu {
+            threads: std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1),
+        }
+    }
+
+    /// `cpu` or `cuda`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Target::Cpu { .. } => "cpu",
+            Target::Cuda => "cuda",
+        }
+    }
+}
+
+/// When memory peaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Moment {
+    /// Early in the backward pass: every activation still kept, the first layer's
+    /// gradients being made.
+    Backward,
+    /// The optimizer step: the last good weights and state are kept beside the new ones
+    /// until the step has passed its checks.
+    Optimizer,
+}
+
+/// Which term of the estimate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TermKind {
+    /// The parameters.
+    Weights,
+    /// One gradient per parameter.
+    Gradients,
+    /// AdamW's two moments.
+    OptimizerState,
+    /// AMP's half-precision copy of the weights, made per micro-batch.
+    HalfCopy,
+    /// Gradient accumulation's running sum.
+    AccumulationBuffer,
+    /// What autodiff keeps from the forward pass.
+    Activations,
+    /// The largest transient set of one layer's backward pass.
+    BackwardWorkingSet,
+    /// The new weights and state while the old ones are kept (optimizer step).
+    OptimizerStepCopy,
+    /// What the pool holds beyond live tensors (GPU).
+    AllocatorOverhead,
+    /// CUDA context (GPU) or data and backend buffers (CPU).
+    Runtime,
+}
+
+impl TermKind {
+    /// The row label.
+    pub fn label(self) -> &'static str {
+        match self {
+            TermKind::Weights => "weights",
+            TermKind::Gradients => "gradients",
+            TermKind::OptimizerState => "optimizer state",
+            TermKind::HalfCopy => "half copy of weights (AMP)",
+            TermKind::AccumulationBuffer => "accumulation buffer",
+            TermKind::Activations => "activations kept for backward",
+            TermKind::BackwardWorkingSet => "backward working set",
+            TermKind::OptimizerStepCopy => "optimizer step: new weights + state",
+            TermKind::AllocatorOverhead => "allocator overhead",
+            TermKind::Runtime => "runtime",
+        }
+    }
+}
+
+/// One line of the estimate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Term {
+    /// Which term.
+    pub kind: TermKind,
+    /// Its size.
+    pub bytes: Bytes,
+    /// Alive at the peak moment (a term of the other moment is shown, not added).
+    pub at_peak: bool,
+    /// How it was computed.
+    pub how: String,
+}
+
+/// The analytic estimate of one configuration.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Estimate {
+    /// Where it would run.
+    pub target: Target,
+    /// The split of the first step.
+    pub plan: StepPlan,
+    /// Parameters.
+    pub params: u64,
+    /// Every term.
+    pub terms: Vec<Term>,
+    /// The activations, kept tensor by kept tensor (per micro-batch).
+    pub kept: Vec<Kept>,
+    /// When memory peaks.
+    pub moment: Moment,
+    /// Live tensors at the peak.
+    pub tensors_peak: Bytes,
+    /// The predicted peak: NVML process memory on a GPU, the host heap on the CPU.
+    pub peak: Bytes,
+}
+
+impl Estimate {
+    /// The estimate for `cfg` with its configured batch (`vocab` from the corpus).
+    pub fn of(cfg: &RunConfig, vocab: usize, target: Target) -> Self {
+        let plan = from_spec(cfg.train.strategy).plan(cfg.train.batch);
+        Self::with_plan(cfg, vocab, target, plan)
+    }
+
+    /// The estimate for `cfg` at `batch` samples per optimizer step (the strategy's split
+    /// of it).
+    pub fn at_batch(cfg: &RunConfig, vocab: usize, target: Target, batch: usize) -> Self {
+        let plan = from_spec(cfg.train.strategy).plan(batch);
+        Self::with_plan(cfg, vocab, target, plan)
+    }
+
+    /// The estimate for `cfg` split as `plan`.
+    pub fn with_plan(cfg: &RunConfig, vocab: usize, target: Target, plan: StepPlan) -> Self {
+        let params = param_count(&cfg.model, vocab);
+        let precision = cfg.train.precision;
+        let (weight_bytes, grad_bytes) = match precision {
+            PrecisionMode::Pure(_) => (2, 2),
+            PrecisionMode::F32 | PrecisionMode::Mixed(_) => (4, 4),
+        };
+        let moments = match cfg.optim.kind {
+            OptimKind::AdamW => 2,
+            OptimKind::Sgd => 0,
+        };
+        let weights = Bytes(params * weight_bytes);
+        let grads = Bytes(params * grad_bytes);
+        let state = Bytes(params * weight_bytes * moments);
+        let half_copy = match precision {
+            PrecisionMode::Mixed(_) => Bytes(params * 2),
+            _ => Bytes(0),
+        };
+        let accum = if plan.accumulation > 1 {
+            grads
+        } else {
+            Bytes(0)
+        };
+        let checkpointing = cfg.train.checkpointing;
+        let kept: Vec<Kept> = kept_per_sample(&cfg.model, vocab, precision, checkpointing)
+            .into_iter()
+            .map(|k| Kept {
+                bytes_per_sample: k.bytes_per_sample * plan.micro_batch as u64,
+                ..k
+            })
+            .collect();
+        let activations = Bytes(kept.iter().map(|k| k.bytes_per_sample).sum());
+        let working = Bytes(
+            backward_working_set_per_sample(&cfg.model, precision, checkpointing)
+                * plan.micro_batch as u64,
+        );
+        let backward = weights.0 + state.0 + half_copy.0 + accum.0 + activations.0 + working.0;
+        let optimizer = 2 * (weights.0 + state.0) + grads.0;
+        let (moment, tensors_peak) = if backward >= optimizer {
+            (Moment::Backward, Bytes(backward))
+        } else {
+            (Moment::Optimizer, Bytes(optimizer))
+        };
+        let (overhead, overhead_how) = match (target, cfg.train.memory_mode) {
+            (Target::Cpu { .. }, _) => (
+                Bytes(0),
+                "none: the CPU backend takes exactly sized blocks from the system allocator".to_string(),
+            ),
+            (Target::Cuda, MemoryMode::Exact) => (
+                scale(tensors_peak, measured::EXACT_POOL_FACTOR - 1.0),
+                format!(
+                    "exact pool: {:.0}% of the live tensors (measured on the H200)",
+                    (measured::EXACT_POOL_FACTOR - 1.0) * 100.0
+                ),
+            ),
+            (Target::Cuda, MemoryMode::Growth) => (
+                scale(tensors_peak, measured::GROWTH_POOL_FACTOR - 1.0),
+                format!(
+                    "growth pool: {:.0}% of the live tensors (pages kept per size class; measured on the H200)",
+                    (measured::GROWTH_POOL_FACTOR - 1.0) * 100.0
+                ),
+            ),
+            (Target::Cuda, MemoryMode::Prealloc { fraction }) => (
+                scale(tensors_peak, measured::GROWTH_POOL_FACTOR - 1.0),
+                format!(
+                    "as growth: what training needs; prealloc reserves {:.0}% of the free VRAM on top before the first step, so NVML shows that instead",
+                    fraction * 100.0
+                ),
+            ),
+        };
+        let (runtime, runtime_how) = match target {
+            Target::Cpu { threads } => {
+                let data = match &cfg.data {
+                    DataSource::Generated { chars, .. } => measured::data_bytes(*chars),
+                    DataSource::File(path) => measured::data_bytes(
+                        std::fs::metadata(path)
+                            .map(|m| m.len() as usize)
+                            .unwrap_or(0),
+                    ),
+                };
+                let ws = measured::cpu_workspace(threads);
+                (
+                    Bytes(data.0 + ws.0),
+                    format!(
+                        "data {data} (5 bytes per character) + backend buffers {ws} ({threads} threads, measured)"
+                    ),
+                )
+            }
+            Target::Cuda => (
+                measured::CUDA_CONTEXT,
+                "CUDA context and modules (measured on the H200)".into(),
+            ),
+        };
+        let at_bwd = moment == Moment::Backward;
+        let mb = plan.micro_batch;
+        let term = |kind, bytes: Bytes, at_peak: bool, how: String| Term {
+            kind,
+            bytes,
+            at_peak,
+            how,
+        };
+        let mut terms = vec![
+            term(
+                TermKind::Weights,
+                weights,
+                true,
+                format!("{params} parameters x {weight_bytes} bytes"),
+            ),
+            term(
+                TermKind::Gradients,
+                grads,
+                !at_bwd,
+                format!("{params} x {grad_bytes} bytes; complete only after the backward pass"),
+            ),
+            term(
+                TermKind::OptimizerState,
+                state,
+                true,
+                match cfg.optim.kind {
+                    OptimKind::AdamW => {
+                        format!("AdamW: 2 moments x {params} x {weight_bytes} bytes")
+                    }
+                    OptimKind::Sgd => "SGD keeps none".into(),
+                },
+            ),
+        ];
+        if half_copy.0 > 0 {
+            terms.push(term(
+                TermKind::HalfCopy,
+                half_copy,
+                at_bwd,
+                format!("{params} x 2 bytes, cast per micro-batch"),
+            ));
+        }
+        if accum.0 > 0 {
+            terms.push(term(
+                TermKind::AccumulationBuffer,
+                accum,
+                at_bwd,
+                format!("summed gradients over {} micro-batches", plan.accumulation),
+            ));
+        }
+        terms.extend([
+            term(
+                TermKind::Activations,
+                activations,
+                at_bwd,
+                format!(
+                    "micro-batch {mb} x {} tokens{}",
+                    cfg.model.seq_len,
+                    if checkpointing { ", checkpointed" } else { "" }
+                ),
+            ),
+            term(
+                TermKind::BackwardWorkingSet,
+                working,
+                at_bwd,
+                "one layer's backward: 3 x d_ff per token (FFN gradients)".into(),
+            ),
+            term(
+                TermKind::OptimizerStepCopy,
+                Bytes(weights.0 + state.0),
+                !at_bwd,
+                "the trainer keeps the last good weights and state until the step passes its checks".into(),
+            ),
+            term(TermKind::AllocatorOverhead, overhead, true, overhead_how),
+            term(TermKind::Runtime, runtime, true, runtime_how),
+        ]);
+        Self {
+            target,
+            plan,
+            params,
+            terms,
+            kept,
+            moment,
+            tensors_peak,
+            peak: Bytes(tensors_peak.0 + overhead.0 + runtime.0),
+        }
+    }
+
+    /// The bytes of `kind` (0 when absent).
+    pub fn term(&self, kind: TermKind) -> Bytes {
+        self.terms
+            .iter()
+            .find(|t| t.kind == kind)
+            .map(|t| t.bytes)
+            .unwrap_or(Bytes(0))
+    }
+}
+
+fn scale(b: Bytes, f: f64) -> Bytes {
+    Bytes((b.0 as f64 * f).round() as u64)
+}

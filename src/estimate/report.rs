@@ -1,0 +1,236 @@
+//! `oomlab estimate`'s result: one row per strategy, built once, rendered as text or JSON.
+
+use serde::{Deserialize, Serialize};
+
+use super::calibrate::Calibration;
+use super::fit::{largest_batch, smallest_card};
+use super::model::{Estimate, Target, TermKind};
+use crate::config::RunConfig;
+use crate::units::Bytes;
+
+/// One configuration's prediction.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EstimateRow {
+    /// `your run` or a `compare` row (`grad-accum`, `amp-bf16`, ...).
+    pub label: String,
+    /// Strategy word.
+    pub strategy: String,
+    /// Precision label (`f32`, `amp-bf16`, ...).
+    pub precision: String,
+    /// Checkpointing on.
+    pub checkpointing: bool,
+    /// The analytic estimate at the configured batch.
+    pub estimate: Estimate,
+    /// The largest batch that fits the capacity (auto-halve: the largest micro-batch).
+    pub largest_batch: Option<usize>,
+    /// The smallest card of the built-in list that holds the predicted GPU peak.
+    pub smallest_card: Option<String>,
+    /// The predicted GPU peak the card was chosen for (the CPU row's own peak is host
+    /// memory).
+    pub gpu_peak: Bytes,
+    /// Measured fit, when `--calibrate` ran.
+    pub calibration: Option<Calibration>,
+}
+
+/// Everything `oomlab estimate` prints.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EstimateReport {
+    /// The config's origin (built-in name or file).
+    pub config: String,
+    /// Where the peaks are predicted for.
+    pub target: Target,
+    /// The memory the largest batch is sized for.
+    pub capacity: Bytes,
+    /// Where that figure comes from (the card, the GPU's free memory, host RAM).
+    pub capacity_from: String,
+    /// The configured batch.
+    pub batch: usize,
+    /// Parameters.
+    pub params: u64,
+    /// One row per configuration.
+    pub rows: Vec<EstimateRow>,
+}
+
+impl EstimateRow {
+    /// Predicts `cfg` for `target`, sized against `capacity`.
+    pub fn new(
+        label: &str,
+        cfg: &RunConfig,
+        vocab: usize,
+        target: Target,
+        capacity: Bytes,
+    ) -> Self {
+        let estimate = Estimate::of(cfg, vocab, target);
+        let gpu_peak = match target {
+            Target::Cuda => estimate.peak,
+            Target::Cpu { .. } => Estimate::of(cfg, vocab, Target::Cuda).peak,
+        };
+        Self {
+            label: label.to_string(),
+            strategy: cfg.train.strategy.name().to_string(),
+            precision: cfg.train.precision.label(),
+            checkpointing: cfg.train.checkpointing,
+            largest_batch: largest_batch(cfg, vocab, target, capacity),
+            smallest_card: smallest_card(gpu_peak).map(|c| c.name),
+            gpu_peak,
+            estimate,
+            calibration: None,
+        }
+    }
+}
+
+impl EstimateReport {
+    /// The terminal table: the terms of every row, then the fit.
+    pub fn to_terminal(&self) -> String {
+        use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
+        let mut out = format!(
+            "Predicted peak memory, {} ({}), config {}, batch {}, {} parameters\n",
+            match self.target {
+                Target::Cuda => "GPU: NVML process memory".to_string(),
+                Target::Cpu { threads } => format!("CPU: host heap, {threads} threads"),
+            },
+            "analytic, from the model's shapes",
+            self.config,
+            self.batch,
+            self.params
+        );
+        let mut t = Table::new();
+        t.load_preset(UTF8_FULL_CONDENSED);
+        let mut header = vec!["term".to_string()];
+        header.extend(self.rows.iter().map(|r| r.label.clone()));
+        t.set_header(header);
+        let kinds = [
+            TermKind::Weights,
+            TermKind::Gradients,
+            TermKind::OptimizerState,
+            TermKind::HalfCopy,
+            TermKind::AccumulationBuffer,
+            TermKind::Activations,
+            TermKind::BackwardWorkingSet,
+            TermKind::OptimizerStepCopy,
+            TermKind::AllocatorOverhead,
+            TermKind::Runtime,
+        ];
+        let right = |s: String| Cell::new(s).set_alignment(CellAlignment::Right);
+        let mut row = |label: &str, cells: Vec<Cell>| {
+            let mut r = vec![Cell::new(label)];
+            r.extend(cells);
+            t.add_row(r);
+        };
+        row(
+            "split (micro x steps)",
+            self.rows
+                .iter()
+                .map(|r| {
+                    right(format!(
+                        "{} x {}{}",
+                        r.estimate.plan.micro_batch,
+                        r.estimate.plan.accumulation,
+                        if r.checkpointing { ", ckpt" } else { "" }
+                    ))
+                })
+                .collect(),
+        );
+        row(
+            "precision",
+            self.rows
+                .iter()
+                .map(|r| right(r.precision.clone()))
+                .collect(),
+        );
+        for kind in kinds {
+            if self.rows.iter().all(|r| r.estimate.term(kind).0 == 0) {
+                continue;
+            }
+            row(
+                kind.label(),
+                self.rows
+                    .iter()
+                    .map(|r| {
+                        let term = r.estimate.terms.iter().find(|t| t.kind == kind);
+                        right(match term {
+                            Some(t) if t.bytes.0 > 0 && t.at_peak => t.bytes.to_string(),
+                            Some(t) if t.bytes.0 > 0 => format!("({})", t.bytes),
+                            _ => "-".into(),
+                        })
+                    })
+                    .collect(),
+            );
+        }
+        row(
+            "= predicted peak",
+            self.rows
+                .iter()
+                .map(|r| right(r.estimate.peak.to_string()))
+                .collect(),
+        );
+        row(
+            "peaks during",
+            self.rows
+                .iter()
+                .map(|r| right(format!("{:?}", r.estimate.moment).to_lowercase()))
+                .collect(),
+        );
+        if self.rows.iter().any(|r| r.calibration.is_some()) {
+            row(
+                "calibrated peak (measured fit)",
+                self.rows
+                    .iter()
+                    .map(|r| {
+                        right(match &r.calibration {
+                            Some(c) => format!(
+                                "{} ({:+.0}%)",
+                                c.predicted,
+                                (r.estimate.peak.0 as f64 / c.predicted.0.max(1) as f64 - 1.0)
+                                    * 100.0
+                            ),
+                            None => "-".into(),
+                        })
+                    })
+                    .collect(),
+            );
+        }
+        row(
+            &format!("largest batch in {}", self.capacity),
+            self.rows
+                .iter()
+                .map(|r| {
+                    right(match (r.largest_batch, r.strategy.as_str()) {
+                        (None, _) => "none fits".into(),
+                        (Some(n), "auto-halve") => format!("micro {n}"),
+                        (Some(n), _) => n.to_string(),
+                    })
+                })
+                .collect(),
+        );
+        row(
+            "smallest card (GPU peak)",
+            self.rows
+                .iter()
+                .map(|r| {
+                    right(match &r.smallest_card {
+                        Some(c) => c.split(" (").next().unwrap_or(c).to_string(),
+                        None => "none listed".into(),
+                    })
+                })
+                .collect(),
+        );
+        out.push_str(&t.to_string());
+        out.push_str(&format!(
+            "\n(values in parentheses belong to the other moment and are not in the peak)\ncapacity: {} ({})\ncards: {}\n",
+            self.capacity,
+            self.capacity_from,
+            super::cards::CARDS
+                .iter()
+                .map(|(gb, names)| format!("{gb} GB = {names}"))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ));
+        if self.rows.iter().any(|r| r.calibration.is_some()) {
+            out.push_str("calibrated: peak = a + b x micro-batch fitted to short runs on this device; the % is the analytic figure's difference from it\n");
+        } else {
+            out.push_str("how each term is computed: oomlab explain estimate; --calibrate checks it against short runs on this device\n");
+        }
+        out
+    }
+}
