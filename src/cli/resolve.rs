@@ -256,10 +256,7 @@ pub fn resolve_compare(args: CompareArgs) -> Result<crate::compare::ComparePlan,
         .map(|v| {
             let mut d = shared.clone();
             v.apply(&mut d, args.steps);
-            let config = d
-                .validate()
-                .map(|(file, _)| file)
-                .map_err(|e| e.to_string());
+            let config = d.validate().map_err(|e| e.to_string());
             (v, config)
         })
         .collect();

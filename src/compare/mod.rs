@@ -30,7 +30,7 @@ use crate::vocab::MemoryKind;
 pub struct ComparePlan {
     /// Each row with its complete config, or why its preset does not fit the shared
     /// settings.
-    pub rows: Vec<(Variant, Result<ConfigFile, String>)>,
+    pub rows: Vec<(Variant, Result<(ConfigFile, crate::config::RunConfig), String>)>,
     /// `train` flags that are not config keys (device, budgets), the same for every run.
     pub run_args: Vec<String>,
     /// `--memory-budget`: every OOM in the comparison is SIMULATED.
@@ -70,6 +70,8 @@ pub fn parse_variants(list: &str) -> Result<Vec<Variant>, String> {
 /// What one run left behind.
 struct Finished {
     row: Row,
+    /// The run's vocabulary size (for the estimate beside it).
+    vocab: Option<usize>,
     series: Option<Series>,
     device: Option<String>,
 }
@@ -81,6 +83,7 @@ fn run_one(plan: &ComparePlan, v: Variant, file: &ConfigFile, exe: &Path) -> Fin
     let stderr_path = plan.out.join(format!("{name}.stderr.txt"));
     let failed = |why: String| Finished {
         row: Row::empty(v, name, RowStatus::Failed(why)),
+        vocab: None,
         series: None,
         device: None,
     };
@@ -143,15 +146,26 @@ fn run_one(plan: &ComparePlan, v: Variant, file: &ConfigFile, exe: &Path) -> Fin
     let series = fs::read_to_string(dir.join("memory.csv"))
         .ok()
         .map(|t| Series::from_memory_csv(name, &t));
-    let device = match summary {
-        Some(Ok(s)) => Some(s.device.label),
-        _ => None,
+    let (device, vocab) = match summary {
+        Some(Ok(s)) => (Some(s.device.label), Some(s.vocab)),
+        _ => (None, None),
     };
     Finished {
         row,
+        vocab,
         series,
         device,
     }
+}
+
+/// `oomlab estimate`'s peak for a row's config, on the kind of memory the row measured.
+fn predicted(row: &Row, cfg: &crate::config::RunConfig, vocab: usize) -> Option<u64> {
+    use crate::estimate::{Estimate, Target};
+    let target = match row.memory_kind? {
+        MemoryKind::Gpu => Target::Cuda,
+        MemoryKind::Host => Target::this_cpu(),
+    };
+    Some(Estimate::of(cfg, vocab, target).peak.0)
 }
 
 /// Runs every strategy, writes `compare.{txt,md,csv,json}` and `memory.svg` into
@@ -176,8 +190,8 @@ pub fn run_compare(plan: &ComparePlan, stop: &StopFlag) -> Result<Comparison, Er
             rows.push(Row::empty(*v, name, RowStatus::NotRun));
             continue;
         }
-        let file = match config {
-            Ok(file) => file,
+        let (file, run_config) = match config {
+            Ok((file, run_config)) => (file, run_config),
             Err(why) => {
                 rows.push(Row::empty(*v, name, RowStatus::Failed(why.clone())));
                 bar.inc(1);
@@ -188,7 +202,8 @@ pub fn run_compare(plan: &ComparePlan, stop: &StopFlag) -> Result<Comparison, Er
         if !plan.quiet && bar.is_hidden() {
             eprintln!("compare: running {name} in a fresh process");
         }
-        let f = run_one(plan, *v, file, &exe);
+        let mut f = run_one(plan, *v, file, &exe);
+        f.row.predicted_peak_bytes = f.vocab.and_then(|v| predicted(&f.row, run_config, v));
         bar.inc(1);
         device = device.or(f.device);
         series.extend(f.series);

@@ -46,6 +46,11 @@ pub struct Row {
     /// At the end: what the process holds beyond its tensors' pool: CUDA context and
     /// modules (GPU), or code, stacks and freed-but-kept heap (CPU).
     pub overhead_bytes: Option<u64>,
+    /// `oomlab estimate`'s analytic peak for this row's config: NVML process memory on a
+    /// GPU (compare with `peak_process_bytes`), host heap on the CPU (compare with
+    /// `peak_in_use_bytes`).
+    #[serde(default)]
+    pub predicted_peak_bytes: Option<u64>,
     /// Time to the end of the first step (kernel compilation and autotune on a GPU).
     pub time_to_first_step_s: Option<f64>,
     /// Median step time after the first.
@@ -74,6 +79,21 @@ pub struct Row {
 }
 
 impl Row {
+    /// The measured figure `predicted_peak_bytes` predicts: NVML process peak on a GPU,
+    /// the heap peak on the CPU.
+    pub fn measured_for_estimate(&self) -> Option<u64> {
+        match self.memory_kind? {
+            MemoryKind::Gpu => self.peak_process_bytes,
+            MemoryKind::Host => self.peak_in_use_bytes,
+        }
+    }
+
+    /// How far the prediction is from the measurement, in percent of the measurement.
+    pub fn estimate_error_pct(&self) -> Option<f64> {
+        let (p, m) = (self.predicted_peak_bytes?, self.measured_for_estimate()?);
+        (m > 0).then(|| (p as f64 / m as f64 - 1.0) * 100.0)
+    }
+
     /// A row without figures.
     pub fn empty(strategy: Variant, run_dir: &str, status: RowStatus) -> Self {
         Self {
@@ -84,6 +104,7 @@ impl Row {
             precision: None,
             memory_kind: None,
             peak_process_bytes: None,
+            predicted_peak_bytes: None,
             peak_in_use_bytes: None,
             peak_reserved_bytes: None,
             overhead_bytes: None,
@@ -133,6 +154,7 @@ impl Row {
             precision,
             memory_kind: Some(m.kind),
             peak_process_bytes: bytes(m.process_peak),
+            predicted_peak_bytes: None,
             peak_in_use_bytes: bytes(if gpu {
                 m.allocator_peak_in_use
             } else {
