@@ -199,6 +199,46 @@ fn preflight(view: &NvmlView, index: u32, need: Bytes) -> Vec<String> {
     warnings
 }
 
+/// Refuses a CUDA run whose predicted peak exceeds the card minus what other processes
+/// hold. Under `--vram-budget` (made to show real OOMs) it only says what to expect.
+fn gpu_fit_check(
+    plan: &TrainPlan,
+    view: &NvmlView,
+    index: usize,
+    vocab: usize,
+    say: &dyn Fn(&str),
+) -> Result<(), Error> {
+    let Ok(d) = view.device(index as u32) else {
+        return Ok(());
+    };
+    let me = std::process::id();
+    let others: u64 = view
+        .processes(index as u32)
+        .unwrap_or_default()
+        .iter()
+        .filter(|p| p.pid != me)
+        .filter_map(|p| p.used.map(|b| b.0))
+        .sum();
+    let target = crate::estimate::Target::Cuda { total: d.total };
+    if let Some(budget) = plan.vram_budget {
+        let peak = crate::estimate::Estimate::of(&plan.config, vocab, target).peak;
+        if peak > budget {
+            say(&format!(
+                "--vram-budget {budget}: `oomlab estimate` predicts a peak of {peak}: expect an out-of-memory failure"
+            ));
+        }
+        return Ok(());
+    }
+    crate::estimate::check_fits(
+        &plan.config,
+        vocab,
+        target,
+        Bytes(d.total.0.saturating_sub(others)),
+        &format!("cuda:{index}'s memory less what other processes hold"),
+    )
+    .map_err(Error::WontFit)
+}
+
 /// What a run holds for its whole length besides the kit: the `--vram-budget` ballast
 /// (freed on drop) and cubecl's setup (its scratch folder removed at the end).
 #[derive(Default)]
@@ -305,6 +345,14 @@ fn cpu_instruments(
     }
     if let Some(available) = host::host_available() {
         host_preflight(&plan.config, corpus.vocab.len(), available)?;
+        crate::estimate::check_fits(
+            &plan.config,
+            corpus.vocab.len(),
+            crate::estimate::Target::this_cpu(),
+            available,
+            "the host RAM available now",
+        )
+        .map_err(Error::WontFit)?;
     }
     if plan.config.train.empty_cache_every.is_some() {
         let note = "--empty-cache-every on the CPU: burn's Flex backend keeps no pool, so a cleanup has nothing to return; the figures show the call's cost, not a release".to_string();
@@ -381,6 +429,7 @@ fn cuda_instruments(
             say(&w);
             kit.notes.push(w);
         }
+        gpu_fit_check(plan, view, index, corpus.vocab.len(), &say)?;
     }
     if let Some(budget) = plan.vram_budget {
         let setup = hold_budget(index, budget)?;

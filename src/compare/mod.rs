@@ -70,8 +70,9 @@ pub fn parse_variants(list: &str) -> Result<Vec<Variant>, String> {
 /// What one run left behind.
 struct Finished {
     row: Row,
-    /// The run's vocabulary size (for the estimate beside it).
+    /// The run's vocabulary size and device memory (for the estimate beside it).
     vocab: Option<usize>,
+    device_total: Option<crate::units::Bytes>,
     series: Option<Series>,
     device: Option<String>,
 }
@@ -84,6 +85,7 @@ fn run_one(plan: &ComparePlan, v: Variant, file: &ConfigFile, exe: &Path) -> Fin
     let failed = |why: String| Finished {
         row: Row::empty(v, name, RowStatus::Failed(why)),
         vocab: None,
+        device_total: None,
         series: None,
         device: None,
     };
@@ -146,23 +148,29 @@ fn run_one(plan: &ComparePlan, v: Variant, file: &ConfigFile, exe: &Path) -> Fin
     let series = fs::read_to_string(dir.join("memory.csv"))
         .ok()
         .map(|t| Series::from_memory_csv(name, &t));
-    let (device, vocab) = match summary {
-        Some(Ok(s)) => (Some(s.device.label), Some(s.vocab)),
-        _ => (None, None),
+    let (device, vocab, device_total) = match summary {
+        Some(Ok(s)) => (Some(s.device.label), Some(s.vocab), s.memory.device_total),
+        _ => (None, None, None),
     };
     Finished {
         row,
         vocab,
+        device_total,
         series,
         device,
     }
 }
 
 /// `oomlab estimate`'s peak for a row's config, on the kind of memory the row measured.
-fn predicted(row: &Row, cfg: &crate::config::RunConfig, vocab: usize) -> Option<u64> {
+fn predicted(
+    row: &Row,
+    cfg: &crate::config::RunConfig,
+    vocab: usize,
+    total: Option<crate::units::Bytes>,
+) -> Option<u64> {
     use crate::estimate::{Estimate, Target};
     let target = match row.memory_kind? {
-        MemoryKind::Gpu => Target::Cuda,
+        MemoryKind::Gpu => Target::Cuda { total: total? },
         MemoryKind::Host => Target::this_cpu(),
     };
     Some(Estimate::of(cfg, vocab, target).peak.0)
@@ -203,7 +211,9 @@ pub fn run_compare(plan: &ComparePlan, stop: &StopFlag) -> Result<Comparison, Er
             eprintln!("compare: running {name} in a fresh process");
         }
         let mut f = run_one(plan, *v, file, &exe);
-        f.row.predicted_peak_bytes = f.vocab.and_then(|v| predicted(&f.row, run_config, v));
+        f.row.predicted_peak_bytes = f
+            .vocab
+            .and_then(|v| predicted(&f.row, run_config, v, f.device_total));
         bar.inc(1);
         device = device.or(f.device);
         series.extend(f.series);

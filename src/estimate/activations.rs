@@ -38,8 +38,17 @@ impl Widths {
 pub struct Kept {
     /// What it is and which operation keeps it.
     pub what: String,
-    /// Bytes per sample, all layers together.
-    pub bytes_per_sample: u64,
+    /// How many such tensors (all layers together).
+    pub count: u64,
+    /// Bytes of one of them per sample (times the micro-batch: its size).
+    pub tensor_bytes_per_sample: u64,
+}
+
+impl Kept {
+    /// Bytes per sample, all of them together.
+    pub fn bytes_per_sample(&self) -> u64 {
+        self.count * self.tensor_bytes_per_sample
+    }
 }
 
 /// The tensors the forward pass leaves for the backward pass, per sample.
@@ -56,6 +65,14 @@ pub fn kept_per_sample(
     }
 }
 
+fn kept(what: &str, count: u64, tensor_bytes_per_sample: u64) -> Kept {
+    Kept {
+        what: what.to_string(),
+        count,
+        tensor_bytes_per_sample,
+    }
+}
+
 fn gpt(m: &ModelSpec, v: u64, w: Widths, checkpointing: bool) -> Vec<Kept> {
     let (t, d, ff, h, l) = (
         m.seq_len as u64,
@@ -65,56 +82,47 @@ fn gpt(m: &ModelSpec, v: u64, w: Widths, checkpointing: bool) -> Vec<Kept> {
         m.n_layers as u64,
     );
     let c = w.compute;
-    let per_layer = |what: &str, per_token: u64| Kept {
-        what: format!("{what} x {l} layers"),
-        bytes_per_sample: l * t * per_token,
-    };
-    let mut kept = Vec::new();
+    let mut out = Vec::new();
     if checkpointing {
         // burn's balanced checkpointing keeps the outputs of compute-bound operations
         // (linear, attention) and recomputes memory-bound ones (LayerNorm, GELU, adds).
-        kept.push(per_layer(
-            "q, k, v, attention output, its projection, FFN out (d_model each, checkpointed)",
-            6 * d * c,
+        out.push(kept(
+            "q, k, v, attention output, its projection, FFN output (d_model; checkpointed)",
+            6 * l,
+            t * d * c,
         ));
-        kept.push(per_layer(
-            "FFN first linear output (d_ff, checkpointed)",
-            ff * c,
-        ));
+        out.push(kept("FFN first linear output (d_ff; checkpointed)", l, t * ff * c));
     } else {
-        kept.push(per_layer(
-            "LayerNorm x2: centred and normalised input (2 x d_model each)",
-            4 * d * w.norm + 2 * 3 * 4,
+        out.push(kept(
+            "LayerNorm x2 per layer: centred and normalised input (d_model)",
+            4 * l,
+            t * d * w.norm,
         ));
-        kept.push(per_layer(
-            "linear inputs: normalised x for q/k/v, attention context, normalised x for the FFN (d_model each)",
-            3 * d * c,
+        out.push(kept("LayerNorm statistics (1 value per token)", 6 * l, t * 4));
+        out.push(kept(
+            "linear inputs: normalised x for q/k/v, attention context, normalised x for the FFN (d_model)",
+            3 * l,
+            t * d * c,
         ));
-        kept.push(per_layer(
-            "q, k, v kept by the attention operation (d_model each)",
-            3 * d * c,
-        ));
-        kept.push(per_layer(
-            "FFN: GELU input and second linear input (d_ff each)",
-            2 * ff * c,
-        ));
+        out.push(kept("q, k, v kept by the attention operation (d_model)", 3 * l, t * d * c));
+        out.push(kept("FFN: GELU input and second linear input (d_ff)", 2 * l, t * ff * c));
     }
     if m.attention == crate::model::AttentionKind::Math {
-        // scores, softmax output in f32, probabilities in the compute dtype.
-        kept.push(per_layer(
-            "math attention: scores, softmax (f32) and probabilities (heads x seq_len each)",
-            h * t * (4 + 4 + c),
+        out.push(kept(
+            "math attention: scores and softmax output in f32 (heads x seq_len)",
+            2 * l,
+            h * t * t * 4,
+        ));
+        out.push(kept(
+            "math attention: probabilities in the compute dtype (heads x seq_len)",
+            l,
+            h * t * t * c,
         ));
     }
-    kept.push(Kept {
-        what: "final LayerNorm, head input".into(),
-        bytes_per_sample: t * (2 * d * w.norm + 3 * 4 + d * c),
-    });
-    kept.push(Kept {
-        what: "loss: log-softmax of the logits (vocab, f32)".into(),
-        bytes_per_sample: t * v * 4,
-    });
-    kept
+    out.push(kept("final LayerNorm (d_model)", 2, t * d * w.norm));
+    out.push(kept("head input (d_model)", 1, t * d * c));
+    out.push(kept("loss: log-softmax of the logits (vocab, f32)", 1, t * v * 4));
+    out
 }
 
 fn mlp(m: &ModelSpec, v: u64, w: Widths) -> Vec<Kept> {
@@ -125,42 +133,34 @@ fn mlp(m: &ModelSpec, v: u64, w: Widths) -> Vec<Kept> {
         m.n_layers as u64,
     );
     vec![
-        Kept {
-            what: "flattened embeddings (first linear input)".into(),
-            bytes_per_sample: t * d * w.compute,
-        },
-        Kept {
-            what: format!("ReLU input and next linear input x {l} layers (d_ff each)"),
-            bytes_per_sample: l * 2 * ff * w.compute,
-        },
-        Kept {
-            what: "loss: log-softmax of the logits (vocab, f32)".into(),
-            bytes_per_sample: v * 4,
-        },
+        kept("flattened embeddings (first linear input)", 1, t * d * w.compute),
+        kept("ReLU input and next linear input (d_ff)", 2 * l, ff * w.compute),
+        kept("loss: log-softmax of the logits (vocab, f32)", 1, v * 4),
     ]
 }
 
-/// The largest transient set of one layer's backward pass, per sample: the gradient of
-/// the feed-forward output, GELU's temporary and the gradient of its input (3 x d_ff, in
-/// f32 whatever the compute dtype: measured on Flex, whose elementwise backward works in
-/// f32), plus, under checkpointing, the recomputed LayerNorm intermediates of the layer
-/// (4 x d_model).
-pub fn backward_working_set_per_sample(
+/// Tensors of the largest transient set of one layer's backward pass, per sample:
+/// (count, bytes of one per sample). The gradient of the feed-forward output, GELU's
+/// temporary and the gradient of its input (3 x d_ff; on the CPU in f32 whatever the
+/// compute dtype, measured on Flex, whose elementwise backward works in f32; on CUDA in
+/// the compute dtype, burn-fusion's kernels write it), plus, under checkpointing, the
+/// recomputed LayerNorm intermediates of the layer (4 x d_model).
+pub fn backward_working_set(
     model: &ModelSpec,
     precision: PrecisionMode,
     checkpointing: bool,
-) -> u64 {
+    on_cpu: bool,
+) -> Vec<(u64, u64)> {
     let w = Widths::of(precision, model.norms_in_f32);
+    let g = if on_cpu { 4 } else { w.compute };
     let (t, d, ff) = (
         model.seq_len as u64,
         model.d_model as u64,
         model.d_ff as u64,
     );
     match model.kind {
-        ModelKind::Gpt => {
-            let recompute = if checkpointing { 4 * d * w.norm } else { 0 };
-            t * (3 * ff * 4 + recompute)
-        }
-        ModelKind::Mlp => 3 * ff * 4,
+        ModelKind::Gpt if checkpointing => vec![(3, t * ff * g), (4, t * d * w.norm)],
+        ModelKind::Gpt => vec![(3, t * ff * g)],
+        ModelKind::Mlp => vec![(3, ff * g)],
     }
 }

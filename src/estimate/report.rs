@@ -25,9 +25,8 @@ pub struct EstimateRow {
     pub largest_batch: Option<usize>,
     /// The smallest card of the built-in list that holds the predicted GPU peak.
     pub smallest_card: Option<String>,
-    /// The predicted GPU peak the card was chosen for (the CPU row's own peak is host
-    /// memory).
-    pub gpu_peak: Bytes,
+    /// The predicted peak on that card (page sizes depend on the card).
+    pub gpu_peak: Option<Bytes>,
     /// Measured fit, when `--calibrate` ran.
     pub calibration: Option<Calibration>,
 }
@@ -61,18 +60,15 @@ impl EstimateRow {
         capacity: Bytes,
     ) -> Self {
         let estimate = Estimate::of(cfg, vocab, target);
-        let gpu_peak = match target {
-            Target::Cuda => estimate.peak,
-            Target::Cpu { .. } => Estimate::of(cfg, vocab, Target::Cuda).peak,
-        };
+        let card = smallest_card(cfg, vocab);
         Self {
             label: label.to_string(),
             strategy: cfg.train.strategy.name().to_string(),
             precision: cfg.train.precision.label(),
             checkpointing: cfg.train.checkpointing,
             largest_batch: largest_batch(cfg, vocab, target, capacity),
-            smallest_card: smallest_card(gpu_peak).map(|c| c.name),
-            gpu_peak,
+            gpu_peak: card.as_ref().map(|(_, peak)| *peak),
+            smallest_card: card.map(|(c, _)| c.name),
             estimate,
             calibration: None,
         }
@@ -86,7 +82,7 @@ impl EstimateReport {
         let mut out = format!(
             "Predicted peak memory, {} ({}), config {}, batch {}, {} parameters\n",
             match self.target {
-                Target::Cuda => "GPU: NVML process memory".to_string(),
+                Target::Cuda { total } => format!("GPU with {total}: NVML process memory"),
                 Target::Cpu { threads } => format!("CPU: host heap, {threads} threads"),
             },
             "analytic, from the model's shapes",

@@ -43,7 +43,7 @@ struct Sizing {
 fn sizing(plan: &EstimatePlan) -> Result<Sizing, Error> {
     if let Some(card) = &plan.card {
         return Ok(Sizing {
-            target: Target::Cuda,
+            target: Target::Cuda { total: card.bytes },
             capacity: card.bytes,
             from: format!("--card {}", card.name),
             device_label: format!("card {}", card.name),
@@ -68,7 +68,7 @@ fn sizing(plan: &EstimatePlan) -> Result<Sizing, Error> {
         }) {
             Ok((d, others)) => {
                 return Ok(Sizing {
-                    target: Target::Cuda,
+                    target: Target::Cuda { total: d.total },
                     capacity: Bytes(d.total.0.saturating_sub(others)),
                     from: format!(
                         "cuda:{index} {}: {} total, {} held by other processes",
@@ -100,7 +100,7 @@ fn sizing(plan: &EstimatePlan) -> Result<Sizing, Error> {
 fn target_threads(t: Target) -> usize {
     match t {
         Target::Cpu { threads } => threads,
-        Target::Cuda => 0,
+        Target::Cuda { .. } => 0,
     }
 }
 

@@ -12,7 +12,9 @@ pub use attention::{AttentionBackend, AttentionKind};
 pub use block::{Block, BlockConfig};
 pub use gpt::{Gpt, GptConfig};
 pub use mlp::{Mlp, MlpConfig};
-pub use params::{flat_params, param_count, param_ids, ParamFingerprint, ParamStats};
+pub use params::{
+    flat_params, param_count, param_ids, param_tensor_sizes, ParamFingerprint, ParamStats,
+};
 
 use burn::prelude::*;
 

@@ -137,6 +137,39 @@ pub fn param_count(spec: &crate::config::ModelSpec, vocab: usize) -> u64 {
     }
 }
 
+/// The element count of every parameter tensor `spec` would build, in no particular
+/// order (for the estimate's allocator model). Sums to [`param_count`].
+pub fn param_tensor_sizes(spec: &crate::config::ModelSpec, vocab: usize) -> Vec<u64> {
+    use crate::config::ModelKind;
+    let (v, d, l, ff, t) = (
+        vocab as u64,
+        spec.d_model as u64,
+        spec.n_layers as u64,
+        spec.d_ff as u64,
+        spec.seq_len as u64,
+    );
+    let mut out = Vec::new();
+    match spec.kind {
+        ModelKind::Gpt => {
+            // Embeddings, the final norm's scale and shift, the head.
+            out.extend([v * d, t * d, d, d, d * v, v]);
+            for _ in 0..l {
+                out.extend([d * d, d, d * d, d, d * d, d, d * d, d]);
+                out.extend([d * ff, ff, ff * d, d]);
+                out.extend([d, d, d, d]);
+            }
+        }
+        ModelKind::Mlp => {
+            out.extend([v * d, t * d * ff, ff]);
+            for _ in 1..l {
+                out.extend([ff * ff, ff]);
+            }
+            out.extend([ff * v, v]);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,6 +185,11 @@ mod tests {
             let net = Net::<CpuBackend>::init(&cfg.model, 47, &Default::default());
             assert_eq!(
                 ParamStats::of(&net).count,
+                param_count(&cfg.model, 47),
+                "{kind}"
+            );
+            assert_eq!(
+                param_tensor_sizes(&cfg.model, 47).iter().sum::<u64>(),
                 param_count(&cfg.model, 47),
                 "{kind}"
             );

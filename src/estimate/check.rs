@@ -1,0 +1,74 @@
+//! `train`'s fit check: a run whose predicted peak is beyond what the machine has is
+//! refused before it starts, with the settings that would fit.
+
+use super::fit::{largest_batch, largest_micro_batch};
+use super::model::{Estimate, Target};
+use crate::config::{HalfDtype, PrecisionMode, RunConfig, StrategySpec};
+use crate::units::Bytes;
+
+/// The estimate's error bound, validated on the CPU (`tiny`, every strategy): a run is
+/// refused only when even a prediction this much too high would not fit.
+pub const MARGIN: f64 = 0.10;
+
+/// `Ok` when `cfg` may fit `capacity` (`what` names it, e.g. "host RAM available");
+/// otherwise the message: predicted peak, capacity, and what would fit.
+pub fn check_fits(
+    cfg: &RunConfig,
+    vocab: usize,
+    target: Target,
+    capacity: Bytes,
+    what: &str,
+) -> Result<(), String> {
+    let fits = |c: &RunConfig| {
+        let peak = Estimate::of(c, vocab, target).peak;
+        (peak.0 as f64) * (1.0 - MARGIN) <= capacity.0 as f64
+    };
+    let auto_halve = matches!(cfg.train.strategy, StrategySpec::AutoHalve(_));
+    if auto_halve {
+        // auto-halve finds its own micro-batch: refuse only when one sample cannot fit.
+        if largest_micro_batch(cfg, vocab, target, Bytes((capacity.0 as f64 / (1.0 - MARGIN)) as u64)).is_some() {
+            return Ok(());
+        }
+    } else if fits(cfg) {
+        return Ok(());
+    }
+    let peak = Estimate::of(cfg, vocab, target).peak;
+    let mut would = Vec::new();
+    if let Some(n) = largest_batch(cfg, vocab, target, capacity).filter(|_| !auto_halve) {
+        would.push(format!("--batch {n}"));
+    }
+    let batch = cfg.train.batch;
+    let mut k = 2;
+    while k <= batch {
+        if batch % k == 0 {
+            let mut c = cfg.clone();
+            c.train.strategy = StrategySpec::GradAccum { steps: k };
+            if fits(&c) {
+                would.push(format!("--strategy grad-accum --steps {k}"));
+                break;
+            }
+        }
+        k *= 2;
+    }
+    let mut c = cfg.clone();
+    c.train.checkpointing = true;
+    if !cfg.train.checkpointing && fits(&c) {
+        would.push("--checkpointing".into());
+    }
+    if cfg.train.precision == PrecisionMode::F32 {
+        let mut c = cfg.clone();
+        c.train.precision = PrecisionMode::Mixed(HalfDtype::Bf16);
+        if fits(&c) {
+            would.push("--precision bf16".into());
+        }
+    }
+    let hint = if would.is_empty() {
+        "nothing oomlab can change at this model size fits: a narrower model (--d-model, --n-layers) or a larger machine (`oomlab estimate` shows the card)".to_string()
+    } else {
+        format!("each of these would fit: {}", would.join("; "))
+    };
+    Err(format!(
+        "this run cannot fit: `oomlab estimate` predicts a peak of {peak} and {what} is {capacity} (the estimate is within {:.0}% on the runs it was checked on); {hint}. `oomlab estimate` with the same flags shows every term",
+        MARGIN * 100.0
+    ))
+}

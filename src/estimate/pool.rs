@@ -1,0 +1,91 @@
+//! burn's growth pool on CUDA (cubecl 0.10's `SubSlices` configuration), so the estimate
+//! can say how many pages the live tensors need.
+//!
+//! cubecl-cuda sets the largest page to a quarter of the card. Below it, pools of pages a
+//! quarter as large each (down to 32 MiB / 4), and each pool takes tensors up to its page
+//! size / 2^k (k = 1, 2, ...): on an H200 (140 GiB) a 128 MiB tensor goes to the pool of
+//! 2.2 GiB pages, a 32 MiB one to the pool of 562 MiB pages. A pool allocates a whole page
+//! when no free slice is large enough, and keeps it. So the reserved memory grows in
+//! steps of a page: `gpu` f32 at batch 64 needs two 2.2 GiB pages for its
+//! `[batch, seq, d_ff]` tensors where batch 32 (64 MiB tensors, in 562 MiB pages) needed
+//! none (measured: 4.0 GiB vs 9.1 GiB NVML, docs/results/2026-12-01-h200-estimate).
+
+use crate::units::Bytes;
+
+const MIB: u64 = 1024 * 1024;
+
+/// One pool: tensors up to `max_slice` bytes share pages of `page` bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pool {
+    /// Largest tensor the pool takes.
+    pub max_slice: u64,
+    /// Page size.
+    pub page: u64,
+}
+
+/// The pools of a card with `total` bytes, smallest first (cubecl-runtime
+/// `MemoryManagement::from_configuration`, alignment 256).
+pub fn pools(total: Bytes) -> Vec<Pool> {
+    let align = 256;
+    let max_page = total.0 / 4;
+    let mut current = max_page;
+    let mut base = 1u32;
+    let mut out = Vec::new();
+    while current >= 32 * MIB {
+        current /= 4;
+        current = current.next_multiple_of(align);
+        out.push(Pool {
+            max_slice: current / 2u64.pow(base),
+            page: current,
+        });
+        base += 1;
+    }
+    out.reverse();
+    let top = max_page / align * align;
+    out.push(Pool {
+        max_slice: top,
+        page: top,
+    });
+    out
+}
+
+/// Bytes the pools reserve for `tensors` (size of one, how many) alive together: per
+/// pool, whole pages for the bytes it holds. A lower bound: slices freed in between can
+/// leave holes a later tensor does not fit (fragmentation).
+pub fn reserved(total: Bytes, tensors: &[(u64, u64)]) -> Bytes {
+    let pools = pools(total);
+    let mut held = vec![0u64; pools.len()];
+    let mut exclusive = 0u64;
+    for &(size, count) in tensors {
+        if size == 0 || count == 0 {
+            continue;
+        }
+        match pools.iter().position(|p| size <= p.max_slice) {
+            Some(i) => held[i] += size.next_multiple_of(256) * count,
+            None => exclusive += size * count,
+        }
+    }
+    let paged: u64 = pools
+        .iter()
+        .zip(&held)
+        .map(|(p, &bytes)| bytes.div_ceil(p.page) * p.page)
+        .sum();
+    Bytes(paged + exclusive)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_h200_puts_128_mib_tensors_in_2_gib_pages_and_32_mib_ones_in_562_mib_pages() {
+        let h200 = Bytes(143_771 * MIB);
+        let p = pools(h200);
+        let of = |size: u64| p.iter().find(|p| size <= p.max_slice).map(|p| p.page / MIB);
+        assert_eq!(of(128 * MIB), Some(2246));
+        assert_eq!(of(32 * MIB), Some(561));
+        assert_eq!(of(64 * MIB), Some(561));
+        // Three 128 MiB tensors take one page of the 2.2 GiB pool.
+        assert_eq!(reserved(h200, &[(128 * MIB, 3)]).0 / MIB, 2246);
+    }
+}
