@@ -196,6 +196,53 @@ docs/results/2026-11-30-h200-cold-start), so the time is not won back.
 ",
     ),
     (
+        "estimate",
+        "how `oomlab estimate` predicts peak memory, term by term, and how far off it is",
+        "\
+What it does: `oomlab estimate` (the flags of `train`) adds up, for the moment memory
+peaks, what the config's shapes say will be alive:
+- weights, AdamW's two moments (4 bytes each per parameter; 2 in pure half), the AMP half
+  copy of the weights (2 bytes), the accumulation buffer under grad-accum (4 bytes);
+- the activations autodiff keeps, counted operation by operation from burn 0.21's
+  autodiff: per token and layer, each LayerNorm keeps its centred and normalised input (2 x
+  d_model, in f32 under autocast's policy), the linears keep their inputs (3 x d_model),
+  the attention operation keeps q, k, v (3 x d_model), the feed-forward keeps the GELU
+  input and the second linear's input (2 x d_ff); math attention adds 3 x heads x
+  seq_len; checkpointing keeps only the outputs of compute-bound operations (6 x d_model
+  + d_ff). These counts match the tensors alive at the end of the forward pass exactly
+  on the CPU and on the H200's allocator;
+- the backward pass's working set: 3 x d_ff per token (the feed-forward's gradients);
+- the optimizer step (the other candidate moment): old and new weights and state, and
+  the gradients, because the trainer keeps the last good step until the new one passed
+  its out-of-memory checks;
+- GPU only: burn's pool. With the growth pool (default) tensors share pages of size
+  classes that follow from the card's size (a quarter of the card, then quarters of
+  that); the estimate places every live tensor in its class and counts whole pages. With
+  the exact pool, 10% over the tensors (measured). Plus the CUDA context (measured, 0.53
+  GiB on the H200). CPU only: the data (5 bytes a character) and Flex's per-thread
+  buffers (measured, about 1 MiB a thread).
+The largest batch is the largest one whose predicted peak fits (--card, the GPU's
+memory less other processes, or the CPU's available RAM); the smallest card is the first
+of the built-in list whose predicted peak fits on it. `train` refuses a run whose
+prediction exceeds the machine by more than 10% and names the batch, accumulation,
+checkpointing or precision that would fit.
+
+When to use it: before a run, to choose batch, strategy and card; after an OOM, to see
+which term is too large.
+
+What it misses: the counts are exact, the allocator is not. On the CPU (host heap) every
+strategy and precision of the tiny config was within 10% at batch 8, 32 and 128. On the
+H200 the growth pool's fragmentation (freed slices a later tensor does not fit) is not
+modelled: growth rows were 5-17% low, checkpointing 26-31% low (burn's recomputation
+keeps more than counted), and probes at shapes the kernel cache did not hold ran high
+(autotune's own buffers). --calibrate fits peak = a + b x micro-batch to two short real
+runs; it is exact for the exact pool and wrong for the growth pool, whose memory jumps a
+page at a time (measured: 4.0 GiB at batch 32, 9.1 GiB at 64). AdamW's temporaries in
+the optimizer step are not counted: where that step is the peak (large weights, small
+batch) the estimate is low.
+",
+    ),
+    (
         "pool",
         "how the GPU pool places tensors: pages of size classes (growth) or exact sizes",
         "\
@@ -342,8 +389,71 @@ fn measured_paired(pick: impl Fn(&str) -> bool) -> String {
     out
 }
 
+/// The validation table's summary lines and a worked example on the `gpu` config against
+/// its measured run.
+fn measured_estimate() -> String {
+    const TABLE: &str = include_str!("../docs/results/2026-12-01-estimate-validation.md");
+    const RUN: &str = include_str!(
+        "../docs/results/2026-11-30-h200-paired-gpu/runs/oomlab-f32-efficient-growth-r1/summary.json"
+    );
+    let mut out = String::from(
+        "\nMeasured (docs/results/2026-12-01-estimate-validation.md, scripts/estimate-validation.py):\n",
+    );
+    for line in TABLE.lines().filter(|l| l.starts_with("- ")) {
+        out.push_str(&format!("  {}\n", &line[2..]));
+    }
+    // Read untyped: the run predates fields the current summary has.
+    let Ok(run) = serde_json::from_str::<serde_json::Value>(RUN) else {
+        return out;
+    };
+    let field = |path: &[&str]| {
+        path.iter()
+            .try_fold(&run, |v, k| v.get(k))
+            .and_then(|v| v.as_u64())
+    };
+    let (Some(vocab), Some(total), Some(measured)) = (
+        field(&["vocab"]),
+        field(&["memory", "device_total"]),
+        field(&["memory", "process_peak"]),
+    ) else {
+        return out;
+    };
+    let (total, measured) = (Bytes(total), Bytes(measured));
+    let Ok((_, cfg)) =
+        crate::config::load(&crate::config::ConfigSource::Builtin("gpu".into()), &[])
+    else {
+        return out;
+    };
+    let e = crate::estimate::Estimate::of(
+        &cfg,
+        vocab as usize,
+        crate::estimate::Target::Cuda { total },
+    );
+    out.push_str(&format!(
+        "\nWorked example: the `gpu` config (f32, batch {}, growth pool) on the H200 ({total}):\n",
+        cfg.train.batch
+    ));
+    for t in e.terms.iter().filter(|t| t.at_peak && t.bytes.0 > 0) {
+        out.push_str(&format!(
+            "  {:<36} {:>11}  {}\n",
+            t.kind.label(),
+            t.bytes.to_string(),
+            t.how
+        ));
+    }
+    out.push_str(&format!(
+        "  {:<36} {:>11}\n  measured (NVML process peak, 2026-11-30-h200-paired-gpu): {} ({:+.1}%)\n",
+        "= predicted peak",
+        e.peak.to_string(),
+        measured,
+        (e.peak.0 as f64 / measured.0 as f64 - 1.0) * 100.0
+    ));
+    out
+}
+
 fn measured(topic: &str) -> String {
     match topic {
+        "estimate" => return measured_estimate(),
         "prealloc" => return measured_prealloc(),
         "attention" => {
             return measured_paired(|n| n.contains("growth") || n.starts_with("pytorch"))

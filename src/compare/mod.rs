@@ -25,12 +25,15 @@ use crate::report::RunSummary;
 use crate::train::StopFlag;
 use crate::vocab::MemoryKind;
 
+/// A row's complete config and its checked form, or why its preset does not fit.
+pub type RowConfig = Result<(ConfigFile, crate::config::RunConfig), String>;
+
 /// A validated comparison request.
 #[derive(Debug, Clone)]
 pub struct ComparePlan {
     /// Each row with its complete config, or why its preset does not fit the shared
     /// settings.
-    pub rows: Vec<(Variant, Result<(ConfigFile, crate::config::RunConfig), String>)>,
+    pub rows: Vec<(Variant, RowConfig)>,
     /// `train` flags that are not config keys (device, budgets), the same for every run.
     pub run_args: Vec<String>,
     /// `--memory-budget`: every OOM in the comparison is SIMULATED.

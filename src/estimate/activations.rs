@@ -91,21 +91,37 @@ fn gpt(m: &ModelSpec, v: u64, w: Widths, checkpointing: bool) -> Vec<Kept> {
             6 * l,
             t * d * c,
         ));
-        out.push(kept("FFN first linear output (d_ff; checkpointed)", l, t * ff * c));
+        out.push(kept(
+            "FFN first linear output (d_ff; checkpointed)",
+            l,
+            t * ff * c,
+        ));
     } else {
         out.push(kept(
             "LayerNorm x2 per layer: centred and normalised input (d_model)",
             4 * l,
             t * d * w.norm,
         ));
-        out.push(kept("LayerNorm statistics (1 value per token)", 6 * l, t * 4));
+        out.push(kept(
+            "LayerNorm statistics (1 value per token)",
+            6 * l,
+            t * 4,
+        ));
         out.push(kept(
             "linear inputs: normalised x for q/k/v, attention context, normalised x for the FFN (d_model)",
             3 * l,
             t * d * c,
         ));
-        out.push(kept("q, k, v kept by the attention operation (d_model)", 3 * l, t * d * c));
-        out.push(kept("FFN: GELU input and second linear input (d_ff)", 2 * l, t * ff * c));
+        out.push(kept(
+            "q, k, v kept by the attention operation (d_model)",
+            3 * l,
+            t * d * c,
+        ));
+        out.push(kept(
+            "FFN: GELU input and second linear input (d_ff)",
+            2 * l,
+            t * ff * c,
+        ));
     }
     if m.attention == crate::model::AttentionKind::Math {
         out.push(kept(
@@ -121,7 +137,11 @@ fn gpt(m: &ModelSpec, v: u64, w: Widths, checkpointing: bool) -> Vec<Kept> {
     }
     out.push(kept("final LayerNorm (d_model)", 2, t * d * w.norm));
     out.push(kept("head input (d_model)", 1, t * d * c));
-    out.push(kept("loss: log-softmax of the logits (vocab, f32)", 1, t * v * 4));
+    out.push(kept(
+        "loss: log-softmax of the logits (vocab, f32)",
+        1,
+        t * v * 4,
+    ));
     out
 }
 
@@ -133,8 +153,16 @@ fn mlp(m: &ModelSpec, v: u64, w: Widths) -> Vec<Kept> {
         m.n_layers as u64,
     );
     vec![
-        kept("flattened embeddings (first linear input)", 1, t * d * w.compute),
-        kept("ReLU input and next linear input (d_ff)", 2 * l, ff * w.compute),
+        kept(
+            "flattened embeddings (first linear input)",
+            1,
+            t * d * w.compute,
+        ),
+        kept(
+            "ReLU input and next linear input (d_ff)",
+            2 * l,
+            ff * w.compute,
+        ),
         kept("loss: log-softmax of the logits (vocab, f32)", 1, v * 4),
     ]
 }

@@ -26,7 +26,14 @@ pub fn check_fits(
     let auto_halve = matches!(cfg.train.strategy, StrategySpec::AutoHalve(_));
     if auto_halve {
         // auto-halve finds its own micro-batch: refuse only when one sample cannot fit.
-        if largest_micro_batch(cfg, vocab, target, Bytes((capacity.0 as f64 / (1.0 - MARGIN)) as u64)).is_some() {
+        if largest_micro_batch(
+            cfg,
+            vocab,
+            target,
+            Bytes((capacity.0 as f64 / (1.0 - MARGIN)) as u64),
+        )
+        .is_some()
+        {
             return Ok(());
         }
     } else if fits(cfg) {
@@ -68,7 +75,7 @@ pub fn check_fits(
         format!("each of these would fit: {}", would.join("; "))
     };
     Err(format!(
-        "this run cannot fit: `oomlab estimate` predicts a peak of {peak} and {what} is {capacity} (the estimate is within {:.0}% on the runs it was checked on); {hint}. `oomlab estimate` with the same flags shows every term",
+        "this run cannot fit: `oomlab estimate` predicts a peak of {peak} and {what} is {capacity} (refused only when the prediction exceeds it by more than {:.0}%); {hint}. `oomlab estimate` with the same flags shows every term",
         MARGIN * 100.0
     ))
 }

@@ -89,5 +89,4 @@ mod tests {
         assert_eq!(largest(Bytes(1005), peak), None);
         assert_eq!(largest(Bytes(u64::MAX), peak), Some(1 << 24));
     }
-
 }

@@ -10,23 +10,14 @@ use crate::units::Bytes;
 /// the real figure.
 pub const CUDA_CONTEXT: Bytes = Bytes(570_000_000);
 
-/// The run the CUDA figures come from (f32, efficient attention, growth pool, `gpu`
+/// The run the CUDA figures come from (f32, efficient attention, exact pool, `gpu`
 /// config, batch 64).
-pub const CUDA_EVIDENCE_GROWTH: &str =
-    "docs/results/2026-11-30-h200-paired-gpu/runs/oomlab-f32-efficient-growth-r1/summary.json";
-
-/// The same configuration with the exact pool.
 pub const CUDA_EVIDENCE_EXACT: &str =
     "docs/results/2026-11-30-h200-paired-gpu/runs/oomlab-f32-efficient-exact-r1/summary.json";
 
-/// burn's growth pool holds this many bytes per byte of live tensors at the peak: the
-/// pool's peak reserved bytes over the analytic in-use peak of the evidence run. Pages of
-/// a few size classes are kept once allocated; tensors of the backward pass's sizes do not
-/// reuse the forward pass's pages.
-pub const GROWTH_POOL_FACTOR: f64 = 1.65;
-
-/// The same for the exact pool (a buffer of each tensor's exact size, reused by a tensor
-/// of the same size).
+/// burn's exact pool (a buffer of each tensor's exact size, reused by a tensor of the
+/// same size) holds this many bytes per byte of live tensors at the peak: the evidence
+/// run's NVML peak, less the context, over the analytic live tensors.
 pub const EXACT_POOL_FACTOR: f64 = 1.10;
 
 /// Heap the CPU backend keeps besides tensors: Flex's matrix multiplications keep a
@@ -41,4 +32,44 @@ pub fn cpu_workspace(threads: usize) -> Bytes {
 /// text itself (UTF-8, 1 byte for the generated languages).
 pub fn data_bytes(chars: usize) -> Bytes {
     Bytes(chars as u64 * 5)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{load, ConfigSource, MemoryMode};
+    use crate::estimate::{Estimate, Target};
+
+    fn evidence() -> serde_json::Value {
+        let path = format!("{}/{CUDA_EVIDENCE_EXACT}", env!("CARGO_MANIFEST_DIR"));
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn the_cuda_constants_are_those_of_their_evidence_run() {
+        let run = evidence();
+        let outside = run["memory"]["reconciliation"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["label"] == "+ outside the pool")
+            .unwrap()["bytes"]
+            .as_f64()
+            .unwrap();
+        assert!(
+            (CUDA_CONTEXT.0 as f64 / outside - 1.0).abs() < 0.05,
+            "{outside}"
+        );
+        let (_, mut cfg) = load(&ConfigSource::Builtin("gpu".into()), &[]).unwrap();
+        cfg.train.memory_mode = MemoryMode::Exact;
+        let total = Bytes(run["memory"]["device_total"].as_u64().unwrap());
+        let vocab = run["vocab"].as_u64().unwrap() as usize;
+        let e = Estimate::of(&cfg, vocab, Target::Cuda { total });
+        let measured = run["memory"]["process_peak"].as_f64().unwrap();
+        assert!(
+            (e.peak.0 as f64 / measured - 1.0).abs() < 0.03,
+            "predicted {} measured {measured}",
+            e.peak
+        );
+    }
 }

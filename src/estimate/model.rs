@@ -183,19 +183,17 @@ impl Estimate {
             })
             .collect();
         let activations = Bytes(kept.iter().map(Kept::bytes_per_sample).sum());
-        let working_tensors: Vec<(u64, u64)> =
-            backward_working_set(
-                &cfg.model,
-                precision,
-                checkpointing,
-                matches!(target, Target::Cpu { .. }),
-            )
-                .into_iter()
-                .map(|(count, bytes)| (bytes * micro, count))
-                .collect();
+        let working_tensors: Vec<(u64, u64)> = backward_working_set(
+            &cfg.model,
+            precision,
+            checkpointing,
+            matches!(target, Target::Cpu { .. }),
+        )
+        .into_iter()
+        .map(|(count, bytes)| (bytes * micro, count))
+        .collect();
         let working = Bytes(working_tensors.iter().map(|(b, n)| b * n).sum());
-        let backward =
-            weights.0 + state.0 + half_copy.0 + accum.0 + activations.0 + working.0;
+        let backward = weights.0 + state.0 + half_copy.0 + accum.0 + activations.0 + working.0;
         let optimizer = 2 * (weights.0 + state.0) + grads.0;
         let (moment, tensors_peak) = if backward >= optimizer {
             (Moment::Backward, Bytes(backward))
@@ -205,7 +203,10 @@ impl Estimate {
         // The live tensors at the peak, by size, for the pool model.
         let sizes = param_tensor_sizes(&cfg.model, vocab);
         let per_param = |bytes: u64, copies: u64| {
-            sizes.iter().map(move |&n| (n * bytes, copies)).collect::<Vec<_>>()
+            sizes
+                .iter()
+                .map(move |&n| (n * bytes, copies))
+                .collect::<Vec<_>>()
         };
         let mut live: Vec<(u64, u64)> = Vec::new();
         match moment {
@@ -228,7 +229,8 @@ impl Estimate {
         let (overhead, overhead_how) = match (target, cfg.train.memory_mode) {
             (Target::Cpu { .. }, _) => (
                 Bytes(0),
-                "none: the CPU backend takes exactly sized blocks from the system allocator".to_string(),
+                "none: the CPU backend takes exactly sized blocks from the system allocator"
+                    .to_string(),
             ),
             (Target::Cuda { .. }, MemoryMode::Exact) => (
                 scale(tensors_peak, measured::EXACT_POOL_FACTOR - 1.0),

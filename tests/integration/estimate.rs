@@ -1,0 +1,133 @@
+//! `oomlab estimate` through the real binary: the table without a GPU, and the CPU
+//! prediction checked against measured runs of every strategy.
+
+use serde_json::Value;
+
+fn estimate(args: &[&str]) -> Value {
+    let out = crate::util::oomlab()
+        .arg("estimate")
+        .args(args)
+        .arg("--json")
+        // No GPU, no NVML: what a machine without a GPU sees.
+        .env("CUDA_VISIBLE_DEVICES", "")
+        .env("OOMLAB_NVML_LIB", "/nonexistent/libnvidia-ml.so.1")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "stderr:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn a_card_gives_the_largest_batch_of_every_strategy_without_a_gpu() {
+    let r = estimate(&["--config", "gpu", "--card", "24GiB"]);
+    assert_eq!(r["target"]["kind"], "cuda");
+    assert_eq!(r["capacity"], 24u64 << 30);
+    let rows = r["rows"].as_array().unwrap();
+    assert!(rows.len() >= 10, "your run and the compare rows: {rows:?}");
+    let largest = |label: &str| {
+        rows.iter().find(|x| x["label"] == label).unwrap()["largest_batch"]
+            .as_u64()
+            .unwrap()
+    };
+    // Saving activation memory fits more samples than the baseline on the same card.
+    for saver in ["grad-accum", "checkpointing", "amp-bf16", "half-bf16"] {
+        assert!(largest(saver) > largest("baseline"), "{saver}: {rows:?}");
+    }
+    assert!(largest("attention-math") < largest("baseline"));
+    for x in rows {
+        let peak = x["estimate"]["peak"].as_u64().unwrap();
+        let sum: u64 = x["estimate"]["terms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|t| t["at_peak"] == true)
+            .map(|t| t["bytes"].as_u64().unwrap())
+            .sum();
+        assert_eq!(peak, sum, "the peak is the sum of its terms: {x}");
+        assert!(x["smallest_card"].is_string(), "{x}");
+    }
+    // The terminal form names the card and the largest batch.
+    let out = crate::util::oomlab()
+        .args(["estimate", "--config", "gpu", "--card", "RTX 4090"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("largest batch in 24.00 GiB"), "{text}");
+}
+
+#[test]
+fn an_unknown_card_names_the_known_ones() {
+    let out = crate::util::oomlab()
+        .args(["estimate", "--card", "voodoo2"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--card voodoo2") && err.contains("RTX 4090"),
+        "{err}"
+    );
+}
+
+/// The bound issue 13 sets: on the tiny config, every compare row's predicted peak within
+/// 10% of the measured host heap peak.
+#[test]
+fn the_cpu_prediction_is_within_ten_percent_for_every_strategy() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = crate::util::oomlab()
+        .args([
+            "compare",
+            "--device",
+            "cpu",
+            "--max-steps",
+            "2",
+            "--json",
+            "--out",
+        ])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let c: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = c["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 11);
+    for r in rows {
+        let measured = r["peak_in_use_bytes"].as_f64().unwrap();
+        let predicted = r["predicted_peak_bytes"].as_f64().unwrap();
+        let err = predicted / measured - 1.0;
+        assert!(
+            err.abs() <= 0.10,
+            "{}: predicted {predicted}, measured {measured} ({:+.1}%)",
+            r["strategy"],
+            err * 100.0
+        );
+    }
+}
+
+#[test]
+fn train_refuses_a_run_that_cannot_fit_and_says_what_would() {
+    // 2^21 samples of the tiny GPT need far more than any build machine's RAM.
+    let out = crate::util::oomlab()
+        .args(["train", "--device", "cpu", "--batch", "2097152", "--quiet"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot fit") && err.contains("--batch") && err.contains("grad-accum"),
+        "{err}"
+    );
+}
