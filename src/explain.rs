@@ -397,7 +397,7 @@ fn measured_estimate() -> String {
         "../docs/results/2026-11-30-h200-paired-gpu/runs/oomlab-f32-efficient-growth-r1/summary.json"
     );
     let mut out = String::from(
-        "\nMeasured (docs/results/2026-12-01-estimate-validation.md, scripts/estimate-validation.py):\n",
+        "\nMeasured by oomlab compare and oomlab estimate --calibrate (docs/results/2026-12-01-estimate-validation.md, scripts/estimate-validation.py):\n",
     );
     for line in TABLE.lines().filter(|l| l.starts_with("- ")) {
         out.push_str(&format!("  {}\n", &line[2..]));

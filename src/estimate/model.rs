@@ -280,7 +280,6 @@ impl Estimate {
         };
         let at_bwd = moment == Moment::Backward;
         let mb = plan.micro_batch;
-        let _ = TermKind::Runtime;
         let term = |kind, bytes: Bytes, at_peak: bool, how: String| Term {
             kind,
             bytes,
