@@ -45,6 +45,14 @@ pub enum Error {
     /// A report could not be rendered.
     #[error("cannot render the report: {0}")]
     Report(String),
+    /// An input file (e.g. the message `oomlab diagnose` reads) could not be read.
+    #[error("cannot read {path}: {source} (give a readable file, or pipe the text in: `oomlab diagnose < oom.txt`)")]
+    Input {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
 }
 
 /// Exit code for invalid input: config, flags, data file, unavailable device.
@@ -65,7 +73,8 @@ impl Error {
             | Error::Device(_)
             | Error::Budget(_)
             | Error::Unsupported(_)
-            | Error::WontFit(_) => EXIT_USAGE,
+            | Error::WontFit(_)
+            | Error::Input { .. } => EXIT_USAGE,
             Error::Kill(e) if e.is_refusal() => EXIT_USAGE,
             Error::RunDir { .. } | Error::Report(_) | Error::Kill(_) | Error::Probe(_) => {
                 EXIT_FAILURE

@@ -13,6 +13,7 @@ pub mod compare;
 pub mod config;
 pub mod data;
 pub mod device;
+pub mod diagnose;
 pub mod error;
 pub mod estimate;
 pub mod explain;

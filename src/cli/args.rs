@@ -39,6 +39,10 @@ pub enum Command {
     /// Predict peak memory, the largest batch and the card you need, before training.
     #[command(long_about = ESTIMATE_ABOUT)]
     Estimate(EstimateArgs),
+    /// Read an out-of-memory message (PyTorch, CUDA, burn) and say which case it is and
+    /// what to do.
+    #[command(long_about = DIAGNOSE_ABOUT)]
+    Diagnose(DiagnoseArgs),
     /// Print the generated training language (the default data) to stdout.
     Dataset(DatasetArgs),
     /// GPUs, the processes holding VRAM (stale ones flagged), and a careful way to free it.
@@ -406,6 +410,40 @@ or $OOMLAB_CALIBRATION).
 
 `oomlab explain estimate` says how each term is computed and how far it was off on the
 H200.";
+
+const DIAGNOSE_ABOUT: &str = "\
+Read an out-of-memory error and say which of the usual cases it is, why, and what to do:
+
+  larger than the card   one tensor bigger than the whole card: only a smaller tensor helps
+  fragmentation          the cache holds the requested bytes free, but in pieces
+  other processes        someone else holds the memory this process needed
+  per-process limit      the card had the bytes; a cap inside the process refused them
+  shortage               the process really needs more: by how much, and what each
+                         technique saved when oomlab measured it
+  outside the allocator  the CUDA runtime or cuBLAS failed (context creation, workspaces)
+
+It reads PyTorch's CUDA OOM message (2.1 and later, and the older one), the CUDA runtime's
+and cuBLAS's errors, cubecl's (burn's), TensorFlow's and XLA's. Paste the whole error; add
+torch.cuda.memory_summary() and nvidia-smi's output to the same text for more (names of
+the processes, non-releasable memory). On a machine with a GPU it also lists who holds
+VRAM now.
+
+  oomlab diagnose oom.txt
+  python train.py 2>&1 | tail -40 | oomlab diagnose
+  oomlab diagnose            (paste, then Ctrl-D)
+
+Exit status: 0 when the text was classified, 1 when it was not (no out-of-memory message
+it knows, or one without its figures), 2 when the file cannot be read.";
+
+/// `oomlab diagnose`: where the message comes from.
+#[derive(Debug, Args)]
+pub struct DiagnoseArgs {
+    /// A file holding the error text; without it (or with -), standard input.
+    pub file: Option<std::path::PathBuf>,
+    /// Print the report as JSON (the figures read, the case, the measured savings).
+    #[arg(long)]
+    pub json: bool,
+}
 
 /// `oomlab estimate`: the flags of `train`, and what to size for.
 #[derive(Debug, Args)]

@@ -5,7 +5,9 @@ mod args;
 mod gpu;
 mod resolve;
 
-pub use args::{Cli, Command, CompareArgs, DatasetArgs, EstimateArgs, GpuArgs, TrainArgs};
+pub use args::{
+    Cli, Command, CompareArgs, DatasetArgs, DiagnoseArgs, EstimateArgs, GpuArgs, TrainArgs,
+};
 pub use resolve::{resolve, resolve_compare, resolve_estimate};
 
 use std::io::Write;
@@ -27,6 +29,7 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
         }
         Command::Gpu(args) => gpu::run(args),
         Command::Estimate(args) => estimate(args),
+        Command::Diagnose(args) => diagnose(args),
         Command::Dataset(args) => {
             let text = crate::data::generate(args.task, args.chars, args.seed);
             print!("{text}");
@@ -125,6 +128,47 @@ fn estimate(args: EstimateArgs) -> Result<i32, Error> {
     };
     drop(written);
     Ok(0)
+}
+
+fn diagnose(args: DiagnoseArgs) -> Result<i32, Error> {
+    use std::io::{IsTerminal, Read};
+    let text = match args.file.as_deref() {
+        Some(path) if path.as_os_str() != "-" => {
+            std::fs::read_to_string(path).map_err(|source| Error::Input {
+                path: path.to_path_buf(),
+                source,
+            })?
+        }
+        _ => {
+            let mut stdin = std::io::stdin();
+            if stdin.is_terminal() {
+                eprintln!("oomlab diagnose: paste the error message, then press Ctrl-D");
+            }
+            let mut text = String::new();
+            stdin
+                .read_to_string(&mut text)
+                .map_err(|source| Error::Input {
+                    path: "standard input".into(),
+                    source,
+                })?;
+            text
+        }
+    };
+    // Who holds VRAM now, where NVML answers (not in CI, not without a GPU).
+    let live = crate::probe::NvmlView::init()
+        .ok()
+        .map(|v| crate::gpu::snapshot(&v));
+    let report = crate::diagnose::DiagnoseReport::new(&text, live.as_ref());
+    let mut out = std::io::stdout().lock();
+    let written = if args.json {
+        serde_json::to_writer_pretty(&mut out, &report)
+            .map_err(std::io::Error::other)
+            .and_then(|_| writeln!(out))
+    } else {
+        write!(out, "{}", report.to_terminal())
+    };
+    drop(written);
+    Ok(if report.classified() { 0 } else { 1 })
 }
 
 fn compare(args: CompareArgs) -> Result<i32, Error> {

@@ -12,6 +12,7 @@ mod attention;
 mod auto_halve;
 mod cli;
 mod compare;
+mod diagnose;
 mod estimate;
 mod grad_accum;
 mod memory_options;

@@ -1,0 +1,306 @@
+//! Reading the figures out of an out-of-memory message: PyTorch's CUDA caching allocator
+//! (the message since 2.1 and the older one), `torch.cuda.memory_summary()`, nvidia-smi's
+//! process table, raw CUDA and cuBLAS errors, and cubecl's (oomlab's) allocation panic.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+use serde::Serialize;
+
+use crate::units::{parse_size, Bytes};
+
+/// Who wrote the message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Source {
+    /// PyTorch's caching allocator, 2.1 and later ("GPU 0 has a total capacity of ...").
+    Pytorch,
+    /// PyTorch's caching allocator before 2.1 ("(GPU 0; 15.78 GiB total capacity; ...").
+    PytorchLegacy,
+    /// The CUDA runtime or driver itself (`CUDA error: out of memory`,
+    /// `CUDA_ERROR_OUT_OF_MEMORY`), outside the caching allocator: context creation, a
+    /// library's workspace, NCCL.
+    CudaRuntime,
+    /// cuBLAS could not get its workspace (`CUBLAS_STATUS_ALLOC_FAILED`).
+    Cublas,
+    /// cubecl's allocation panic, as burn (and oomlab) on CUDA prints it.
+    Cubecl,
+    /// TensorFlow's BFC allocator (`OOM when allocating tensor`).
+    Tensorflow,
+    /// XLA / JAX (`RESOURCE_EXHAUSTED: Out of memory`).
+    Xla,
+}
+
+/// A process in nvidia-smi's table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SmiProcess {
+    /// GPU index.
+    pub gpu: u32,
+    /// Process id.
+    pub pid: u32,
+    /// Process name as nvidia-smi prints it (often cut).
+    pub name: String,
+    /// Memory it uses; `None` where nvidia-smi cut the figure short ("10036...").
+    pub used: Option<Bytes>,
+}
+
+/// Everything a message says, each figure only when the text gives it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Facts {
+    /// Who wrote it; `None`: not an out-of-memory message this reader knows.
+    pub source: Option<Source>,
+    /// The allocation that failed.
+    pub requested: Option<Bytes>,
+    /// GPU index.
+    pub gpu: Option<u32>,
+    /// The card's capacity as the framework sees it.
+    pub total: Option<Bytes>,
+    /// Free on the device at the failure (driver's figure).
+    pub free: Option<Bytes>,
+    /// This process's memory on the device, including the CUDA context and non-PyTorch
+    /// allocations.
+    pub this_process: Option<Bytes>,
+    /// Other processes the message names, with their memory.
+    pub other_processes: Vec<(u32, Bytes)>,
+    /// A per-process cap (`torch.cuda.set_per_process_memory_fraction`: "4.00 GiB
+    /// allowed").
+    pub allowed: Option<Bytes>,
+    /// Bytes in live tensors (PyTorch: "allocated by PyTorch").
+    pub allocated: Option<Bytes>,
+    /// Bytes the caching allocator holds but no tensor uses.
+    pub reserved_unallocated: Option<Bytes>,
+    /// `torch.cuda.memory_summary()`'s current non-releasable memory: free bytes inside
+    /// segments that also hold live blocks, which emptying the cache cannot return.
+    pub non_releasable: Option<Bytes>,
+    /// Processes from an nvidia-smi table pasted along.
+    pub smi_processes: Vec<SmiProcess>,
+    /// The message names PYTORCH_CUDA_ALLOC_CONF's expandable segments as already set.
+    pub expandable_segments_set: bool,
+}
+
+const SIZE: &str = r"([0-9]+(?:\.[0-9]+)?\s*(?:bytes|[KMGT]iB|B))";
+
+fn re(pattern: &str) -> Regex {
+    // The patterns are constants tested below; a bad one is a programming error.
+    #[allow(clippy::expect_used)]
+    Regex::new(&pattern.replace("SIZE", SIZE)).expect("a valid built-in pattern")
+}
+
+static REQUESTED: LazyLock<Regex> = LazyLock::new(|| re(r"Tried to allocate SIZE"));
+static GPU: LazyLock<Regex> = LazyLock::new(|| re(r"\(?GPU\s*([0-9]+)[;\s]"));
+static TOTAL: LazyLock<Regex> = LazyLock::new(|| re(r"total capacity of SIZE|SIZE total capacity"));
+static FREE: LazyLock<Regex> = LazyLock::new(|| re(r"of which SIZE is free|SIZE free"));
+static THIS: LazyLock<Regex> = LazyLock::new(|| re(r"this process has SIZE memory in use"));
+static OTHER: LazyLock<Regex> = LazyLock::new(|| re(r"Process ([0-9]+) has SIZE memory in use"));
+static ALLOWED: LazyLock<Regex> = LazyLock::new(|| re(r"SIZE allowed"));
+static ALLOCATED: LazyLock<Regex> =
+    LazyLock::new(|| re(r"SIZE is allocated by PyTorch|SIZE already allocated"));
+static UNALLOCATED: LazyLock<Regex> =
+    LazyLock::new(|| re(r"SIZE is reserved by PyTorch but unallocated"));
+static RESERVED_TOTAL: LazyLock<Regex> = LazyLock::new(|| re(r"SIZE reserved in total by PyTorch"));
+static NON_RELEASABLE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\|\s*Non-releasable memory\s*\|\s*SIZE"));
+static SMI_ROW: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?m)^\|\s+([0-9]+)\s+\S+\s+\S+\s+([0-9]+)\s+(?:C|G|M|C\+G|M\+C)\s+(.+?)\s+([0-9]+)(MiB|\.\.\.)\s*\|",
+    )
+});
+static CUBECL: LazyLock<Regex> = LazyLock::new(|| re(r"can't allocate buffer of size: ([0-9]+)"));
+static XLA: LazyLock<Regex> =
+    LazyLock::new(|| re(r"Out of memory (?:while trying to allocate|allocating) ([0-9]+) bytes"));
+
+fn size(text: &str) -> Option<Bytes> {
+    let t = text.trim();
+    let t = t.strip_suffix("bytes").map(str::trim).unwrap_or(t);
+    parse_size(t).ok()
+}
+
+/// The first size any alternative of `re` captures.
+fn first_size(re: &Regex, text: &str) -> Option<Bytes> {
+    re.captures(text).and_then(|c| {
+        c.iter()
+            .skip(1)
+            .flatten()
+            .next()
+            .and_then(|m| size(m.as_str()))
+    })
+}
+
+/// Reads every figure `text` gives.
+pub fn parse(text: &str) -> Facts {
+    let mut f = Facts {
+        requested: first_size(&REQUESTED, text),
+        gpu: GPU
+            .captures(text)
+            .and_then(|c| c.get(1))
+            .and_then(|m| m.as_str().parse().ok()),
+        total: first_size(&TOTAL, text),
+        free: first_size(&FREE, text),
+        this_process: first_size(&THIS, text),
+        allowed: first_size(&ALLOWED, text),
+        allocated: first_size(&ALLOCATED, text),
+        reserved_unallocated: first_size(&UNALLOCATED, text),
+        non_releasable: first_size(&NON_RELEASABLE, text),
+        expandable_segments_set: text.contains("expandable_segments:True")
+            && !text.contains("try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"),
+        ..Facts::default()
+    };
+    for c in OTHER.captures_iter(text) {
+        if let (Some(pid), Some(used)) = (
+            c.get(1).and_then(|m| m.as_str().parse().ok()),
+            c.get(2).and_then(|m| size(m.as_str())),
+        ) {
+            f.other_processes.push((pid, used));
+        }
+    }
+    for c in SMI_ROW.captures_iter(text) {
+        let field = |i: usize| c.get(i).map(|m| m.as_str()).unwrap_or("");
+        if let (Ok(gpu), Ok(pid)) = (field(1).parse(), field(2).parse()) {
+            let used = match field(5) {
+                "MiB" => field(4).parse::<u64>().ok().map(|m| Bytes(m * 1024 * 1024)),
+                _ => None,
+            };
+            f.smi_processes.push(SmiProcess {
+                gpu,
+                pid,
+                name: field(3).to_string(),
+                used,
+            });
+        }
+    }
+    // The old message gives reserved in total; the unallocated part is the difference.
+    if f.reserved_unallocated.is_none() {
+        if let (Some(reserved), Some(allocated)) = (first_size(&RESERVED_TOTAL, text), f.allocated)
+        {
+            f.reserved_unallocated = Some(Bytes(reserved.0.saturating_sub(allocated.0)));
+        }
+    }
+    let lower = text.to_ascii_lowercase();
+    let pytorch = f.requested.is_some() && lower.contains("cuda out of memory");
+    f.source = if pytorch && text.contains("total capacity;") {
+        Some(Source::PytorchLegacy)
+    } else if pytorch {
+        Some(Source::Pytorch)
+    } else if let Some(c) = CUBECL.captures(text) {
+        f.requested = c.get(1).and_then(|m| m.as_str().parse().ok()).map(Bytes);
+        Some(Source::Cubecl)
+    } else if lower.contains("cublas_status_alloc_failed") {
+        Some(Source::Cublas)
+    } else if lower.contains("oom when allocating tensor") {
+        Some(Source::Tensorflow)
+    } else if lower.contains("resource_exhausted") && lower.contains("out of memory") {
+        f.requested = XLA
+            .captures(text)
+            .and_then(|c| c.get(1))
+            .and_then(|m| m.as_str().parse().ok())
+            .map(Bytes);
+        Some(Source::Xla)
+    } else if lower.contains("cuda error: out of memory")
+        || lower.contains("cuda_error_out_of_memory")
+        || lower.contains("cudaerrormemoryallocation")
+        || lower.contains("cuda out of memory")
+    {
+        Some(Source::CudaRuntime)
+    } else {
+        None
+    };
+    f
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MIB: u64 = 1024 * 1024;
+    const GIB: u64 = 1024 * MIB;
+
+    fn gib(x: f64) -> Bytes {
+        Bytes((x * GIB as f64).round() as u64)
+    }
+    fn mib(x: f64) -> Bytes {
+        Bytes((x * MIB as f64).round() as u64)
+    }
+
+    #[test]
+    fn reads_every_figure_of_the_current_pytorch_message() {
+        let m = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 42.00 MiB. \
+GPU 0 has a total capacity of 23.50 GiB of which 10.50 MiB is free. Process 4242 has 12.00 GiB \
+memory in use. Process 77 has 300.00 MiB memory in use. Including non-PyTorch memory, this \
+process has 11.10 GiB memory in use. Of the allocated memory 10.25 GiB is allocated by PyTorch, \
+and 512.00 MiB is reserved by PyTorch but unallocated. If reserved but unallocated memory is \
+large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.";
+        let f = parse(m);
+        assert_eq!(f.source, Some(Source::Pytorch));
+        assert_eq!(f.requested, Some(mib(42.0)));
+        assert_eq!(f.gpu, Some(0));
+        assert_eq!(f.total, Some(gib(23.5)));
+        assert_eq!(f.free, Some(mib(10.5)));
+        assert_eq!(f.this_process, Some(gib(11.1)));
+        assert_eq!(f.other_processes, vec![(4242, gib(12.0)), (77, mib(300.0))]);
+        assert_eq!(f.allocated, Some(gib(10.25)));
+        assert_eq!(f.reserved_unallocated, Some(mib(512.0)));
+        assert!(!f.expandable_segments_set, "the advice is not the setting");
+    }
+
+    #[test]
+    fn the_legacy_message_gives_unallocated_as_reserved_minus_allocated() {
+        let m = "RuntimeError: CUDA out of memory. Tried to allocate 64.00 MiB (GPU 1; 10.00 GiB \
+total capacity; 8.00 GiB already allocated; 20.00 MiB free; 9.00 GiB reserved in total by \
+PyTorch) If reserved memory is >> allocated memory try setting max_split_size_mb";
+        let f = parse(m);
+        assert_eq!(f.source, Some(Source::PytorchLegacy));
+        assert_eq!(f.gpu, Some(1));
+        assert_eq!(f.total, Some(gib(10.0)));
+        assert_eq!(f.free, Some(mib(20.0)));
+        assert_eq!(f.allocated, Some(gib(8.0)));
+        assert_eq!(f.reserved_unallocated, Some(gib(1.0)));
+    }
+
+    #[test]
+    fn reads_nvidia_smi_process_rows() {
+        let m = "|    0   N/A  N/A         1234      C   python3                               40000MiB |\n\
+|    1   N/A  N/A           99      G   /usr/lib/xorg/Xorg                       12MiB |";
+        let f = parse(m);
+        assert_eq!(f.smi_processes.len(), 2);
+        assert_eq!(f.smi_processes[0].pid, 1234);
+        assert_eq!(f.smi_processes[0].name, "python3");
+        assert_eq!(f.smi_processes[0].used, Some(mib(40000.0)));
+        assert_eq!(f.smi_processes[1].gpu, 1);
+    }
+
+    #[test]
+    fn knows_the_other_frameworks_and_cubecl() {
+        assert_eq!(
+            parse("can't allocate buffer of size: 37527470080").source,
+            Some(Source::Cubecl)
+        );
+        assert_eq!(
+            parse("can't allocate buffer of size: 37527470080").requested,
+            Some(Bytes(37_527_470_080))
+        );
+        assert_eq!(
+            parse("RuntimeError: CUDA error: out of memory\nCUDA kernel errors might be asynchronously reported").source,
+            Some(Source::CudaRuntime)
+        );
+        assert_eq!(
+            parse("RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`").source,
+            Some(Source::Cublas)
+        );
+        let x = parse("jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 17179869184 bytes.");
+        assert_eq!(x.source, Some(Source::Xla));
+        assert_eq!(x.requested, Some(Bytes(17_179_869_184)));
+        assert_eq!(
+            parse("ResourceExhaustedError: OOM when allocating tensor with shape[64,1024,1024] and type float").source,
+            Some(Source::Tensorflow)
+        );
+    }
+
+    #[test]
+    fn text_without_an_oom_is_not_recognised() {
+        assert_eq!(
+            parse("ModuleNotFoundError: No module named 'torch._C'").source,
+            None
+        );
+        assert_eq!(parse("").source, None);
+    }
+}

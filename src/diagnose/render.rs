@@ -1,0 +1,302 @@
+//! A diagnosis as text for a person: what the message says, which case it is, why, and
+//! what to do, with the measured effect of each technique.
+
+use std::fmt::Write;
+
+use super::classify::{Aside, Verdict};
+use super::parse::Source;
+use super::DiagnoseReport;
+use crate::units::Bytes;
+
+/// The committed H200 error of a PyTorch process that held no tensor: its memory is the
+/// CUDA context alone.
+const CONTEXT_EVIDENCE: &str =
+    include_str!("../../tests/data/oom-messages/h200-shortage-one-tensor.txt");
+
+/// "; a PyTorch process with no tensors held X on the H200 (file)", read from the file.
+fn context_size() -> String {
+    let f = super::parse(CONTEXT_EVIDENCE);
+    match (f.this_process, f.allocated) {
+        (Some(p), Some(Bytes(0))) => format!(
+            "; a PyTorch process with no tensors held {p} on an H200: tests/data/oom-messages/h200-shortage-one-tensor.txt"
+        ),
+        _ => String::new(),
+    }
+}
+
+fn source_name(s: Source) -> &'static str {
+    match s {
+        Source::Pytorch => "PyTorch's CUDA caching allocator",
+        Source::PytorchLegacy => "PyTorch's CUDA caching allocator (message format before 2.1)",
+        Source::CudaRuntime => "the CUDA runtime (outside PyTorch's caching allocator)",
+        Source::Cublas => "cuBLAS",
+        Source::Cubecl => "cubecl (burn's CUDA runtime; oomlab)",
+        Source::Tensorflow => "TensorFlow's BFC allocator",
+        Source::Xla => "XLA (JAX)",
+    }
+}
+
+fn ratio(a: Bytes, b: Bytes) -> String {
+    if b.0 == 0 {
+        return "n/a".into();
+    }
+    format!("{:.1}x", a.0 as f64 / b.0 as f64)
+}
+
+/// The report as text.
+pub fn render(r: &DiagnoseReport) -> String {
+    let mut s = String::new();
+    let f = &r.facts;
+    let d = &r.diagnosis;
+    if let Some(src) = f.source {
+        let _ = writeln!(s, "Read: an out-of-memory error from {}.", source_name(src));
+    }
+    let mut figures = Vec::new();
+    let named = |label: &str, v: Option<Bytes>| v.map(|b| format!("{label} {b}"));
+    figures.extend(named("asked for", f.requested));
+    figures.extend(named("card", f.total));
+    figures.extend(named("free on the card", f.free));
+    figures.extend(named("this process", f.this_process));
+    figures.extend(named("in PyTorch tensors", f.allocated));
+    figures.extend(named("cached, in no tensor", f.reserved_unallocated));
+    figures.extend(named("non-releasable (memory_summary)", f.non_releasable));
+    if !figures.is_empty() {
+        let gpu = f.gpu.map(|g| format!("GPU {g}: ")).unwrap_or_default();
+        let _ = writeln!(s, "  {gpu}{}", figures.join("; "));
+    }
+    for (pid, b) in &f.other_processes {
+        let _ = writeln!(s, "  process {pid} holds {b}");
+    }
+    for a in &d.asides {
+        if let Aside::NonPytorch { bytes } = a {
+            let _ = writeln!(
+                s,
+                "  outside PyTorch's tensors and cache, this process holds {bytes}: the CUDA context and libraries' workspaces"
+            );
+        }
+    }
+    s.push('\n');
+    let (title, body, todo) = verdict_text(&d.verdict, f.expandable_segments_set);
+    let _ = writeln!(s, "Case: {title}\n");
+    let _ = writeln!(s, "{}", wrap(&body));
+    for a in &d.asides {
+        match a {
+            Aside::OthersHold { held } => {
+                let _ = writeln!(
+                    s,
+                    "Also: other processes hold {held} of this card (`oomlab gpu` lists them).\n"
+                );
+            }
+            Aside::Capped { free, allowed } => {
+                let cap = allowed
+                    .map(|a| format!(" ({a} allowed)"))
+                    .unwrap_or_default();
+                let _ = writeln!(s, "Also: the card itself had {free} free; this process is capped{cap} (torch.cuda.set_per_process_memory_fraction; oomlab's --vram-budget is the same kind of cap).\n");
+            }
+            Aside::NonPytorch { .. } => {}
+        }
+    }
+    if !todo.is_empty() {
+        let _ = writeln!(s, "What to do:");
+        for t in todo {
+            let _ = writeln!(s, "{}", wrap_item(&t));
+        }
+    }
+    if !r.savings.is_empty() {
+        let _ = writeln!(
+            s,
+            "\nWhat each technique did to the peak when oomlab measured it (your model's mix of weights and activations decides yours):"
+        );
+        for x in &r.savings {
+            let _ = writeln!(
+                s,
+                "{}",
+                wrap_item(&format!(
+                    "{:.2}x  {} [oomlab: {}] ({})",
+                    x.ratio, x.technique, x.oomlab, x.measured
+                ))
+            );
+        }
+    }
+    if let Some(live) = &r.live {
+        if !live.is_empty() {
+            let _ = writeln!(s, "\nHolding VRAM on this machine now (oomlab gpu):");
+            for h in live {
+                let _ = writeln!(s, "  {h}");
+            }
+        }
+    }
+    s
+}
+
+fn wrap(text: &str) -> String {
+    let mut out = String::new();
+    for para in text.split("\n\n") {
+        let mut line = String::new();
+        for w in para.split_whitespace() {
+            if !line.is_empty() && line.len() + 1 + w.len() > 90 {
+                out.push_str(&line);
+                out.push('\n');
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(w);
+        }
+        out.push_str(&line);
+        out.push_str("\n\n");
+    }
+    out.pop();
+    out
+}
+
+fn wrap_item(text: &str) -> String {
+    let wrapped = wrap(text);
+    let mut out = String::new();
+    for (i, l) in wrapped.trim_end().lines().enumerate() {
+        out.push_str(if i == 0 { "  - " } else { "    " });
+        out.push_str(l);
+        out.push('\n');
+    }
+    out.pop();
+    out
+}
+
+fn verdict_text(v: &Verdict, expandable_set: bool) -> (String, String, Vec<String>) {
+    let who_holds = "`oomlab gpu` (or nvidia-smi) lists who holds the card now and flags stale holders: zombies, processes of another container, a notebook kernel that still holds its tensors".to_string();
+    match v {
+        Verdict::LargerThanCard { requested, total } => (
+            "one tensor larger than the whole card".into(),
+            format!("A single allocation of {requested} is {} the card's {total}. No technique that shrinks the other terms (weights, optimizer state, the cache) can make it fit: the tensor itself must get smaller.", ratio(*requested, *total)),
+            vec![
+                "Find the operation in the traceback above the error and the shape it makes. The usual culprits are activations that grow with batch x sequence: attention scores [batch, heads, seq, seq], logits [batch, seq, vocab], a concatenation of a whole dataset moved to the GPU at once.".into(),
+                "Cut the dimension that makes it: a smaller micro-batch (gradient accumulation keeps the effective batch), a shorter sequence, chunked loss or logits; memory-efficient attention (F.scaled_dot_product_attention) never builds the [seq, seq] scores.".into(),
+            ],
+        ),
+        Verdict::Fragmentation { requested, unallocated } => (
+            "fragmentation: free memory in the cache, but in pieces".into(),
+            format!("PyTorch's cache held {unallocated} that no tensor used ({} the {requested} requested), yet no free piece was {requested} long. Before raising, PyTorch already released every cached segment it could; what is left sits inside segments that also hold live tensors, so torch.cuda.empty_cache() will not help.", ratio(*unallocated, *requested)),
+            {
+                let mut t = Vec::new();
+                if expandable_set {
+                    t.push("expandable_segments is already set: the pieces are then a cap or a shortage in disguise; compare 'cached, in no tensor' with what the step needs.".to_string());
+                } else {
+                    t.push("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: segments grow in place instead of being cut into blocks, so freed space can be reused for a larger tensor.".into());
+                }
+                t.push("Or PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:N: blocks above N MiB are never cut, so large requests find whole blocks (costs some reuse of small ones).".into());
+                t.push("Keep shapes steady: variable sequence lengths leave holes of every size; pad to a few fixed lengths (buckets).".into());
+                t.push("oomlab shows the same on its own allocator: `oomlab explain pool` (growth pool vs exact pool, measured).".into());
+                t
+            },
+        ),
+        Verdict::OtherProcesses { held, named, freeing_them_fits_this_request } => {
+            let names: Vec<String> = named
+                .iter()
+                .map(|h| {
+                    let mut x = format!("PID {}", h.pid);
+                    if let Some(n) = &h.name {
+                        let _ = write!(x, " {n}");
+                    }
+                    if let Some(b) = h.used {
+                        let _ = write!(x, " ({b})");
+                    }
+                    x
+                })
+                .collect();
+            let who = if names.is_empty() { String::new() } else { format!(": {}", names.join(", ")) };
+            (
+                "other processes hold the memory".into(),
+                format!("Other processes hold {held} of this card{who}. {}The PIDs are the driver's: inside a container they may not match `ps`.",
+                    if *freeing_them_fits_this_request { "Without them, this request would have fit. " } else { "" }),
+                vec![
+                    who_holds,
+                    "End the ones you own; a notebook's previous kernel often still holds its tensors (restart it). `oomlab gpu --kill PID` signals a holder after checking it is the same process.".into(),
+                    "Use a free card (CUDA_VISIBLE_DEVICES=N) or wait; to share a card on purpose, cap each process (torch.cuda.set_per_process_memory_fraction).".into(),
+                ],
+            )
+        }
+        Verdict::ProcessCap { requested, free, allowed } => (
+            "a per-process limit, not the card".into(),
+            format!("The card had {free} free, more than the {requested} requested, yet this process could not have it: a limit inside the process refused it{}.", allowed.map(|a| format!(" (the message says {a} allowed)")).unwrap_or_default()),
+            vec![
+                "Look for torch.cuda.set_per_process_memory_fraction (in your code or your framework's settings) and raise or remove it; oomlab's --vram-budget is the same kind of cap.".into(),
+                "Or keep the cap and treat it as the card: the techniques of a real shortage apply (`oomlab explain`).".into(),
+            ],
+        ),
+        Verdict::Shortage { short_by, allocated, total } => {
+            let mut body = format!("This process needed at least {short_by} more for this one allocation: the request, less what was free on the card and in its cache.");
+            if let (Some(a), Some(t)) = (allocated, total) {
+                let _ = write!(body, " Its tensors already held {a} of the card's {t} ({:.0}%).", 100.0 * a.0 as f64 / t.0.max(1) as f64);
+            }
+            body.push_str(" The failed allocation is the last straw, not the whole need: later allocations of the same step need more, so measure the peak at a batch that fits (torch.cuda.max_memory_allocated) and scale.");
+            (
+                "a real shortage".into(),
+                body,
+                vec![
+                    "Shrink what grows with the batch first: mixed precision, a smaller micro-batch with gradient accumulation (same effective batch), activation checkpointing, memory-efficient attention; then the fixed terms: an optimizer without state (SGD) or with 8-bit state, sharding the optimizer state over GPUs.".into(),
+                    "`oomlab estimate` predicts the peak of oomlab's own model term by term; `oomlab explain` shows each technique on oomlab's model with what it measured.".into(),
+                ],
+            )
+        }
+        Verdict::OutsideAllocator { source } => {
+            let body = match source {
+                Source::Cublas => "cuBLAS could not allocate its workspace (CUBLAS_STATUS_ALLOC_FAILED): the card was full when this process (or a new stream) ran its first matrix multiplication. The message gives no sizes.".to_string(),
+                _ => format!("The CUDA runtime itself ran out, outside PyTorch's caching allocator: most often while creating the CUDA context (the first CUDA call of a process{}) on a card someone else has filled, or a library's workspace (cuBLAS, cuDNN, NCCL). The message gives no sizes.", context_size()),
+            };
+            (
+                "the card was full before PyTorch's allocator was asked".into(),
+                body,
+                vec![
+                    who_holds,
+                    "CUDA_LAUNCH_BLOCKING=1 makes the traceback point at the call that failed.".into(),
+                ],
+            )
+        }
+        Verdict::Cubecl { requested } => {
+            let mut body = "cubecl (burn's CUDA runtime) could not allocate. cubecl asks the driver for pages, not tensors: a tensor goes into a page of its size class, and pages are fractions of the memory cubecl saw at start (the largest a quarter, then a sixteenth, ...). With burn 0.21 the panic happens on the device thread and the tensor reads as zeros: run under oomlab, whose detector catches it.".to_string();
+            if let Some(r) = requested {
+                let cards: Vec<String> = (1..=3u32)
+                    .map(|k| Bytes(r.0.saturating_mul(4u64.pow(k))))
+                    .filter(|b| b.gib() >= 4.0 && b.gib() <= 300.0)
+                    .map(|b| b.to_string())
+                    .collect();
+                if !cards.is_empty() {
+                    let _ = write!(body, "\n\nThe request, {r}, is a page (not a tensor) if the memory cubecl saw was about {}.", cards.join(" or "));
+                }
+            }
+            (
+                "cubecl (burn) ran out".into(),
+                body,
+                vec![
+                    "oomlab train --vram-budget SIZE shows where it fails and why; `oomlab explain pool` explains the pages; `oomlab estimate` predicts the peak.".into(),
+                    who_holds,
+                ],
+            )
+        }
+        Verdict::OtherFramework { source, requested } => {
+            let size = requested.map(|r| format!(" It asked for {r}.")).unwrap_or_default();
+            let (body, todo) = match source {
+                Source::Xla => (
+                    format!("XLA (JAX) ran out.{size} JAX preallocates most of the card when it starts, so nvidia-smi shows it full from the first step; that is its pool, not its need."),
+                    vec!["XLA_PYTHON_CLIENT_PREALLOCATE=false allocates on demand; XLA_PYTHON_CLIENT_MEM_FRACTION=.F sets the share it takes; then treat it as a real shortage.".to_string()],
+                ),
+                _ => (
+                    format!("TensorFlow's allocator ran out.{size} TensorFlow takes nearly the whole card when it starts unless memory growth is on; the shape[...] in the message names the tensor it could not place."),
+                    vec!["tf.config.experimental.set_memory_growth(gpu, True) (or TF_FORCE_GPU_ALLOW_GROWTH=true) allocates on demand; then treat it as a real shortage.".to_string()],
+                ),
+            };
+            ("another framework's out-of-memory".into(), body, todo)
+        }
+        Verdict::TooFewFigures => (
+            "an out-of-memory error without its figures".into(),
+            "This reads as an out-of-memory error but the sizes are missing (was the line cut?). Paste the whole error line, ideally with torch.cuda.memory_summary() and nvidia-smi's output.".into(),
+            vec![],
+        ),
+        Verdict::Unknown => (
+            "cannot classify".into(),
+            "No out-of-memory message oomlab knows is in this text (PyTorch's CUDA OOM, CUDA runtime or cuBLAS errors, cubecl/burn, TensorFlow, XLA). Paste the full error, from 'Traceback' to the last line.".into(),
+            vec![],
+        ),
+    }
+}

@@ -1,0 +1,122 @@
+//! What each technique saved when it was measured: read from the committed results, so the
+//! advice a diagnosis prints is a measurement with its file, never a typed-in figure.
+
+use serde::Serialize;
+use serde_json::Value;
+
+const PAIRED: &str = include_str!("../../docs/results/2026-11-30-h200-paired-gpu/paired.json");
+const PAIRED_FILE: &str = "docs/results/2026-11-30-h200-paired-gpu/paired.json";
+const PRECISION: &str = include_str!("../../docs/results/2026-11-30-h200-precision/compare.json");
+const PRECISION_FILE: &str = "docs/results/2026-11-30-h200-precision/compare.json";
+
+/// One technique's measured effect on the process's peak memory (NVML).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Saving {
+    /// What to do, in PyTorch terms.
+    pub technique: &'static str,
+    /// The oomlab flag that shows the same (`oomlab explain ...`).
+    pub oomlab: &'static str,
+    /// Peak with the technique / peak without.
+    pub ratio: f64,
+    /// What was measured and where the figures are.
+    pub measured: String,
+}
+
+fn median(mut v: Vec<f64>) -> Option<f64> {
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(f64::total_cmp);
+    Some(v[v.len() / 2])
+}
+
+/// Median NVML peak of the paired runs called `name`.
+fn paired_peak(runs: &[Value], name: &str) -> Option<f64> {
+    median(
+        runs.iter()
+            .filter(|r| r["name"] == name && r["exit"] == 0)
+            .filter_map(|r| r["peak_nvml"].as_f64())
+            .collect(),
+    )
+}
+
+/// `memory_vs_baseline` of the compare row for `strategy`.
+fn compare_ratio(rows: &[Value], strategy: &str) -> Option<f64> {
+    rows.iter()
+        .find(|r| r["strategy"] == strategy)
+        .and_then(|r| r["memory_vs_baseline"].as_f64())
+}
+
+/// The measured savings, largest saving first; empty if a file lacks a row.
+pub fn measured_savings() -> Vec<Saving> {
+    let mut out = Vec::new();
+    let paired: Value = serde_json::from_str(PAIRED).unwrap_or(Value::Null);
+    let runs = paired["runs"].as_array().cloned().unwrap_or_default();
+    let base = paired_peak(&runs, "pytorch f32 math");
+    let pt = |technique, oomlab, name: &str| {
+        let ratio = paired_peak(&runs, name)? / base?;
+        Some(Saving {
+            technique,
+            oomlab,
+            ratio,
+            measured: format!(
+                "PyTorch, `gpu` GPT (d512, 8 layers, seq 256), batch 64, H200: '{name}' vs 'pytorch f32 math', median of 3 ({PAIRED_FILE})"
+            ),
+        })
+    };
+    out.extend(pt(
+        "mixed precision (torch.autocast bf16) and memory-efficient attention (F.scaled_dot_product_attention) together",
+        "--precision amp-bf16 --attention efficient",
+        "pytorch amp-bf16 sdpa",
+    ));
+    out.extend(pt(
+        "memory-efficient attention (F.scaled_dot_product_attention instead of softmax(QK^T)V)",
+        "--attention efficient",
+        "pytorch f32 sdpa",
+    ));
+    out.extend(pt(
+        "mixed precision (torch.autocast(dtype=torch.bfloat16))",
+        "--precision amp-bf16",
+        "pytorch amp-bf16 math",
+    ));
+    let compare: Value = serde_json::from_str(PRECISION).unwrap_or(Value::Null);
+    let rows = compare["rows"].as_array().cloned().unwrap_or_default();
+    let ol = |technique, oomlab, strategy: &str| {
+        Some(Saving {
+            technique,
+            oomlab,
+            ratio: compare_ratio(&rows, strategy)?,
+            measured: format!(
+                "oomlab, tiny GPT, batch 2048, H200: '{strategy}' vs 'baseline' ({PRECISION_FILE})"
+            ),
+        })
+    };
+    out.extend(ol(
+        "gradient accumulation, 4 micro-batches of a quarter (loss / 4, optimizer step every 4)",
+        "--strategy grad-accum --steps 4",
+        "grad-accum",
+    ));
+    out.extend(ol(
+        "activation checkpointing (torch.utils.checkpoint)",
+        "--strategy checkpointing",
+        "checkpointing",
+    ));
+    out.sort_by(|a, b| a.ratio.total_cmp(&b.ratio));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_saving_is_read_from_its_file_and_saves_memory() {
+        let s = measured_savings();
+        assert_eq!(s.len(), 5, "{s:?}");
+        for x in &s {
+            assert!(x.ratio > 0.0 && x.ratio < 1.0, "{x:?}");
+            assert!(x.measured.contains("docs/results/"), "{x:?}");
+        }
+        assert!(s.windows(2).all(|w| w[0].ratio <= w[1].ratio));
+    }
+}
