@@ -37,8 +37,13 @@ with the sum. The update equals the one of the whole batch (tests/integration/
 grad_accum.rs checks it to 1e-5), while only one micro-batch's
 activations are alive at a time.
 
-When to use it: the batch size matters for your results (learning-rate schedule, batch
-statistics of the optimizer) but does not fit. Choose the smallest K that fits.
+When to use it: the batch size matters for your results (the learning rate and its
+schedule were tuned for it) but does not fit. Choose the smallest K that fits. Two
+caveats where the update is not the full batch's: BatchNorm computes its statistics per
+micro-batch (LayerNorm, used here, does not care), and a loss averaged over tokens is
+weighted differently when micro-batches hold different numbers of tokens (divide each
+micro-batch's token sum by the whole batch's token count instead of by K). oomlab's
+batches are all full-length, so dividing by K is exact here.
 
 What it costs: time. K smaller passes use the GPU less well than one large pass, and the
 gradient sum is one more set of parameter-sized buffers. Weights, gradients and optimizer
@@ -79,11 +84,15 @@ cheap to redo: their outputs are dropped after the forward pass and recomputed f
 inputs during the backward pass).
 
 When to use it: activations dominate memory (long contexts, many layers) and
-grad-accum is not an option (batch statistics, or the micro-batch is already 1).
+grad-accum is not an option (BatchNorm statistics would change with the micro-batch, or
+the micro-batch is already 1).
 
-What it costs: recomputation time in the backward pass. How much memory it saves depends
-on how much of the forward pass is element-wise work; PyTorch's
-torch.utils.checkpoint, which recomputes whole blocks, saves more and costs more.
+What it costs: recomputation time in the backward pass, where compute is the bottleneck:
+the measurements below show it on the CPU and not on the H200, where this small model's
+step is bound by kernel launches and matrix multiplications rather than by the
+element-wise work that is redone. How much memory it saves depends on how much of the
+forward pass is element-wise work; PyTorch's torch.utils.checkpoint, which recomputes
+whole blocks, saves more and costs more.
 ",
     ),
     (
@@ -166,7 +175,7 @@ When to use it: one training per GPU that should not be disturbed by anyone else
 starting later, or to see why a second process on a 'busy' GPU fails.
 
 What it costs: everyone else's memory. And burn's pool is split in size classes (pages
-of 1/4, 1/16, 1/64... of a quarter of the card): a page serves only tensors of its
+of 1/4, 1/16, 1/64... of the card): a page serves only tensors of its
 class, so a step can still need new pages while preallocated ones sit empty; the
 summary reports that growth (`prealloc.grew_after`).
 ",
@@ -475,32 +484,59 @@ fn measured(topic: &str) -> String {
         } else {
             "HOST RSS"
         };
-        let na = || "n/a".to_string();
+        let gpu = cmp.memory_kind == Some(MemoryKind::Gpu);
+        let base = cmp
+            .rows
+            .iter()
+            .find(|r| r.strategy.name() == "baseline" && r.status == RowStatus::Completed);
         let show = |r: &Row| {
-            format!(
-                "  {:<11} {:<8} peak {kind} {} ({} of baseline), steady step {} ms ({} of baseline), final loss {}, OOMs hit {}{}{}{}\n",
+            let mut line = format!(
+                "  {:<13} {:<9}",
                 r.strategy.name(),
-                r.split.clone().unwrap_or_else(na),
-                r.peak_process_bytes
-                    .map_or_else(na, |b| format!("{:.1} MiB", Bytes(b).mib())),
-                r.memory_vs_baseline.map_or_else(na, |x| format!("{x:.2}x")),
-                r.steady_step_s
-                    .map_or_else(na, |s| format!("{:.1}", s * 1000.0)),
-                r.time_vs_baseline.map_or_else(na, |x| format!("{x:.2}x")),
-                r.final_loss.map_or_else(na, |l| format!("{l:.4}")),
-                r.oom_retries,
-                if cmp.simulated { " (SIMULATED)" } else { "" },
-                match r.skipped_steps {
-                    0 => String::new(),
-                    n => format!(", updates skipped by the loss scaler {n}"),
-                },
-                match &r.status {
-                    RowStatus::Completed => "",
-                    RowStatus::OutOfMemory(_) => " (stopped: out-of-memory)",
-                    RowStatus::Failed(_) => " (stopped: failed)",
-                    RowStatus::NotRun => " (not run)",
+                r.split.clone().unwrap_or_default()
+            );
+            if let Some(b) = r.peak_process_bytes {
+                line.push_str(&format!(" peak {kind} {:.1} MiB", Bytes(b).mib()));
+                if let Some(x) = r.memory_vs_baseline {
+                    line.push_str(&format!(" ({x:.2}x)"));
                 }
-            )
+            }
+            if let (true, Some(b)) = (gpu, r.peak_in_use_bytes) {
+                line.push_str(&format!(", in tensors {:.1} MiB", Bytes(b).mib()));
+                if let Some(x) = base.and_then(|base| base.peak_in_use_bytes) {
+                    line.push_str(&format!(" ({:.2}x)", b as f64 / x.max(1) as f64));
+                }
+            }
+            if let Some(t) = r.steady_step_s {
+                line.push_str(&format!(", steady step {:.1} ms", t * 1000.0));
+                if let Some(x) = r.time_vs_baseline {
+                    line.push_str(&format!(" ({x:.2}x)"));
+                }
+            }
+            if let Some(l) = r.final_loss {
+                line.push_str(&format!(", final loss {l:.4}"));
+            }
+            if r.oom_retries > 0 || cmp.simulated {
+                line.push_str(&format!(
+                    ", OOMs hit {}{}",
+                    r.oom_retries,
+                    if cmp.simulated { " (SIMULATED)" } else { "" }
+                ));
+            }
+            if r.skipped_steps > 0 {
+                line.push_str(&format!(
+                    ", updates skipped by the loss scaler {}",
+                    r.skipped_steps
+                ));
+            }
+            line.push_str(match &r.status {
+                RowStatus::Completed => "",
+                RowStatus::OutOfMemory(_) => " (stopped: out of memory)",
+                RowStatus::Failed(_) => " (stopped: failed)",
+                RowStatus::NotRun => " (not run)",
+            });
+            line.push('\n');
+            line
         };
         let picked: Vec<&Row> = cmp
             .rows
@@ -526,6 +562,16 @@ fn measured(topic: &str) -> String {
         for r in picked {
             out.push_str(&show(r));
         }
+        out.push_str("  (x): this row / the baseline row");
+        match (base, gpu) {
+            (None, _) => out.push_str("; none here: the baseline did not finish"),
+            (Some(b), true) => out.push_str(&format!(
+                ". The process figure also holds the pool's slack and {:.1} MiB outside the pool (CUDA context, modules: the baseline's), which do not shrink with the batch; so its ratios sit above the ratios of the bytes in tensors",
+                Bytes(b.overhead_bytes.unwrap_or(0)).mib()
+            )),
+            (Some(_), false) => {}
+        }
+        out.push_str(".\n");
     }
     out
 }

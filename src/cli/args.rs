@@ -148,8 +148,9 @@ and reads burn's allocator at the end of each phase; the summary reconciles the 
 (tensors in use, pool slack, CUDA context, other processes). burn 0.21 does not report a
 failed GPU allocation, so oomlab detects it itself: a step hit by OOM is discarded (model
 and optimizer untouched), memory is released, and the run stops with exit code 3.
---vram-budget makes a big card behave like a small one; on the CPU --memory-budget gives
-the same behaviour with SIMULATED OOMs.
+--vram-budget gives a big card the free memory of a small one (burn's page sizes still
+follow the physical card); on the CPU --memory-budget gives the same behaviour with
+SIMULATED OOMs.
 
 Exit codes: 0 done, 1 failed while running, 2 bad config/flags/data/device,
 3 stopped by a detected out-of-memory failure, 130 stopped by Ctrl-C (summary still
@@ -344,8 +345,9 @@ pub struct TrainArgs {
     /// 64MiB). The step is discarded as on a GPU; everything shown is labelled simulated.
     #[arg(long, value_name = "SIZE", value_parser = size_arg)]
     pub memory_budget: Option<Bytes>,
-    /// CUDA only: make the card behave like one of SIZE (e.g. 8GiB) by holding the rest of
-    /// its memory outside burn; allocations past it fail for real in the driver.
+    /// CUDA only: leave SIZE (e.g. 8GiB) of the card to this run by holding the rest of its
+    /// memory outside burn; allocations past it fail for real in the driver. burn's page
+    /// sizes still follow the physical card (a quarter of it, then quarters of that).
     #[arg(long, value_name = "SIZE", value_parser = size_arg)]
     pub vram_budget: Option<Bytes>,
     /// How often the background memory sampler reads NVML (or the host), in ms.

@@ -1,7 +1,10 @@
-//! `--vram-budget`: make the card behave like a smaller one by holding the rest of its
-//! memory in one plain device allocation outside burn's pool. burn then hits real,
+//! `--vram-budget`: give the card the free memory of a smaller one by holding the rest of
+//! its memory in one plain device allocation outside burn's pool. burn then hits real,
 //! driver-level allocation failures at the budget, NVML shows the ballast as this
-//! process's memory, and the summary lists it on a line of its own.
+//! process's memory, and the summary lists it on a line of its own. What it does not
+//! change: cubecl sizes its pool's pages from the physical card (the largest a quarter of
+//! it), so under any budget on an H200 a 128 MiB tensor takes a page of 2.2 GiB, where a
+//! real 8 GiB card would give it one of 512 MiB (`estimate::pool`'s tests).
 
 use cudarc::driver::{result, sys};
 

@@ -87,5 +87,18 @@ mod tests {
         assert_eq!(of(64 * MIB), Some(561));
         // Three 128 MiB tensors take one page of the 2.2 GiB pool.
         assert_eq!(reserved(h200, &[(128 * MIB, 3)]).0 / MIB, 2246);
+        // A 1 GiB tensor sits in an 8.8 GiB page (docs/reading-memory.md, explain pool).
+        assert_eq!(of(1024 * MIB), Some(8985));
+    }
+
+    #[test]
+    fn a_real_8_gib_card_gives_a_128_mib_tensor_a_512_mib_page_not_an_h200_page() {
+        // What `--vram-budget 8GiB` on an H200 does not emulate (device/ballast.rs).
+        let p = pools(Bytes(8 * 1024 * MIB));
+        let page = p
+            .iter()
+            .find(|p| 128 * MIB <= p.max_slice)
+            .map(|p| p.page / MIB);
+        assert_eq!(page, Some(512));
     }
 }
