@@ -502,6 +502,10 @@ pub struct CompareArgs {
     /// Print the comparison as JSON on stdout.
     #[arg(long)]
     pub json: bool,
+    /// A short table on the terminal: strategy, split, peak memory (process and in use),
+    /// OOMs hit, final loss, status (the files keep every column).
+    #[arg(long)]
+    pub brief: bool,
     /// No progress on stderr.
     #[arg(long, short)]
     pub quiet: bool,

@@ -172,7 +172,7 @@ fn diagnose(args: DiagnoseArgs) -> Result<i32, Error> {
 }
 
 fn compare(args: CompareArgs) -> Result<i32, Error> {
-    let json = args.json;
+    let (json, brief) = (args.json, args.brief);
     let plan = resolve_compare(args)?;
     let stop = stop_on_ctrl_c();
     let cmp = crate::compare::run_compare(&plan, &stop)?;
@@ -185,7 +185,11 @@ fn compare(args: CompareArgs) -> Result<i32, Error> {
         writeln!(
             out,
             "{}\nfolder: {} (compare.md, compare.csv, compare.json, memory.svg, one folder per run)",
-            cmp.to_terminal(),
+            if brief {
+                cmp.to_terminal_brief()
+            } else {
+                cmp.to_terminal()
+            },
             plan.out.display()
         )
     };

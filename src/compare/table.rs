@@ -201,6 +201,35 @@ impl Comparison {
         t
     }
 
+    /// For the terminal, the columns a first look needs (`compare --brief`): strategy,
+    /// split, peak memory of the process and in use, OOMs hit, final loss, and the status
+    /// without its advice (compare.md keeps every column).
+    pub fn to_terminal_brief(&self) -> String {
+        // strategy, split, peak process memory, peak in use (heap or allocator: what a
+        // budget counts), OOMs hit, final loss, status.
+        const KEEP: [usize; 7] = [0, 1, 3, 5, 13, 15, 16];
+        let headers = self.headers();
+        let mut t = Table::new();
+        t.load_preset(presets::UTF8_FULL_CONDENSED)
+            .set_content_arrangement(ContentArrangement::Disabled)
+            .set_header(KEEP.iter().map(|&i| headers[i].clone()));
+        for (row, r) in self.cells().into_iter().zip(&self.rows) {
+            t.add_row(KEEP.iter().map(|&i| {
+                if i == 16 {
+                    match &r.status {
+                        RowStatus::Completed => "completed".to_string(),
+                        RowStatus::OutOfMemory(_) => format!("OOM{}", self.sim()),
+                        RowStatus::Failed(_) => "failed (see compare.md)".to_string(),
+                        RowStatus::NotRun => "not run (interrupted)".to_string(),
+                    }
+                } else {
+                    row[i].clone()
+                }
+            }));
+        }
+        format!("{}{t}", self.simulated_note())
+    }
+
     /// For the terminal.
     pub fn to_terminal(&self) -> String {
         let title = if self.gpu() {
@@ -342,6 +371,22 @@ mod tests {
         assert!(c.to_markdown().contains("failed: exit 1: boom"));
         assert!(c.to_csv().unwrap().contains("failed: exit 1: boom"));
         assert!(c.to_terminal().contains("HOST"));
+    }
+
+    #[test]
+    fn the_brief_table_keeps_seven_columns_and_drops_the_advice() {
+        let mut failed = row(Variant::Baseline, 100, 1.0);
+        failed.status = RowStatus::OutOfMemory("try --strategy auto-halve".into());
+        let c = Comparison::new("cpu".into(), vec![], true, vec![failed]);
+        let brief = c.to_terminal_brief();
+        let header = brief.lines().find(|l| l.contains("strategy")).unwrap_or("");
+        assert_eq!(header.matches('┆').count(), 6, "{brief}");
+        assert!(brief.contains("OOM (SIMULATED)"), "{brief}");
+        assert!(!brief.contains("try --strategy"), "{brief}");
+        assert!(
+            brief.starts_with("OOMs in this table are SIMULATED"),
+            "{brief}"
+        );
     }
 
     #[test]
