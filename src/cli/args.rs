@@ -32,8 +32,9 @@ pub enum Command {
     /// What a strategy does, when to use it, what it costs, with measured numbers.
     Explain {
         /// A strategy (baseline, grad-accum, auto-halve, checkpointing, empty-cache,
-        /// amp, half), or `attention`, `pool`, `prealloc` or `memory`. Without it: the
-        /// list.
+        /// amp, half), a setting (`attention`, `pool`, `prealloc`, `memory`, `estimate`),
+        /// or reading an OOM (`read-oom`, `fragmentation`, `order`, `pytorch`,
+        /// `glossary`). Without it: the list.
         topic: Option<String>,
     },
     /// Predict peak memory, the largest batch and the card you need, before training.

@@ -2,6 +2,8 @@
 //! figures oomlab itself measured (the committed comparisons under docs/results/, compiled
 //! in so the binary carries them).
 
+mod reading;
+
 use serde_json::Value;
 
 use crate::compare::{Comparison, Row, RowStatus};
@@ -300,22 +302,22 @@ On the CPU the same table shows the host heap (oomlab's counting allocator) and 
 const EVIDENCE: &[(&str, &str)] = &[
     (
         "docs/results/2026-11-30-h200-precision: NVIDIA H200, tiny GPT, batch 2048, 40 steps",
-        include_str!("../docs/results/2026-11-30-h200-precision/compare.json"),
+        include_str!("../../docs/results/2026-11-30-h200-precision/compare.json"),
     ),
     (
         "docs/results/2026-11-30-cpu-compare-precision: 2 CPU cores, tiny config",
-        include_str!("../docs/results/2026-11-30-cpu-compare-precision/compare.json"),
+        include_str!("../../docs/results/2026-11-30-cpu-compare-precision/compare.json"),
     ),
     (
         "docs/results/2026-11-30-cpu-compare-budget: 2 CPU cores, SIMULATED 30 MiB budget",
-        include_str!("../docs/results/2026-11-30-cpu-compare-budget/compare.json"),
+        include_str!("../../docs/results/2026-11-30-cpu-compare-budget/compare.json"),
     ),
 ];
 
 /// The two-process demonstration of `--memory-mode` (its `demo.json`).
 const PREALLOC_DEMO: (&str, &str) = (
     "docs/results/2026-11-30-h200-prealloc-two-processes: NVIDIA H200, tiny GPT, batch 2048; B starts after A's first step",
-    include_str!("../docs/results/2026-11-30-h200-prealloc-two-processes/demo.json"),
+    include_str!("../../docs/results/2026-11-30-h200-prealloc-two-processes/demo.json"),
 );
 
 fn measured_prealloc() -> String {
@@ -362,7 +364,7 @@ fn measured_prealloc() -> String {
 /// The paired yardstick on the H200 (benches/paired.py's paired.json).
 const PAIRED: (&str, &str) = (
     "docs/results/2026-11-30-h200-paired-gpu: NVIDIA H200, `gpu` config (GPT d512, 8 layers, seq 256), batch 64, 20 steps, medians of 3 runs; oomlab waited for the device after every phase unless a row says once per step",
-    include_str!("../docs/results/2026-11-30-h200-paired-gpu/paired.json"),
+    include_str!("../../docs/results/2026-11-30-h200-paired-gpu/paired.json"),
 );
 
 fn measured_paired(pick: impl Fn(&str) -> bool) -> String {
@@ -401,9 +403,9 @@ fn measured_paired(pick: impl Fn(&str) -> bool) -> String {
 /// The validation table's summary lines and a worked example on the `gpu` config against
 /// its measured run.
 fn measured_estimate() -> String {
-    const TABLE: &str = include_str!("../docs/results/2026-12-01-estimate-validation.md");
+    const TABLE: &str = include_str!("../../docs/results/2026-12-01-estimate-validation.md");
     const RUN: &str = include_str!(
-        "../docs/results/2026-11-30-h200-paired-gpu/runs/oomlab-f32-efficient-growth-r1/summary.json"
+        "../../docs/results/2026-11-30-h200-paired-gpu/runs/oomlab-f32-efficient-growth-r1/summary.json"
     );
     let mut out = String::from(
         "\nMeasured by oomlab compare and oomlab estimate --calibrate (docs/results/2026-12-01-estimate-validation.md, scripts/estimate-validation.py):\n",
@@ -460,7 +462,15 @@ fn measured_estimate() -> String {
     out
 }
 
+/// Every topic: the techniques here, then reading and reacting to an OOM (`reading`).
+fn all_topics() -> impl Iterator<Item = &'static (&'static str, &'static str, &'static str)> {
+    TOPICS.iter().chain(reading::TOPICS.iter())
+}
+
 fn measured(topic: &str) -> String {
+    if let Some(text) = reading::measured(topic) {
+        return text;
+    }
     match topic {
         "estimate" => return measured_estimate(),
         "prealloc" => return measured_prealloc(),
@@ -580,17 +590,17 @@ fn measured(topic: &str) -> String {
 pub fn explain(topic: Option<&str>) -> Result<String, ConfigError> {
     let Some(topic) = topic else {
         let mut out = String::from("oomlab explain TOPIC, where TOPIC is one of:\n");
-        for (name, summary, _) in TOPICS {
-            out.push_str(&format!("  {name:<11} {summary}\n"));
+        for (name, summary, _) in all_topics() {
+            out.push_str(&format!("  {name:<13} {summary}\n"));
         }
         return Ok(out);
     };
-    let Some((name, summary, text)) = TOPICS.iter().find(|(n, _, _)| *n == topic) else {
+    let Some((name, summary, text)) = all_topics().find(|(n, _, _)| *n == topic) else {
         return Err(ConfigError::Override {
             given: format!("oomlab explain {topic}"),
             reason: format!(
                 "no such topic; topics: {}",
-                TOPICS.iter().map(|t| t.0).collect::<Vec<_>>().join(", ")
+                all_topics().map(|t| t.0).collect::<Vec<_>>().join(", ")
             ),
         });
     };
@@ -613,7 +623,7 @@ mod tests {
     fn the_technique_pages_in_docs_are_the_explain_texts() {
         // docs/techniques/<topic>.md is `oomlab explain <topic>` in a text block;
         // regenerate with scripts/docs-techniques.sh when a text or a result changes.
-        for (name, _, _) in TOPICS {
+        for (name, _, _) in all_topics() {
             let path = format!("{}/docs/techniques/{name}.md", env!("CARGO_MANIFEST_DIR"));
             let page = std::fs::read_to_string(&path).unwrap_or_default();
             let text = explain(Some(name)).unwrap();
@@ -639,7 +649,7 @@ mod tests {
 
     #[test]
     fn each_topic_ends_with_measured_numbers() {
-        for (name, _, _) in TOPICS {
+        for (name, _, _) in all_topics() {
             let text = explain(Some(name)).unwrap();
             assert!(text.contains("Measured by oomlab"), "{name}: {text}");
         }
@@ -648,12 +658,12 @@ mod tests {
     #[test]
     fn the_readme_headline_is_the_committed_paired_table() {
         // README.md's paired tables are paired.md's, as benches/paired.py wrote them.
-        let readme = include_str!("../README.md");
+        let readme = include_str!("../../README.md");
         let (_, block) = readme
             .split_once("<!-- paired:start -->\n")
             .and_then(|(_, rest)| rest.split_once("<!-- paired:end -->").map(|(b, _)| ((), b)))
             .expect("README.md has a paired:start/paired:end block");
-        let paired = include_str!("../docs/results/2026-11-30-h200-paired-gpu/paired.md");
+        let paired = include_str!("../../docs/results/2026-11-30-h200-paired-gpu/paired.md");
         for line in block.lines().filter(|l| l.starts_with('|')) {
             assert!(
                 paired.contains(line),

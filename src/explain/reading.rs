@@ -1,0 +1,374 @@
+//! The topics about reading and reacting to an out-of-memory error, rather than one
+//! technique: how to read the message, fragmentation, what to try first, the same knobs
+//! in PyTorch, TensorFlow and JAX, and a glossary. Their measured parts are computed from
+//! committed files (the H200 error corpus, auto-halve's retry log, a run summary).
+
+use serde_json::Value;
+
+use crate::diagnose::{measured_savings, parse, DiagnoseReport, Verdict};
+use crate::estimate::pool::pools;
+use crate::units::Bytes;
+
+/// Topics, their one-line summary and their text (the measured part is appended).
+pub const TOPICS: &[(&str, &str, &str)] = &[
+    (
+        "read-oom",
+        "how to read an out-of-memory message: PyTorch's figures and oomlab's page requests",
+        "\
+PyTorch's message (2.1 and later) gives six figures; read them in this order:
+  Tried to allocate R         the one allocation that failed: the last straw, not the
+                              whole need of the step.
+  total capacity T, F free    the card, and what the driver had left for anyone.
+  Process N has X in use      other processes (the driver's PIDs; in a container they
+                              may not match `ps`).
+  this process has P          everything of this process: tensors, cache, the CUDA
+                              context and libraries' workspaces.
+  A allocated by PyTorch      bytes in live tensors.
+  U reserved but unallocated  cached by PyTorch, in no tensor. PyTorch has already
+                              released every cached segment it could before raising.
+Then: R > T: one tensor larger than the card. U >= R: fragmentation (free bytes, in
+pieces). Others hold much and F + theirs >= R: other processes. F >= R: a cap inside the
+process (set_per_process_memory_fraction prints \"X allowed\"). Otherwise a real
+shortage of at least R - F - U. `oomlab diagnose` does exactly this reading.
+
+oomlab's own messages (burn 0.21, cubecl 0.10) name the failed request in bytes too, but
+cubecl asks the driver for pages, not tensors: a tensor goes into a page of its size
+class, and the pages are fractions of the memory cubecl saw at start (the largest a
+quarter, then a sixteenth, ...). A request that equals a page size is a new page: the
+tensor that needed it may be much smaller.
+",
+    ),
+    (
+        "fragmentation",
+        "out of memory with memory free: the cache holds the bytes, but in pieces",
+        "\
+What it is: an allocator that keeps freed blocks for reuse (PyTorch's caching allocator,
+burn's pool) can hold many free bytes and still fail a request, because no single free
+piece is as long as the request and the card has too little left for a new segment or
+page. Freed blocks between live ones cannot be merged; they can only be reused by
+requests that fit them.
+
+How to see it: PyTorch's message says \"reserved by PyTorch but unallocated\" above the
+request; torch.cuda.memory_summary() shows it as non-releasable memory. oomlab's retry log
+shows reserved far above in use at the failure, and a request the size of a page.
+
+What helps: expandable segments (PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: a
+segment grows in place and its free pages can be unmapped and reused), max_split_size_mb
+(large blocks are never cut), steady shapes (pad variable lengths to a few buckets),
+allocating long-lived tensors first. In oomlab, `--memory-mode exact` gives every tensor
+its own exact-size buffer (`oomlab explain pool`). torch.cuda.empty_cache() does not help
+here: the pieces sit in segments that still hold live tensors.
+",
+    ),
+    (
+        "order",
+        "what to try first after an OOM, and why in that order",
+        "\
+1. Look before you change anything: is it your process? `oomlab diagnose` on the message,
+   `oomlab gpu` for who holds the card. Another process, a stale notebook kernel or a cap
+   is fixed without touching the training.
+2. Mixed precision (autocast bf16): activations at half width, usually faster too; the
+   weights and AdamW's moments stay f32 (no saving on those).
+3. Memory-efficient attention (SDPA / flash): the [batch, heads, seq, seq] scores are
+   never kept; the saving grows with the square of the context.
+4. A smaller micro-batch with gradient accumulation: the same update (caveats: BatchNorm,
+   token-mean losses, `oomlab explain grad-accum`), activations of one micro-batch; costs
+   some speed.
+5. Activation checkpointing: recompute instead of keep; costs compute in the backward pass.
+6. The fixed terms: an optimizer without state (SGD) or with 8-bit state; sharding the
+   optimizer state (and gradients, weights) over GPUs; a smaller model.
+7. Fragmentation only when the message says so (`oomlab explain fragmentation`).
+Activations are the term that grows with the batch, which is why 2-5 come first; the
+fixed terms need a different model, optimizer or machine. Measure after every change:
+the savings below are what each did on the model it was measured on.
+",
+    ),
+    (
+        "pytorch",
+        "oomlab's flags next to their PyTorch, TensorFlow and JAX equivalents",
+        "\
+oomlab                          PyTorch / TensorFlow / JAX
+--precision bf16|f16            torch.autocast(dtype=...) + GradScaler (f16) / Keras
+                                mixed_precision.set_global_policy('mixed_bfloat16') /
+                                jmp policies
+--strategy half                 model.to(torch.bfloat16) / policy 'bfloat16' / params in bf16
+--strategy grad-accum --steps K loss / K; backward K times; optimizer.step() once /
+                                tf.GradientTape sums / optax.MultiSteps(every_k_schedule=K)
+--strategy checkpointing        torch.utils.checkpoint / tf.recompute_grad / jax.checkpoint
+--attention efficient           F.scaled_dot_product_attention / - / jax.nn.dot_product_attention
+--memory-mode growth            PyTorch's caching allocator / tf.config.experimental.
+                                set_memory_growth(gpu, True) / XLA_PYTHON_CLIENT_PREALLOCATE=false
+--memory-mode prealloc[=F]      - / TensorFlow's default (whole card) /
+                                JAX's default (XLA_PYTHON_CLIENT_MEM_FRACTION=F)
+--memory-mode exact             PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True is the
+                                nearest (less slack, not exact sizes) /
+                                XLA_PYTHON_CLIENT_ALLOCATOR=platform (exact, slow)
+--empty-cache-every N           torch.cuda.empty_cache() / - / jax.clear_caches() (kernels,
+                                not memory)
+--vram-budget SIZE              torch.cuda.set_per_process_memory_fraction(SIZE / total) /
+                                tf.config.set_logical_device_configuration(memory_limit=...)
+                                / XLA_PYTHON_CLIENT_MEM_FRACTION
+--strategy auto-halve           - (by hand: catch torch.OutOfMemoryError, free, retry
+                                smaller; Lightning's BatchSizeFinder searches before training)
+oomlab estimate                 - (accelerate estimate-memory counts weights, gradients and
+                                optimizer state only)
+oomlab gpu                      nvidia-smi / nvtop
+",
+    ),
+    (
+        "glossary",
+        "the words oomlab uses: page, size class, slack, phase, ballast, NVML, RSS, ...",
+        "\
+allocator in use   bytes in live tensors, as the allocator counts them.
+reserved           what the allocator holds from the driver: in use + slack.
+slack              reserved but in no tensor: freed blocks kept for reuse, the unused
+                   rest of pages.
+page               the unit burn's pool (cubecl) takes from the driver: one cuMemAlloc.
+size class         the pool a tensor's size sends it to; each class has its own page
+                   size, a fraction of the card (cubecl 0.10: a quarter, a sixteenth...).
+context            what a CUDA process holds before any tensor: the CUDA context, loaded
+                   kernels (modules), library workspaces.
+NVML               NVIDIA's management library: what nvidia-smi shows, per device and per
+                   process.
+RSS                resident set size: the host memory a process occupies (top, ps).
+host heap          bytes in live heap blocks, counted by oomlab's global allocator.
+phase              forward, backward or optimizer: where in the step a figure was read or
+                   an OOM happened.
+micro-batch        the samples in one forward/backward pass; batch = micro-batch x
+                   accumulation steps.
+effective batch    the samples behind one optimizer step.
+ballast            the allocation --vram-budget holds outside burn so that the rest of the
+                   card is the budget.
+SIMULATED          an OOM on the CPU when the host heap crosses --memory-budget: nothing ran
+                   out of memory; every output that shows one says so.
+fragmentation      free bytes in the cache, but no free piece as long as the request.
+",
+    ),
+];
+
+const CORPUS: &[(&str, &str)] = &[
+    (
+        "shortage-filled",
+        include_str!("../../tests/data/oom-messages/h200-shortage-filled.txt"),
+    ),
+    (
+        "shortage-one-tensor",
+        include_str!("../../tests/data/oom-messages/h200-shortage-one-tensor.txt"),
+    ),
+    (
+        "other-process",
+        include_str!("../../tests/data/oom-messages/h200-other-process.txt"),
+    ),
+    (
+        "fragmentation",
+        include_str!("../../tests/data/oom-messages/h200-fragmentation.txt"),
+    ),
+    (
+        "context",
+        include_str!("../../tests/data/oom-messages/h200-context.txt"),
+    ),
+];
+const EXPANDABLE: &str =
+    include_str!("../../tests/data/oom-messages/h200-fragmentation-expandable.txt");
+const CORPUS_ORIGIN: &str = "tests/data/oom-messages: PyTorch 2.11 on an NVIDIA H200, 2026-12-01, python3 scripts/oom-messages.py";
+const RETRIES: &str =
+    include_str!("../../docs/results/2026-11-30-h200-auto-halve-first-try/card/retries.jsonl");
+const RETRIES_ORIGIN: &str = "docs/results/2026-11-30-h200-auto-halve-first-try/card/retries.jsonl: tiny GPT (110,255 parameters), batch 524288 on an H200";
+const RUN: &str = include_str!(
+    "../../docs/results/2026-11-30-h200-paired-gpu/runs/oomlab-f32-efficient-growth-r1/summary.json"
+);
+const RUN_ORIGIN: &str = "docs/results/2026-11-30-h200-paired-gpu/runs/oomlab-f32-efficient-growth-r1: `gpu` config, f32, batch 64, H200";
+
+fn case_name(v: &Verdict) -> &'static str {
+    match v {
+        Verdict::LargerThanCard { .. } => "one tensor larger than the card",
+        Verdict::Fragmentation { .. } => "fragmentation",
+        Verdict::OtherProcesses { .. } => "other processes",
+        Verdict::ProcessCap { .. } => "a per-process cap",
+        Verdict::Shortage { .. } => "a real shortage",
+        Verdict::OutsideAllocator { .. } => "outside the allocator",
+        Verdict::Cubecl { .. } => "cubecl",
+        Verdict::OtherFramework { .. } => "another framework",
+        Verdict::TooFewFigures => "too few figures",
+        Verdict::Unknown => "not an OOM message",
+    }
+}
+
+fn opt(b: Option<Bytes>) -> String {
+    b.map_or_else(|| "-".into(), |b| b.to_string())
+}
+
+/// Each real H200 error: its figures and what `oomlab diagnose` reads in them.
+fn corpus_table() -> String {
+    let mut out = format!(
+        "\nMeasured by oomlab's scripts/oom-messages.py, real errors ({CORPUS_ORIGIN}):\n  {:<20} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11}  read as\n",
+        "case", "asked", "card", "free", "process", "tensors", "cached free"
+    );
+    for (name, text) in CORPUS {
+        let r = DiagnoseReport::new(text, None);
+        let f = &r.facts;
+        out.push_str(&format!(
+            "  {name:<20} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11}  {}\n",
+            opt(f.requested),
+            opt(f.total),
+            opt(f.free),
+            opt(f.this_process),
+            opt(f.allocated),
+            opt(f.reserved_unallocated),
+            case_name(&r.diagnosis.verdict)
+        ));
+    }
+    out
+}
+
+/// auto-halve's failed attempts on the H200, each request read as a page of cubecl's
+/// classes (the classes of a card of four times the largest page).
+fn page_requests() -> String {
+    let attempts: Vec<Value> = RETRIES
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    let largest = attempts
+        .iter()
+        .filter_map(|a| a["requested"].as_u64())
+        .max()
+        .unwrap_or(0);
+    let classes = pools(Bytes(largest * 4));
+    let mut out = format!("\nMeasured by oomlab on the H200 ({RETRIES_ORIGIN}):\n");
+    for a in &attempts {
+        let (Some(n), Some(req)) = (a["attempt"].as_u64(), a["requested"].as_u64()) else {
+            continue;
+        };
+        let class = classes
+            .iter()
+            .find(|p| p.page.abs_diff(req) <= 256)
+            .map(|p| {
+                if p.max_slice == p.page {
+                    " = the largest page (a quarter of the memory cubecl saw)".to_string()
+                } else {
+                    format!(
+                        " = one page of the class for tensors up to {}",
+                        Bytes(p.max_slice)
+                    )
+                }
+            })
+            .unwrap_or_default();
+        let (in_use, reserved) = (
+            a["in_use"].as_u64().unwrap_or(0),
+            a["reserved"].as_u64().unwrap_or(0),
+        );
+        out.push_str(&format!(
+            "  attempt {n}, micro-batch {}: asked the driver for {}{class}; pool in use {}, reserved {} (slack {}), device free {}\n",
+            a["micro_batch"],
+            Bytes(req),
+            Bytes(in_use),
+            Bytes(reserved),
+            Bytes(reserved.saturating_sub(in_use)),
+            Bytes(a["device_free"].as_u64().unwrap_or(0)),
+        ));
+    }
+    out
+}
+
+fn fragmentation_case() -> String {
+    let f = parse(
+        CORPUS
+            .iter()
+            .find(|c| c.0 == "fragmentation")
+            .map_or("", |c| c.1),
+    );
+    let mut out = format!(
+        "\nMeasured by oomlab's scripts/oom-messages.py, a deliberate case ({CORPUS_ORIGIN}): under a cap of {}, a cached segment cut into 120 MiB blocks and every other block freed; then a request of {} failed with {} cached and free ({} non-releasable in memory_summary), {} free on the card.\n",
+        opt(f.allowed),
+        opt(f.requested),
+        opt(f.reserved_unallocated),
+        opt(f.non_releasable),
+        opt(f.free),
+    );
+    out.push_str(&format!(
+        "  The same sequence with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: {}\n",
+        if EXPANDABLE.starts_with("no error") {
+            "no out-of-memory error (tests/data/oom-messages/h200-fragmentation-expandable.txt)"
+        } else {
+            "it still ran out of memory (tests/data/oom-messages/h200-fragmentation-expandable.txt)"
+        }
+    ));
+    out
+}
+
+fn savings() -> String {
+    let mut out = String::from(
+        "\nMeasured by oomlab (the process's peak with the technique / without; read from the files named):\n",
+    );
+    for s in measured_savings() {
+        out.push_str(&format!(
+            "  {:.2}x  {} [{}]\n         {}\n",
+            s.ratio, s.technique, s.oomlab, s.measured
+        ));
+    }
+    out
+}
+
+/// One run's figures under the glossary's names.
+fn glossary_example() -> String {
+    let v: Value = serde_json::from_str(RUN).unwrap_or(Value::Null);
+    let m = &v["memory"];
+    let get = |k: &str| m[k].as_u64().map(Bytes);
+    let (Some(in_use), Some(reserved), Some(process)) = (
+        get("allocator_peak_in_use"),
+        get("allocator_peak_reserved"),
+        get("process_peak"),
+    ) else {
+        return String::new();
+    };
+    format!(
+        "\nMeasured by oomlab, one run in these words ({RUN_ORIGIN}):\n  allocator in use (peak at phase ends) {in_use}; reserved {reserved}, so slack {}; NVML process peak {process}, so the context and what else lies outside the pool {}.\n",
+        Bytes(reserved.0.saturating_sub(in_use.0)),
+        Bytes(process.0.saturating_sub(reserved.0)),
+    )
+}
+
+/// The measured part of `topic`, if it is one of these.
+pub fn measured(topic: &str) -> Option<String> {
+    Some(match topic {
+        "read-oom" => corpus_table() + &page_requests(),
+        "fragmentation" => fragmentation_case() + &page_requests(),
+        "order" => savings(),
+        "pytorch" => fragmentation_case() + &savings(),
+        "glossary" => glossary_example(),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_corpus_reads_as_the_cases_it_was_made_to_show() {
+        let t = corpus_table();
+        for (name, case) in [
+            ("shortage-filled", "a real shortage"),
+            ("shortage-one-tensor", "one tensor larger than the card"),
+            ("other-process", "other processes"),
+            ("fragmentation", "fragmentation"),
+            ("context", "outside the allocator"),
+        ] {
+            let line = t.lines().find(|l| l.trim_start().starts_with(name));
+            assert!(line.is_some_and(|l| l.ends_with(case)), "{name}: {t}");
+        }
+    }
+
+    #[test]
+    fn auto_halves_failed_requests_are_read_as_pages() {
+        let t = page_requests();
+        assert!(
+            t.contains("attempt 1") && t.contains("the largest page"),
+            "{t}"
+        );
+        assert!(
+            t.contains("attempt 3") && t.contains("class for tensors up to"),
+            "{t}"
+        );
+    }
+}
