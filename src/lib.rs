@@ -18,6 +18,7 @@ pub mod error;
 pub mod estimate;
 pub mod explain;
 pub mod gpu;
+pub mod lesson;
 pub mod model;
 pub mod oom;
 pub mod precision;

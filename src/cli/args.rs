@@ -40,6 +40,10 @@ pub enum Command {
     /// Predict peak memory, the largest batch and the card you need, before training.
     #[command(long_about = ESTIMATE_ABOUT)]
     Estimate(EstimateArgs),
+    /// A guided run: the baseline runs out of memory under a small budget, then AMP,
+    /// grad-accum, checkpointing and auto-halve, each predicted and measured.
+    #[command(long_about = LESSON_ABOUT)]
+    Lesson(LessonArgs),
     /// Read an out-of-memory message (PyTorch, CUDA, burn) and say which case it is and
     /// what to do.
     #[command(long_about = DIAGNOSE_ABOUT)]
@@ -437,6 +441,50 @@ VRAM now.
 
 Exit status: 0 when the text was classified, 1 when it was not (no out-of-memory message
 it knows, or one without its figures), 2 when the file cannot be read.";
+
+const LESSON_ABOUT: &str = "\
+A guided run for a class or a first hour with out-of-memory errors. Under a budget that
+stands in for a small card, five training runs, each in a fresh process: the baseline
+(which runs out of memory), mixed precision, gradient accumulation, activation
+checkpointing and auto-halve. Before each, what it changes and what `oomlab estimate`
+predicts against the budget, and (on a terminal, without --yes) your guess; after each,
+what was measured and what to take from it. It ends with the table of all five.
+
+On a GPU: the `gpu` config under --vram-budget 8GiB (a common small card's free memory;
+real driver-level OOMs; burn's page sizes still follow the physical card). The first CUDA
+run compiles kernels: minutes, then cached. On the CPU: the `tiny` config under a 30 MiB
+host-heap budget; those OOMs are SIMULATED and every output says so (a minute on two
+cores).
+
+  oomlab lesson                  interactive on a terminal
+  oomlab lesson --yes            no questions (classrooms, scripts)
+  oomlab lesson --budget 6GiB    another card size";
+
+/// `oomlab lesson`
+#[derive(Debug, Args)]
+pub struct LessonArgs {
+    /// auto, cpu, cuda or cuda:N.
+    #[arg(long, short, default_value = "auto", value_name = "DEVICE")]
+    pub device: String,
+    /// The budget standing in for the small card (default: 8GiB on a GPU, 30MiB on the CPU).
+    #[arg(long, value_name = "SIZE", value_parser = size_arg)]
+    pub budget: Option<Bytes>,
+    /// Config (default: `gpu` on a GPU, `tiny` on the CPU).
+    #[arg(long, short, value_name = "NAME|FILE")]
+    pub config: Option<String>,
+    /// Optimizer steps per stage (default: 10 on a GPU, 20 on the CPU).
+    #[arg(long, value_name = "N")]
+    pub max_steps: Option<u64>,
+    /// Any config key for every stage: --set train.batch=64 (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// Ask nothing: run every stage one after the other.
+    #[arg(long, short)]
+    pub yes: bool,
+    /// Folder for the stages' runs and the table (default runs/<time>-lesson).
+    #[arg(long, short, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+}
 
 /// `oomlab diagnose`: where the message comes from.
 #[derive(Debug, Args)]

@@ -6,9 +6,10 @@ mod gpu;
 mod resolve;
 
 pub use args::{
-    Cli, Command, CompareArgs, DatasetArgs, DiagnoseArgs, EstimateArgs, GpuArgs, TrainArgs,
+    Cli, Command, CompareArgs, DatasetArgs, DiagnoseArgs, EstimateArgs, GpuArgs, LessonArgs,
+    TrainArgs,
 };
-pub use resolve::{resolve, resolve_compare, resolve_estimate};
+pub use resolve::{resolve, resolve_compare, resolve_estimate, resolve_lesson};
 
 use std::io::Write;
 
@@ -30,6 +31,16 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
         Command::Gpu(args) => gpu::run(args),
         Command::Estimate(args) => estimate(args),
         Command::Diagnose(args) => diagnose(args),
+        Command::Lesson(args) => {
+            let plan = resolve_lesson(args)?;
+            let stop = stop_on_ctrl_c();
+            crate::lesson::run_lesson(&plan, &stop)?;
+            Ok(if stop.requested() {
+                EXIT_INTERRUPTED
+            } else {
+                0
+            })
+        }
         Command::Dataset(args) => {
             let text = crate::data::generate(args.task, args.chars, args.seed);
             print!("{text}");

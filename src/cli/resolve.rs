@@ -9,6 +9,7 @@ use super::args::{CheckEvery, CompareArgs, TrainArgs};
 use crate::config::{self, count, ConfigError, ConfigFile, ConfigSource, Draft};
 use crate::error::Error;
 use crate::session::TrainPlan;
+use crate::units::Bytes;
 use crate::vocab::{PoolMode, Strategy};
 
 /// Writes the named `train` flags into `draft`.
@@ -268,6 +269,69 @@ pub fn resolve_compare(args: CompareArgs) -> Result<crate::compare::ComparePlan,
             crate::run_dir::default_run_path(std::path::Path::new("runs"), "compare")
         }),
         quiet: args.quiet,
+    })
+}
+
+/// Turns `lesson` flags into a plan: the device decides the config, the budget's kind
+/// and size; the stages are compare rows sharing them.
+pub fn resolve_lesson(args: super::args::LessonArgs) -> Result<crate::lesson::LessonPlan, Error> {
+    use crate::device::{select, DeviceRequest, Selected};
+    let request = args
+        .device
+        .parse::<DeviceRequest>()
+        .map_err(|reason| ConfigError::Override {
+            given: format!("--device {}", args.device),
+            reason,
+        })?;
+    let selected = select(request)?;
+    let (gpu, device, index) = match &selected {
+        Selected::Cpu { note } => {
+            if let Some(n) = note {
+                eprintln!("oomlab: {n}");
+            }
+            (false, "cpu".to_string(), 0)
+        }
+        Selected::Cuda { index, .. } => (true, format!("cuda:{index}"), *index),
+    };
+    let budget = args
+        .budget
+        .unwrap_or(if gpu { Bytes(8 << 30) } else { Bytes(30 << 20) });
+    let card_total = if gpu {
+        crate::probe::NvmlView::init()
+            .and_then(|v| v.device(index as u32))
+            .ok()
+            .map(|d| d.total)
+    } else {
+        None
+    };
+    let strategies = crate::lesson::STAGES
+        .iter()
+        .map(|s| s.variant.name())
+        .collect::<Vec<_>>()
+        .join(",");
+    let compare = resolve_compare(CompareArgs {
+        strategies,
+        config: args
+            .config
+            .unwrap_or_else(|| if gpu { "gpu" } else { "tiny" }.into()),
+        steps: 4,
+        batch: None,
+        max_steps: Some(args.max_steps.unwrap_or(if gpu { 10 } else { 20 })),
+        device,
+        vram_budget: gpu.then_some(budget),
+        memory_budget: (!gpu).then_some(budget),
+        set: args.set,
+        out: Some(args.out.unwrap_or_else(crate::lesson::default_out)),
+        json: false,
+        brief: true,
+        quiet: true,
+    })?;
+    Ok(crate::lesson::LessonPlan {
+        compare,
+        budget,
+        gpu,
+        card_total,
+        ask: !args.yes && std::io::IsTerminal::is_terminal(&std::io::stdin()),
     })
 }
 

@@ -179,50 +179,100 @@ fn predicted(
     Some(Estimate::of(cfg, vocab, target).peak.0)
 }
 
+/// One finished row and its memory timeline.
+#[derive(Debug)]
+pub struct RowRun {
+    /// The row.
+    pub row: Row,
+    /// Its memory over time, for the chart.
+    pub series: Option<Series>,
+    /// The device the run used, as its summary names it.
+    pub device: Option<String>,
+}
+
+/// Runs one row in a fresh `oomlab train` process (`exe`) and reads its summary; a row
+/// whose config did not validate becomes a failed row without running.
+pub fn run_row(plan: &ComparePlan, v: Variant, config: &RowConfig, exe: &Path) -> RowRun {
+    let (file, run_config) = match config {
+        Ok((file, run_config)) => (file, run_config),
+        Err(why) => {
+            return RowRun {
+                row: Row::empty(v, v.name(), RowStatus::Failed(why.clone())),
+                series: None,
+                device: None,
+            }
+        }
+    };
+    let mut f = run_one(plan, v, file, exe);
+    f.row.predicted_peak_bytes = f
+        .vocab
+        .and_then(|voc| predicted(&f.row, run_config, voc, f.device_total));
+    RowRun {
+        row: f.row,
+        series: f.series,
+        device: f.device,
+    }
+}
+
+/// The folder `plan.out` exists, and the executable that runs each row.
+pub fn prepare(plan: &ComparePlan) -> Result<PathBuf, Error> {
+    fs::create_dir_all(&plan.out).map_err(|source| Error::RunDir {
+        path: plan.out.clone(),
+        source,
+    })?;
+    std::env::current_exe().map_err(|source| Error::RunDir {
+        path: "current executable".into(),
+        source,
+    })
+}
+
 /// Runs every strategy, writes `compare.{txt,md,csv,json}` and `memory.svg` into
 /// `plan.out`, and returns the comparison.
 pub fn run_compare(plan: &ComparePlan, stop: &StopFlag) -> Result<Comparison, Error> {
-    let io = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| Error::RunDir { path, source }
-    };
-    fs::create_dir_all(&plan.out).map_err(io(&plan.out))?;
-    let exe = std::env::current_exe().map_err(io(Path::new("current executable")))?;
+    let exe = prepare(plan)?;
     let bar = crate::progress::bar(
         plan.rows.len() as u64,
         "{elapsed_precise} [{bar:30}] {pos}/{len} strategies {msg}",
     );
-    let mut rows = Vec::new();
-    let mut series = Vec::new();
-    let mut device = None;
+    let mut runs = Vec::new();
     for (v, config) in &plan.rows {
         let name = v.name();
         if stop.requested() {
-            rows.push(Row::empty(*v, name, RowStatus::NotRun));
+            runs.push(RowRun {
+                row: Row::empty(*v, name, RowStatus::NotRun),
+                series: None,
+                device: None,
+            });
             continue;
         }
-        let (file, run_config) = match config {
-            Ok((file, run_config)) => (file, run_config),
-            Err(why) => {
-                rows.push(Row::empty(*v, name, RowStatus::Failed(why.clone())));
-                bar.inc(1);
-                continue;
+        if config.is_ok() {
+            bar.set_message(format!("(running {name} in a fresh process)"));
+            if !plan.quiet && bar.is_hidden() {
+                eprintln!("compare: running {name} in a fresh process");
             }
-        };
-        bar.set_message(format!("(running {name} in a fresh process)"));
-        if !plan.quiet && bar.is_hidden() {
-            eprintln!("compare: running {name} in a fresh process");
         }
-        let mut f = run_one(plan, *v, file, &exe);
-        f.row.predicted_peak_bytes = f
-            .vocab
-            .and_then(|v| predicted(&f.row, run_config, v, f.device_total));
+        runs.push(run_row(plan, *v, config, &exe));
         bar.inc(1);
-        device = device.or(f.device);
-        series.extend(f.series);
-        rows.push(f.row);
     }
     bar.finish_and_clear();
+    finish(plan, runs)
+}
+
+/// Builds the comparison from finished rows and writes `compare.{txt,md,csv,json}` and
+/// `memory.svg` into `plan.out`.
+pub fn finish(plan: &ComparePlan, runs: Vec<RowRun>) -> Result<Comparison, Error> {
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| Error::RunDir { path, source }
+    };
+    let mut rows = Vec::new();
+    let mut series = Vec::new();
+    let mut device = None;
+    for r in runs {
+        device = device.or(r.device);
+        series.extend(r.series);
+        rows.push(r.row);
+    }
     let cmp = Comparison::new(
         device.unwrap_or_else(|| "unknown device".into()),
         plan.run_args.clone(),

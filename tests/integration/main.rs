@@ -15,6 +15,7 @@ mod compare;
 mod diagnose;
 mod estimate;
 mod grad_accum;
+mod lesson;
 mod memory_options;
 mod mixed_precision;
 mod readme;
