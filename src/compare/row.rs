@@ -35,7 +35,9 @@ pub struct Row {
     pub precision: Option<String>,
     /// `gpu` or `host`.
     pub memory_kind: Option<MemoryKind>,
-    /// Peak sampled memory of the process: NVML per-process VRAM (GPU) or RSS (CPU).
+    /// Peak sampled memory of the process: NVML per-process VRAM (GPU) or RSS (CPU). Under
+    /// `--vram-budget` the ballast (held from before the model to the end) is taken off,
+    /// so the figure is what the run itself used of its budget.
     pub peak_process_bytes: Option<u64>,
     /// Peak bytes in live tensors: the highest of burn's allocator readings, taken when
     /// oomlab checks (after each phase or step; a peak inside a phase is not seen) on a
@@ -153,7 +155,8 @@ impl Row {
             effective_batch: Some(s.effective_batch as u64),
             precision,
             memory_kind: Some(m.kind),
-            peak_process_bytes: bytes(m.process_peak),
+            peak_process_bytes: bytes(m.process_peak)
+                .map(|p| p.saturating_sub(bytes(m.ballast).unwrap_or(0))),
             predicted_peak_bytes: None,
             peak_in_use_bytes: bytes(if gpu {
                 m.allocator_peak_in_use
