@@ -179,3 +179,21 @@ impl Row {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_budget_runs_row_leaves_the_ballast_out_of_its_peak() {
+        // The H200 lesson's baseline under --vram-budget 8GiB.
+        let text =
+            include_str!("../../docs/results/2026-12-01-h200-lesson/lesson/baseline/summary.json");
+        let s: RunSummary = serde_json::from_str(text).unwrap();
+        let ballast = s.memory.ballast.unwrap().0;
+        let process = s.memory.process_peak.unwrap().0;
+        let row = Row::from_summary(Variant::Baseline, "baseline", &s);
+        assert_eq!(row.peak_process_bytes, Some(process - ballast));
+        assert!(row.peak_process_bytes.unwrap() < 8 << 30);
+    }
+}

@@ -170,7 +170,9 @@ pub fn run_lesson(plan: &LessonPlan, stop: &StopFlag) -> Result<Comparison, Erro
                     "host heap"
                 }
             ));
-            if let Some(e) = r.row.estimate_error_pct() {
+            // The estimate is for the configured split; a run that ran out of memory
+            // peaked in its failed attempt, so the two are not comparable.
+            if let (true, Some(e)) = (fitted, r.row.estimate_error_pct()) {
                 line.push_str(&format!(", estimate {e:+.0}%"));
             }
         }
