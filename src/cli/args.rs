@@ -48,6 +48,15 @@ pub enum Command {
     /// what to do.
     #[command(long_about = DIAGNOSE_ABOUT)]
     Diagnose(DiagnoseArgs),
+    /// Write the one-page HTML report of a compare (or train) folder: the table, memory
+    /// over time, each run's phases and reconciliation, the explain texts.
+    Report {
+        /// An `oomlab compare` folder (or one run's folder from `oomlab train`).
+        dir: PathBuf,
+        /// Where to write it (default: report.html in that folder).
+        #[arg(long, short, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
     /// Print the generated training language (the default data) to stdout.
     Dataset(DatasetArgs),
     /// GPUs, the processes holding VRAM (stale ones flagged), and a careful way to free it.
@@ -555,6 +564,10 @@ pub struct CompareArgs {
     /// OOMs hit, final loss, status (the files keep every column).
     #[arg(long)]
     pub brief: bool,
+    /// Also write the one-page HTML report here (it is always written as report.html in
+    /// the compare folder).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// No progress on stderr.
     #[arg(long, short)]
     pub quiet: bool,

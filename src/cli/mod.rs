@@ -31,6 +31,16 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
         Command::Gpu(args) => gpu::run(args),
         Command::Estimate(args) => estimate(args),
         Command::Diagnose(args) => diagnose(args),
+        Command::Report { dir, out } => {
+            let html = crate::compare::report_from_dir(&dir)?;
+            let path = out.unwrap_or_else(|| dir.join("report.html"));
+            std::fs::write(&path, html).map_err(|source| Error::RunDir {
+                path: path.clone(),
+                source,
+            })?;
+            println!("{}", path.display());
+            Ok(0)
+        }
         Command::Lesson(args) => {
             let plan = resolve_lesson(args)?;
             let stop = stop_on_ctrl_c();
@@ -183,10 +193,16 @@ fn diagnose(args: DiagnoseArgs) -> Result<i32, Error> {
 }
 
 fn compare(args: CompareArgs) -> Result<i32, Error> {
-    let (json, brief) = (args.json, args.brief);
+    let (json, brief, html) = (args.json, args.brief, args.html.clone());
     let plan = resolve_compare(args)?;
     let stop = stop_on_ctrl_c();
     let cmp = crate::compare::run_compare(&plan, &stop)?;
+    if let Some(path) = html {
+        std::fs::copy(plan.out.join("report.html"), &path).map_err(|source| Error::RunDir {
+            path: path.clone(),
+            source,
+        })?;
+    }
     let mut out = std::io::stdout().lock();
     let written = if json {
         serde_json::to_writer_pretty(&mut out, &cmp)

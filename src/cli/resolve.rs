@@ -324,6 +324,7 @@ pub fn resolve_lesson(args: super::args::LessonArgs) -> Result<crate::lesson::Le
         out: Some(args.out.unwrap_or_else(crate::lesson::default_out)),
         json: false,
         brief: true,
+        html: None,
         quiet: true,
     })?;
     Ok(crate::lesson::LessonPlan {

@@ -5,12 +5,14 @@
 //! context or a kernel cache in memory warmed by one strategy cannot flatter the next.
 //! (The on-disk kernel cache is shared: it removes compilation time, not memory.)
 
+mod html;
 mod plot;
 mod preset;
 mod row;
 mod table;
 
 pub use crate::vocab::Variant;
+pub use html::{report_html, RunDetail};
 pub use plot::{memory_svg, Series};
 pub use row::{Row, RowStatus};
 pub use table::{Comparison, COMPARE_SCHEMA_VERSION};
@@ -148,9 +150,7 @@ fn run_one(plan: &ComparePlan, v: Variant, file: &ConfigFile, exe: &Path) -> Fin
             RowStatus::Failed(format!("could not start {}: {e}", exe.display())),
         ),
     };
-    let series = fs::read_to_string(dir.join("memory.csv"))
-        .ok()
-        .map(|t| Series::from_memory_csv(name, &t));
+    let series = Series::from_run_dir(name, &dir);
     let (device, vocab, device_total) = match summary {
         Some(Ok(s)) => (Some(s.device.label), Some(s.vocab), s.memory.device_total),
         _ => (None, None, None),
@@ -224,6 +224,73 @@ pub fn prepare(plan: &ComparePlan) -> Result<PathBuf, Error> {
         path: "current executable".into(),
         source,
     })
+}
+
+/// `oomlab explain` for a row: its own topic, else its family's (amp-bf16 -> amp).
+fn explain_of(name: &str) -> Option<String> {
+    crate::explain::explain(Some(name))
+        .or_else(|_| crate::explain::explain(name.split('-').next()))
+        .ok()
+}
+
+/// Each row's summary and explain text, read from its run folder under `dir`.
+fn details(dir: &Path, cmp: &Comparison) -> Vec<RunDetail> {
+    cmp.rows
+        .iter()
+        .map(|r| {
+            let name = r.strategy.name().to_string();
+            let summary = fs::read_to_string(dir.join(&name).join("summary.json"))
+                .ok()
+                .and_then(|t| serde_json::from_str(&t).ok());
+            RunDetail {
+                explain: explain_of(&name),
+                name,
+                summary,
+            }
+        })
+        .collect()
+}
+
+/// Rebuilds the one-page HTML report of a compare folder (or of one run's folder) from
+/// the files in it.
+pub fn report_from_dir(dir: &Path) -> Result<String, Error> {
+    let read =
+        |p: PathBuf| fs::read_to_string(&p).map_err(|source| Error::Input { path: p, source });
+    let compare_json = dir.join("compare.json");
+    if compare_json.exists() {
+        let cmp: Comparison = serde_json::from_str(&read(compare_json.clone())?)
+            .map_err(|e| Error::Report(format!("{}: {e}", compare_json.display())))?;
+        let series: Vec<Series> = cmp
+            .rows
+            .iter()
+            .filter_map(|r| Series::from_run_dir(r.strategy.name(), &dir.join(r.strategy.name())))
+            .collect();
+        return Ok(report_html(&cmp, &series, &details(dir, &cmp)));
+    }
+    let summary_json = dir.join("summary.json");
+    let text = read(summary_json.clone()).map_err(|_| {
+        Error::Report(format!(
+            "{} holds neither compare.json (an `oomlab compare` folder) nor summary.json (an `oomlab train` run folder)",
+            dir.display()
+        ))
+    })?;
+    let s: RunSummary = serde_json::from_str(&text)
+        .map_err(|e| Error::Report(format!("{}: {e}", summary_json.display())))?;
+    let name = s.strategy.name().to_string();
+    let v = Variant::from_name(&name).unwrap_or(Variant::Baseline);
+    let cmp = Comparison::new(
+        s.device.label.clone(),
+        vec![],
+        false,
+        vec![Row::from_summary(v, &name, &s)],
+    );
+    let series: Vec<Series> = Series::from_run_dir(&name, dir).into_iter().collect();
+    let detail = RunDetail {
+        explain: explain_of(&name),
+        summary: serde_json::from_str(&text).ok(),
+        name,
+    };
+    Ok(report_html(&cmp, &series, &[detail]))
 }
 
 /// Runs every strategy, writes `compare.{txt,md,csv,json}` and `memory.svg` into
@@ -314,5 +381,9 @@ pub fn finish(plan: &ComparePlan, runs: Vec<RowRun>) -> Result<Comparison, Error
         Ok(svg) => write("memory.svg", svg)?,
         Err(e) => eprintln!("oomlab: warning: no memory.svg: {e}"),
     }
+    write(
+        "report.html",
+        report_html(&cmp, &series, &details(&plan.out, &cmp)),
+    )?;
     Ok(cmp)
 }

@@ -35,6 +35,24 @@ impl Series {
     }
 }
 
+impl Series {
+    /// A run folder's `memory.csv`, less the `--vram-budget` ballast its `summary.json`
+    /// names (held from before the model to the end: not the run's own memory).
+    pub fn from_run_dir(label: &str, dir: &std::path::Path) -> Option<Self> {
+        let text = std::fs::read_to_string(dir.join("memory.csv")).ok()?;
+        let mut s = Self::from_memory_csv(label, &text);
+        let ballast = std::fs::read_to_string(dir.join("summary.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .and_then(|v| v["memory"]["ballast"].as_u64())
+            .unwrap_or(0);
+        for p in &mut s.points {
+            p.1 = p.1.saturating_sub(ballast);
+        }
+        Some(s)
+    }
+}
+
 /// Errors come from plotters' drawing backend, as text.
 pub type PlotError = String;
 

@@ -19,3 +19,4 @@ mod lesson;
 mod memory_options;
 mod mixed_precision;
 mod readme;
+mod report;

@@ -1,0 +1,290 @@
+//! The one-page HTML report of a comparison: the table, memory over time for every row
+//! (step boundaries marked), each run's memory by phase and its reconciliation, and the
+//! explain text of each technique. One self-contained file: styles, chart and script are
+//! inline and nothing is fetched when it is viewed, so it works offline in a lecture hall.
+
+use std::fmt::Write;
+
+use serde_json::Value;
+
+use super::{Comparison, Series};
+use crate::units::Bytes;
+
+/// What the report shows of one run beyond its table row, read from its `summary.json`.
+#[derive(Debug, Clone, Default)]
+pub struct RunDetail {
+    /// The row's name.
+    pub name: String,
+    /// The run's summary, as written (read leniently: older summaries lack fields).
+    pub summary: Option<Value>,
+    /// `oomlab explain` for the row's technique.
+    pub explain: Option<String>,
+}
+
+const COLORS: [&str; 12] = [
+    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+    "#bcbd22", "#17becf", "#393b79", "#637939",
+];
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The chart: one polyline per series (class `series`), a tick at every step boundary.
+fn chart(series: &[Series], y_label: &str) -> String {
+    let (w, h, left, right, top, bottom) = (960.0, 420.0, 80.0, 20.0, 16.0, 44.0);
+    let x_max = series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.0))
+        .fold(1e-3, f64::max);
+    let y_max = series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| Bytes(p.1).mib()))
+        .fold(1.0, f64::max)
+        * 1.08;
+    let x = |t: f64| left + (w - left - right) * t / x_max;
+    let y = |mib: f64| top + (h - top - bottom) * (1.0 - mib / y_max);
+    let mut s = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="100%" role="img" aria-label="memory over time">"#
+    );
+    for i in 0..=5 {
+        let v = y_max * f64::from(i) / 5.0;
+        let _ = write!(
+            s,
+            r##"<line x1="{left}" x2="{}" y1="{yy:.1}" y2="{yy:.1}" stroke="#ddd"/><text x="{}" y="{:.1}" text-anchor="end" font-size="11">{v:.0}</text>"##,
+            w - right,
+            left - 6.0,
+            y(v) + 4.0,
+            yy = y(v),
+        );
+        let t = x_max * f64::from(i) / 5.0;
+        let _ = write!(
+            s,
+            r#"<text x="{:.1}" y="{}" text-anchor="middle" font-size="11">{t:.1}</text>"#,
+            x(t),
+            h - bottom + 16.0
+        );
+    }
+    let _ = write!(
+        s,
+        r#"<text x="{}" y="{}" text-anchor="middle" font-size="12">seconds since the run started</text><text x="14" y="{}" font-size="12" transform="rotate(-90 14 {})" text-anchor="middle">{}</text>"#,
+        (left + w - right) / 2.0,
+        h - 6.0,
+        h / 2.0,
+        h / 2.0,
+        esc(y_label)
+    );
+    for (i, ser) in series.iter().enumerate() {
+        let color = COLORS[i % COLORS.len()];
+        let stride = (ser.points.len() / 1500).max(1);
+        let pts: Vec<String> = ser
+            .points
+            .iter()
+            .step_by(stride)
+            .map(|p| format!("{:.1},{:.1}", x(p.0), y(Bytes(p.1).mib())))
+            .collect();
+        let name = esc(&ser.label);
+        let _ = write!(
+            s,
+            r#"<g data-name="{name}"><polyline class="series" data-name="{name}" fill="none" stroke="{color}" stroke-width="1.6" points="{}"/>"#,
+            pts.join(" ")
+        );
+        let mut last = None;
+        for p in &ser.points {
+            if p.2.is_some() && p.2 != last {
+                let (px, py) = (x(p.0), y(Bytes(p.1).mib()));
+                let _ = write!(
+                    s,
+                    r#"<line class="step-mark" x1="{px:.1}" x2="{px:.1}" y1="{:.1}" y2="{:.1}" stroke="{color}"/>"#,
+                    py - 5.0,
+                    py + 5.0
+                );
+            }
+            last = p.2.or(last);
+        }
+        s.push_str("</g>");
+    }
+    s.push_str("</svg>");
+    s
+}
+
+fn table(headers: &[String], rows: &[Vec<String>]) -> String {
+    let mut s = String::from("<table><thead><tr>");
+    for h in headers {
+        let _ = write!(s, "<th>{}</th>", esc(h));
+    }
+    s.push_str("</tr></thead><tbody>");
+    for r in rows {
+        s.push_str("<tr>");
+        for c in r {
+            let _ = write!(s, "<td>{}</td>", esc(c));
+        }
+        s.push_str("</tr>");
+    }
+    s.push_str("</tbody></table>");
+    s
+}
+
+fn bytes_cell(v: &Value) -> String {
+    v.as_u64()
+        .map(|b| Bytes(b).to_string())
+        .unwrap_or_else(|| "-".into())
+}
+
+/// Memory by phase and the reconciliation of one run.
+fn detail(d: &RunDetail) -> String {
+    let mut s = format!("<details><summary>{}</summary>", esc(&d.name));
+    if let Some(sum) = &d.summary {
+        let m = &sum["memory"];
+        if let Some(phases) = m["phases"].as_object() {
+            let rows: Vec<Vec<String>> = ["forward", "backward", "optimizer"]
+                .iter()
+                .filter_map(|p| phases.get(*p).map(|v| (p, v)))
+                .map(|(p, v)| {
+                    vec![
+                        p.to_string(),
+                        bytes_cell(&v["in_use"]),
+                        bytes_cell(&v["reserved"]),
+                    ]
+                })
+                .collect();
+            if !rows.is_empty() {
+                s.push_str("<h4>Allocator at the end of each phase (highest over the run): up in the forward pass, down in the backward pass</h4>");
+                s.push_str(&table(
+                    &["phase".into(), "in use".into(), "reserved".into()],
+                    &rows,
+                ));
+            }
+        }
+        if let Some(lines) = m["reconciliation"].as_array() {
+            let rows: Vec<Vec<String>> = lines
+                .iter()
+                .map(|l| {
+                    vec![
+                        l["label"].as_str().unwrap_or("").to_string(),
+                        bytes_cell(&l["bytes"]),
+                        l["explanation"].as_str().unwrap_or("").to_string(),
+                    ]
+                })
+                .collect();
+            s.push_str("<h4>How the end-of-run figures add up</h4>");
+            s.push_str(&table(
+                &["".into(), "bytes".into(), "what it is".into()],
+                &rows,
+            ));
+        }
+    }
+    if let Some(e) = &d.explain {
+        let _ = write!(s, "<h4>The technique</h4><pre>{}</pre>", esc(e));
+    }
+    s.push_str("</details>");
+    s
+}
+
+const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:1100px;padding:0 1rem;color:#222}
+table{border-collapse:collapse;font-size:13px;margin:.5rem 0}td,th{border:1px solid #ccc;padding:3px 6px;text-align:left}
+th{background:#f3f3f3}.sim{background:#fff3cd;padding:.5rem;border:1px solid #e0c36a}pre{white-space:pre-wrap;font-size:13px}
+#legend label{margin-right:1rem;font-size:14px}.wide{overflow-x:auto}details{margin:.4rem 0}summary{cursor:pointer;font-weight:600}";
+
+const SCRIPT: &str = "(function(){
+var boxes=document.querySelectorAll('#legend input');
+for(var i=0;i<boxes.length;i++){boxes[i].addEventListener('change',function(e){
+var name=e.target.getAttribute('data-series');var g=document.querySelectorAll('svg g[data-name]');
+for(var j=0;j<g.length;j++){if(g[j].getAttribute('data-name')===name){g[j].style.display=e.target.checked?'':'none';}}});}
+document.body.setAttribute('data-series',String(document.querySelectorAll('svg .series').length));
+document.body.setAttribute('data-ready','1');
+})();";
+
+/// The whole page.
+pub fn report_html(cmp: &Comparison, series: &[Series], details: &[RunDetail]) -> String {
+    let gpu = cmp.memory_kind == Some(crate::vocab::MemoryKind::Gpu);
+    let (what, y_label) = if gpu {
+        ("VRAM", "NVML process VRAM (MiB)")
+    } else {
+        ("HOST memory", "resident set size, HOST (MiB)")
+    };
+    let mut s = String::from("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">");
+    let _ = write!(
+        s,
+        "<title>oomlab compare: {}</title><style>{STYLE}</style></head><body>",
+        esc(&cmp.device)
+    );
+    let _ = write!(
+        s,
+        "<h1>oomlab compare on {}</h1><p>Memory is {what}. Arguments shared by every row: <code>{}</code>. Each row ran in its own process.</p>",
+        esc(&cmp.device),
+        esc(&cmp.common_args.join(" "))
+    );
+    if cmp.simulated {
+        s.push_str("<p class=\"sim\">The out-of-memory failures on this page are SIMULATED: --memory-budget on the CPU makes crossing a host-heap budget count as an out-of-memory failure; nothing ran out of memory.</p>");
+    }
+    s.push_str("<h2>The table</h2><div class=\"wide\">");
+    s.push_str(&table(&cmp.headers(), &cmp.cells()));
+    s.push_str("</div>");
+    let _ = write!(
+        s,
+        "<h2>{what} over time</h2><p>Each line is one row's process, from its start; a tick marks each optimizer step's first sample. Untick a row to hide it.</p><div id=\"legend\">"
+    );
+    for (i, ser) in series.iter().enumerate() {
+        let name = esc(&ser.label);
+        let _ = write!(
+            s,
+            "<label><input type=\"checkbox\" checked data-series=\"{name}\"><span style=\"color:{}\">&#9632;</span> {name}</label>",
+            COLORS[i % COLORS.len()]
+        );
+    }
+    s.push_str("</div>");
+    s.push_str(&chart(series, y_label));
+    s.push_str("<h2>Each run</h2>");
+    for d in details {
+        s.push_str(&detail(d));
+    }
+    let _ = write!(
+        s,
+        "<p><small>oomlab {} (schema {}). Regenerate with <code>oomlab report FOLDER</code>.</small></p><script>{SCRIPT}</script></body></html>\n",
+        esc(&cmp.oomlab_version),
+        cmp.schema_version
+    );
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compare::{Row, RowStatus, Variant};
+
+    #[test]
+    fn the_page_has_one_series_per_row_and_fetches_nothing() {
+        let rows = vec![
+            Row::empty(Variant::Baseline, "baseline", RowStatus::Completed),
+            Row::empty(Variant::GradAccum, "grad-accum", RowStatus::Completed),
+        ];
+        let cmp = Comparison::new("cpu".into(), vec![], true, rows);
+        let series = vec![
+            Series {
+                label: "baseline".into(),
+                points: vec![(0.0, 1 << 20, Some(0)), (1.0, 3 << 20, Some(1))],
+            },
+            Series {
+                label: "grad-accum".into(),
+                points: vec![(0.0, 1 << 20, Some(0))],
+            },
+        ];
+        let html = report_html(&cmp, &series, &[]);
+        assert_eq!(html.matches("class=\"series\"").count(), 2);
+        assert_eq!(html.matches("class=\"step-mark\"").count(), 3);
+        assert!(html.contains("SIMULATED"));
+        // Self-contained: no script, style or image is loaded from anywhere.
+        for needle in ["src=\"http", "href=\"http", "@import", "url("] {
+            assert!(!html.contains(needle), "{needle}");
+        }
+    }
+
+    #[test]
+    fn text_from_runs_is_escaped() {
+        assert_eq!(esc("<b>&\""), "&lt;b&gt;&amp;&quot;");
+    }
+}

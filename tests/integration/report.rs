@@ -1,0 +1,136 @@
+//! The one-page HTML report, opened in a real headless browser (Chromium): it renders,
+//! its chart has one series per row, and the page logs nothing to the console.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::util::oomlab;
+
+/// Chromium: $OOMLAB_CHROMIUM, else on the PATH, else installed from the OS packages
+/// (Debian's `chromium`) so that `cargo test --release` sets up what it needs.
+fn chromium() -> PathBuf {
+    if let Ok(p) = std::env::var("OOMLAB_CHROMIUM") {
+        return p.into();
+    }
+    let find = || {
+        ["chromium", "chromium-browser", "google-chrome"]
+            .iter()
+            .find(|b| {
+                Command::new("sh")
+                    .args(["-c", &format!("command -v {b}")])
+                    .output()
+                    .is_ok_and(|o| o.status.success())
+            })
+            .map(PathBuf::from)
+    };
+    if let Some(p) = find() {
+        return p;
+    }
+    let installed = Command::new("sh")
+        .args([
+            "-c",
+            "(apt-get install -y -qq --no-install-recommends chromium || (apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium)) >/dev/null 2>&1",
+        ])
+        .status()
+        .is_ok_and(|s| s.success());
+    match find() {
+        Some(p) if installed => p,
+        _ => panic!(
+            "the HTML report's test needs Chromium: apt-get install chromium, or set OOMLAB_CHROMIUM=/path/to/chromium"
+        ),
+    }
+}
+
+/// Loads `page` headless: the DOM after its scripts ran, and the console lines.
+fn open(page: &Path) -> (String, Vec<String>) {
+    let out = Command::new(chromium())
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--dump-dom",
+        ])
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .expect("chromium runs");
+    let console = String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .filter(|l| l.contains(":CONSOLE"))
+        .map(str::to_string)
+        .collect();
+    (String::from_utf8_lossy(&out.stdout).into_owned(), console)
+}
+
+#[test]
+fn the_report_renders_in_a_browser_with_one_series_per_row_and_no_console_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let html = dir.path().join("report.html");
+    let out = oomlab()
+        .env("CUDA_VISIBLE_DEVICES", "")
+        .args([
+            "compare",
+            "--device",
+            "cpu",
+            "--strategies",
+            "baseline,grad-accum,auto-halve",
+            "--memory-budget",
+            "30MiB",
+            "--max-steps",
+            "4",
+            "--quiet",
+            "--out",
+        ])
+        .arg(dir.path().join("cmp"))
+        .arg("--html")
+        .arg(&html)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (dom, console) = open(&html);
+    assert!(
+        dom.contains("data-ready=\"1\""),
+        "the page's script did not run"
+    );
+    assert!(dom.contains("data-series=\"3\""), "one series per row");
+    assert!(dom.contains("SIMULATED"));
+    assert!(console.is_empty(), "console: {console:?}");
+    // `oomlab report` rebuilds the same page from the folder.
+    let again = dir.path().join("again.html");
+    oomlab()
+        .args(["report"])
+        .arg(dir.path().join("cmp"))
+        .arg("--out")
+        .arg(&again)
+        .assert()
+        .success();
+    let (dom, console) = open(&again);
+    assert!(dom.contains("data-series=\"3\"") && console.is_empty());
+}
+
+#[test]
+fn the_console_check_sees_a_script_error() {
+    // The check above can fail: a page with an error is caught.
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("bad.html");
+    std::fs::write(
+        &page,
+        "<html><body><script>notAFunction();</script></body></html>",
+    )
+    .unwrap();
+    let (_, console) = open(&page);
+    assert_eq!(console.len(), 1, "{console:?}");
+}
+
+#[test]
+fn report_on_a_folder_without_results_says_what_it_needs() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = oomlab().arg("report").arg(dir.path()).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("compare.json"));
+}
