@@ -1,6 +1,6 @@
 //! The topics about reading and reacting to an out-of-memory error, rather than one
-//! technique: how to read the message, fragmentation, what to try first, the same knobs
-//! in PyTorch, TensorFlow and JAX, and a glossary. Their measured parts are computed from
+//! technique: where the memory goes, how to read the message, fragmentation, what to try
+//! first, the same knobs in PyTorch, TensorFlow and JAX, and a glossary. Their measured parts are computed from
 //! committed files (the H200 error corpus, auto-halve's retry log, a run summary).
 
 use serde_json::Value;
@@ -11,6 +11,32 @@ use crate::units::Bytes;
 
 /// Topics, their one-line summary and their text (the measured part is appended).
 pub const TOPICS: &[(&str, &str, &str)] = &[
+    (
+        "anatomy",
+        "where training memory goes: bytes per parameter, activations, slack, context",
+        "\
+Per parameter, for training with AdamW:
+                      f32     mixed precision (AMP)     all half (bf16/f16)
+  weights             4 B     4 B (+ a 2 B half copy)    2 B
+  gradients           4 B     4 B                        2 B
+  AdamW's 2 moments   8 B     8 B                        4 B
+  total              16 B    16 B (+2)                   8 B
+SGD without momentum keeps no state: 8 B per parameter in f32. These do not depend on the
+batch.
+
+Activations: what the forward pass keeps for the backward pass. Per layer and sample they
+grow with the sequence length (x the width: layer norms, the inputs of every linear
+layer, the MLP's hidden layer) and, with attention written out, with its square (the
+[heads, seq, seq] scores and their softmax). They scale with the batch, which is why
+batch-side techniques (AMP, accumulation, checkpointing, efficient attention) come first.
+
+Then what the allocator and the runtime hold: the pool's slack (pages kept for reuse,
+`oomlab explain pool`), the CUDA context and libraries' workspaces (hundreds of MiB per
+process before any tensor), and the update step's temporaries (AdamW computes its update
+in new buffers of the parameters' size). `oomlab estimate` adds these up term by term
+(all but the update step's temporaries, so far).
+",
+    ),
     (
         "read-oom",
         "how to read an out-of-memory message: PyTorch's figures and oomlab's page requests",
@@ -145,6 +171,42 @@ fragmentation      free bytes in the cache, but no free piece as long as the req
 ",
     ),
 ];
+
+const ADAMW: &str =
+    include_str!("../../docs/results/2026-12-01-cpu-optimizer-state/adamw/summary.json");
+const SGD: &str =
+    include_str!("../../docs/results/2026-12-01-cpu-optimizer-state/sgd/summary.json");
+const OPTIMIZER_ORIGIN: &str = "docs/results/2026-12-01-cpu-optimizer-state: a wide, shallow GPT (d_model 1024, one layer) at batch 2 on 2 CPU cores, bash scripts/optimizer-state.sh";
+
+/// AdamW against SGD on the same model: the state per parameter at the end and at the peak.
+fn optimizer_state() -> String {
+    let read = |t: &str| -> Option<(u64, u64, u64)> {
+        let v: Value = serde_json::from_str(t).ok()?;
+        let end = v["memory"]["reconciliation"]
+            .as_array()?
+            .iter()
+            .find(|l| l["label"] == "host heap in use")?["bytes"]
+            .as_u64()?;
+        Some((
+            v["params"]["count"].as_u64()?,
+            v["memory"]["host_heap_peak"].as_u64()?,
+            end,
+        ))
+    };
+    let (Some((n, a_peak, a_end)), Some((_, s_peak, s_end))) = (read(ADAMW), read(SGD)) else {
+        return String::new();
+    };
+    let per = |a: u64, b: u64| a.saturating_sub(b) as f64 / n.max(1) as f64;
+    format!(
+        "\nMeasured by oomlab ({OPTIMIZER_ORIGIN}):\n  {n} parameters; host heap peak AdamW {}, SGD {}; at the end AdamW {}, SGD {}.\n  AdamW minus SGD: {:.1} bytes per parameter at the end (the two f32 moments), {:.1} at the peak (the moments and the update step's temporaries).\n",
+        Bytes(a_peak),
+        Bytes(s_peak),
+        Bytes(a_end),
+        Bytes(s_end),
+        per(a_end, s_end),
+        per(a_peak, s_peak),
+    )
+}
 
 const CORPUS: &[(&str, &str)] = &[
     (
@@ -331,6 +393,7 @@ fn glossary_example() -> String {
 /// The measured part of `topic`, if it is one of these.
 pub fn measured(topic: &str) -> Option<String> {
     Some(match topic {
+        "anatomy" => optimizer_state() + &glossary_example(),
         "read-oom" => corpus_table() + &page_requests(),
         "fragmentation" => fragmentation_case() + &page_requests(),
         "order" => savings(),
@@ -357,6 +420,15 @@ mod tests {
             let line = t.lines().find(|l| l.trim_start().starts_with(name));
             assert!(line.is_some_and(|l| l.ends_with(case)), "{name}: {t}");
         }
+    }
+
+    #[test]
+    fn adamws_two_moments_show_as_8_bytes_per_parameter() {
+        let t = optimizer_state();
+        assert!(
+            t.contains("AdamW minus SGD: 8.0 bytes per parameter at the end"),
+            "{t}"
+        );
     }
 
     #[test]
