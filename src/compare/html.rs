@@ -242,9 +242,9 @@ pub fn report_html(cmp: &Comparison, series: &[Series], details: &[RunDetail]) -
     for d in details {
         s.push_str(&detail(d));
     }
-    let _ = write!(
+    let _ = writeln!(
         s,
-        "<p><small>oomlab {} (schema {}). Regenerate with <code>oomlab report FOLDER</code>.</small></p><script>{SCRIPT}</script></body></html>\n",
+        "<p><small>oomlab {} (schema {}). Regenerate with <code>oomlab report FOLDER</code>.</small></p><script>{SCRIPT}</script></body></html>",
         esc(&cmp.oomlab_version),
         cmp.schema_version
     );
