@@ -134,3 +134,37 @@ fn report_on_a_folder_without_results_says_what_it_needs() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("compare.json"));
 }
+
+#[test]
+fn a_compare_stopped_before_its_table_is_rebuilt_from_its_run_folders() {
+    let dir = tempfile::tempdir().unwrap();
+    let cmp = dir.path().join("cmp");
+    oomlab()
+        .env("CUDA_VISIBLE_DEVICES", "")
+        .args([
+            "compare",
+            "--device",
+            "cpu",
+            "--strategies",
+            "baseline,grad-accum",
+            "--max-steps",
+            "3",
+            "--quiet",
+            "--out",
+        ])
+        .arg(&cmp)
+        .assert()
+        .success();
+    // As if the comparison had been killed before it wrote its table.
+    for f in ["compare.json", "compare.md", "report.html"] {
+        std::fs::remove_file(cmp.join(f)).unwrap();
+    }
+    oomlab().arg("report").arg(&cmp).assert().success();
+    let rebuilt: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(cmp.join("compare.json")).unwrap()).unwrap();
+    let rows = rebuilt["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[1]["strategy"], "grad-accum");
+    assert!(rows[1]["predicted_peak_bytes"].as_u64().is_some());
+    assert!(cmp.join("report.html").exists() && cmp.join("compare.md").exists());
+}
