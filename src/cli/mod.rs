@@ -211,7 +211,7 @@ fn compare(args: CompareArgs) -> Result<i32, Error> {
     } else {
         writeln!(
             out,
-            "{}\nfolder: {} (compare.md, compare.csv, compare.json, memory.svg, one folder per run)",
+            "{}\nfolder: {} (compare.md, compare.csv, compare.json, memory.svg, report.html, one folder per run)",
             if brief {
                 cmp.to_terminal_brief()
             } else {

@@ -194,7 +194,7 @@ pub fn run_lesson(plan: &LessonPlan, stop: &StopFlag) -> Result<Comparison, Erro
     let cmp = finish(&plan.compare, runs)?;
     let _ = writeln!(
         out,
-        "\nAll stages side by side{sim}:\n{}\nfolder: {} (compare.md, memory.svg, one folder per run). Next: `oomlab explain order`, `oomlab explain <technique>`.",
+        "\nAll stages side by side{sim}:\n{}\nfolder: {} (compare.md, memory.svg, report.html, one folder per run). Next: `oomlab explain order`, `oomlab explain <technique>`.",
         cmp.to_terminal_brief(),
         plan.compare.out.display()
     );
