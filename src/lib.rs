@@ -28,6 +28,7 @@ pub mod report;
 pub mod run_dir;
 pub mod session;
 pub mod strategy;
+pub mod text;
 pub mod train;
 pub mod units;
 pub mod vocab;

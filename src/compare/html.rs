@@ -36,15 +36,7 @@ fn esc(s: &str) -> String {
 /// The chart: one polyline per series (class `series`), a tick at every step boundary.
 fn chart(series: &[Series], y_label: &str) -> String {
     let (w, h, left, right, top, bottom) = (960.0, 420.0, 80.0, 20.0, 16.0, 44.0);
-    let x_max = series
-        .iter()
-        .flat_map(|s| s.points.iter().map(|p| p.0))
-        .fold(1e-3, f64::max);
-    let y_max = series
-        .iter()
-        .flat_map(|s| s.points.iter().map(|p| Bytes(p.1).mib()))
-        .fold(1.0, f64::max)
-        * 1.08;
+    let (x_max, y_max) = super::plot::bounds(series);
     let x = |t: f64| left + (w - left - right) * t / x_max;
     let y = |mib: f64| top + (h - top - bottom) * (1.0 - mib / y_max);
     let mut s = format!(

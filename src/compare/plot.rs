@@ -53,6 +53,20 @@ impl Series {
     }
 }
 
+/// The axes' ends for `series`: the last second, and the highest MiB with 8% headroom.
+pub(crate) fn bounds(series: &[Series]) -> (f64, f64) {
+    let x_max = series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.0))
+        .fold(1e-3, f64::max);
+    let y_max = series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| Bytes(p.1).mib()))
+        .fold(1.0, f64::max)
+        * 1.08;
+    (x_max, y_max)
+}
+
 /// Errors come from plotters' drawing backend, as text.
 pub type PlotError = String;
 
@@ -62,15 +76,7 @@ pub fn memory_svg(title: &str, y_label: &str, series: &[Series]) -> Result<Strin
     {
         let root = SVGBackend::with_string(&mut svg, (1000, 560)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let x_max = series
-            .iter()
-            .flat_map(|s| s.points.iter().map(|p| p.0))
-            .fold(1e-3, f64::max);
-        let y_max = series
-            .iter()
-            .flat_map(|s| s.points.iter().map(|p| Bytes(p.1).mib()))
-            .fold(1.0, f64::max)
-            * 1.08;
+        let (x_max, y_max) = bounds(series);
         let mut chart = ChartBuilder::on(&root)
             .caption(title, ("sans-serif", 20))
             .margin(12)

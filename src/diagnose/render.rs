@@ -78,20 +78,25 @@ pub fn render(r: &DiagnoseReport) -> String {
     s.push('\n');
     let (title, body, todo) = verdict_text(&d.verdict, f.expandable_segments_set);
     let _ = writeln!(s, "Case: {title}\n");
-    let _ = writeln!(s, "{}", wrap(&body));
+    s.push_str(&crate::text::wrap(&body, ""));
+    s.push('\n');
     for a in &d.asides {
         match a {
             Aside::OthersHold { held } => {
-                let _ = writeln!(
-                    s,
-                    "Also: other processes hold {held} of this card (`oomlab gpu` lists them).\n"
-                );
+                s.push_str(&crate::text::wrap(
+                    &format!(
+                        "Also: other processes hold {held} of this card (`oomlab gpu` lists them)."
+                    ),
+                    "",
+                ));
+                s.push('\n');
             }
             Aside::Capped { free, allowed } => {
                 let cap = allowed
                     .map(|a| format!(" ({a} allowed)"))
                     .unwrap_or_default();
-                let _ = writeln!(s, "Also: the card itself had {free} free; this process is capped{cap} (torch.cuda.set_per_process_memory_fraction; oomlab's --vram-budget is the same kind of cap).\n");
+                s.push_str(&crate::text::wrap(&format!("Also: the card itself had {free} free; this process is capped{cap} (torch.cuda.set_per_process_memory_fraction; oomlab's --vram-budget is the same kind of cap)."), ""));
+                s.push('\n');
             }
             Aside::NonPytorch { .. } => {}
         }
@@ -129,36 +134,11 @@ pub fn render(r: &DiagnoseReport) -> String {
     s
 }
 
-fn wrap(text: &str) -> String {
-    let mut out = String::new();
-    for para in text.split("\n\n") {
-        let mut line = String::new();
-        for w in para.split_whitespace() {
-            if !line.is_empty() && line.len() + 1 + w.len() > 90 {
-                out.push_str(&line);
-                out.push('\n');
-                line.clear();
-            }
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(w);
-        }
-        out.push_str(&line);
-        out.push_str("\n\n");
-    }
-    out.pop();
-    out
-}
-
+/// A list item: "  - " on its first line, aligned below.
 fn wrap_item(text: &str) -> String {
-    let wrapped = wrap(text);
-    let mut out = String::new();
-    for (i, l) in wrapped.trim_end().lines().enumerate() {
-        out.push_str(if i == 0 { "  - " } else { "    " });
-        out.push_str(l);
-        out.push('\n');
-    }
+    let wrapped = crate::text::wrap(text, "    ");
+    let mut out = String::from("  - ");
+    out.push_str(wrapped.trim_start());
     out.pop();
     out
 }

@@ -16,6 +16,7 @@ use crate::compare::{finish, prepare, run_row, ComparePlan, Comparison, RowRun, 
 use crate::data::Corpus;
 use crate::error::Error;
 use crate::estimate::{Estimate, Target};
+use crate::text::wrap;
 use crate::train::StopFlag;
 use crate::units::Bytes;
 
@@ -54,29 +55,6 @@ fn ask(question: &str) -> Guess {
         "n" | "no" => Guess::DoesNotFit,
         _ => Guess::Skipped,
     }
-}
-
-fn wrap(text: &str, indent: &str) -> String {
-    let mut out = String::new();
-    let mut line = String::new();
-    for w in text.split_whitespace() {
-        if !line.is_empty() && indent.len() + line.len() + 1 + w.len() > 90 {
-            out.push_str(indent);
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(w);
-    }
-    if !line.is_empty() {
-        out.push_str(indent);
-        out.push_str(&line);
-        out.push('\n');
-    }
-    out
 }
 
 /// Runs the lesson: the narration goes to stdout as it happens; returns the comparison.

@@ -1,0 +1,46 @@
+//! Text for the terminal: paragraphs wrapped to a width, so every command's prose reads
+//! the same.
+
+/// Wraps `text` (paragraphs separated by blank lines) at 90 columns, each line starting
+/// with `indent`; ends with a newline.
+pub fn wrap(text: &str, indent: &str) -> String {
+    let mut out = String::new();
+    for (i, para) in text.split("\n\n").enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let mut line = String::new();
+        for w in para.split_whitespace() {
+            if !line.is_empty() && indent.len() + line.len() + 1 + w.len() > 90 {
+                out.push_str(indent);
+                out.push_str(&line);
+                out.push('\n');
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(w);
+        }
+        if !line.is_empty() {
+            out.push_str(indent);
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_stay_within_90_columns_and_paragraphs_stay_apart() {
+        let text = format!("{}\n\nsecond", "word ".repeat(40));
+        let out = wrap(&text, "  ");
+        assert!(out.lines().all(|l| l.len() <= 90), "{out}");
+        assert!(out.lines().all(|l| l.is_empty() || l.starts_with("  ")));
+        assert!(out.ends_with("\n\n  second\n"), "{out:?}");
+    }
+}
