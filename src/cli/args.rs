@@ -228,6 +228,13 @@ pub struct GpuArgs {
     /// With --kill: do not ask for confirmation.
     #[arg(long, short, requires = "kill")]
     pub yes: bool,
+    /// Before a job: exit 0 if the GPU (--index) has SIZE free, 1 if not (or if NVML cannot
+    /// tell), listing who holds the rest (`oomlab gpu --free-check 20GiB && python train.py`).
+    #[arg(long, value_name = "SIZE", value_parser = size_arg, conflicts_with_all = ["kill", "watch"])]
+    pub free_check: Option<Bytes>,
+    /// With --free-check: which GPU.
+    #[arg(long, default_value_t = 0, requires = "free_check", value_name = "N")]
+    pub index: u32,
 }
 
 /// `--memory-mode` value: `growth`, `exact`, `prealloc` or `prealloc=FRACTION`.

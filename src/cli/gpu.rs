@@ -23,6 +23,24 @@ pub(super) fn run(args: GpuArgs) -> Result<i32, Error> {
     if let Some(pid) = args.kill {
         return kill(&view, pid, &args);
     }
+    if let Some(wanted) = args.free_check {
+        let check =
+            crate::gpu::free_check(&snapshot(&view), args.index, wanted).map_err(|reason| {
+                crate::config::ConfigError::Override {
+                    given: format!("--index {}", args.index),
+                    reason,
+                }
+            })?;
+        if args.json {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&check).unwrap_or_default()
+            );
+        } else {
+            print!("{}", check.render());
+        }
+        return Ok(if check.ok { 0 } else { EXIT_FAILURE });
+    }
     loop {
         let snap = snapshot(&view);
         if args.json {

@@ -1,10 +1,12 @@
 //! `oomlab gpu`: what nvidia-smi and nvtop users reach for. Devices, the processes holding
 //! VRAM, which of them are stale (gone or zombie), and a careful way to free VRAM.
 
+mod free_check;
 mod kill;
 mod procinfo;
 mod view;
 
+pub use free_check::{free_check, FreeCheck};
 pub use kill::{plan_kill, send_signal, signal_planned, KillError, KillPlan, Signal};
 pub use procinfo::{process_state, ProcState};
 pub use view::{render_gpu_view, snapshot, GpuSnapshot, HolderRow};
