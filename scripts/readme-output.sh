@@ -13,28 +13,24 @@ tmp=$(mktemp -d)
 # The run folder's name as a default run would have it (runs/<time>-grad-accum).
 stamp=$(date -u +%Y%m%d-%H%M%S)
 cat "$tmp/stderr" "$tmp/stdout" | sed "s#$tmp/run#runs/$stamp-grad-accum#g" > "$tmp/output"
-python3 - "$tmp/output" <<'PY'
+# splice MARKER FILE: README's <!-- MARKER:start --> .. <!-- MARKER:end --> block becomes
+# FILE's text in a code fence.
+splice() {
+  python3 - "$1" "$2" <<'PY'
 import re, sys
-out = open(sys.argv[1]).read().rstrip("\n")
+marker, out = sys.argv[1], open(sys.argv[2]).read().rstrip("\n")
 readme = open("README.md").read()
-block = "<!-- main-output:start -->\n```\n" + out + "\n```\n<!-- main-output:end -->"
-new, n = re.subn(r"<!-- main-output:start -->.*?<!-- main-output:end -->", lambda _: block, readme, flags=re.S)
+block = f"<!-- {marker}:start -->\n```\n{out}\n```\n<!-- {marker}:end -->"
+new, n = re.subn(rf"<!-- {marker}:start -->.*?<!-- {marker}:end -->", lambda _: block, readme, flags=re.S)
 if n != 1:
-    sys.exit("README.md has no main-output markers")
+    sys.exit(f"README.md has no {marker} markers")
 open("README.md", "w").write(new)
 PY
+}
+splice main-output "$tmp/output"
 # The first screen's demo, as the README runs it (stdout only: the table).
 "$BIN" compare --memory-budget 30MiB --strategies baseline,grad-accum,auto-halve --max-steps 20 --brief --out "$tmp/demo" 2> /dev/null \
   | sed "s#$tmp/demo#runs/$stamp-compare#g" > "$tmp/demo.txt"
-python3 - "$tmp/demo.txt" <<'PY'
-import re, sys
-out = open(sys.argv[1]).read().rstrip("\n")
-readme = open("README.md").read()
-block = "<!-- demo-output:start -->\n```\n" + out + "\n```\n<!-- demo-output:end -->"
-new, n = re.subn(r"<!-- demo-output:start -->.*?<!-- demo-output:end -->", lambda _: block, readme, flags=re.S)
-if n != 1:
-    sys.exit("README.md has no demo-output markers")
-open("README.md", "w").write(new)
-PY
+splice demo-output "$tmp/demo.txt"
 rm -rf "$tmp"
 echo "README.md: main command and demo output regenerated"

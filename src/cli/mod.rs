@@ -98,27 +98,34 @@ fn train(args: TrainArgs) -> Result<i32, Error> {
     // A second Ctrl-C quits at once; the step log already holds every finished step.
     let stop = stop_on_ctrl_c();
     let outcome = run_train(&plan, &stop)?;
-    let mut out = std::io::stdout().lock();
-    let written = if json {
-        serde_json::to_writer_pretty(&mut out, &outcome.summary)
-            .map_err(std::io::Error::other)
-            .and_then(|_| writeln!(out))
-    } else {
-        writeln!(
-            out,
-            "{}\nrun folder: {}",
+    print_result(json, &outcome.summary, || {
+        format!(
+            "{}\nrun folder: {}\n",
             render_summary(&outcome.summary),
             outcome.run_dir.display()
         )
-    };
-    // A closed pipe (`| head`) is not a training failure.
-    drop(written);
+    });
     Ok(match outcome.summary.stop {
         StopReason::Completed => 0,
         StopReason::Interrupted => EXIT_INTERRUPTED,
         StopReason::Failed(_) => crate::error::EXIT_FAILURE,
         StopReason::OutOfMemory(_) => crate::error::EXIT_OOM,
     })
+}
+
+/// Writes a command's result to stdout: as JSON with `--json`, else the text `terminal`
+/// makes. A closed pipe (`| head`) is not the command's failure, so write errors are
+/// dropped.
+fn print_result<T: serde::Serialize>(json: bool, value: &T, terminal: impl FnOnce() -> String) {
+    let mut out = std::io::stdout().lock();
+    let written = if json {
+        serde_json::to_writer_pretty(&mut out, value)
+            .map_err(std::io::Error::other)
+            .and_then(|_| writeln!(out))
+    } else {
+        write!(out, "{}", terminal())
+    };
+    drop(written);
 }
 
 /// Ctrl-C asks the loop to stop; a second one quits at once.
@@ -139,15 +146,7 @@ fn estimate(args: EstimateArgs) -> Result<i32, Error> {
     let json = args.run.json;
     let plan = resolve_estimate(args)?;
     let report = crate::estimate::run_estimate(&plan)?;
-    let mut out = std::io::stdout().lock();
-    let written = if json {
-        serde_json::to_writer_pretty(&mut out, &report)
-            .map_err(std::io::Error::other)
-            .and_then(|_| writeln!(out))
-    } else {
-        write!(out, "{}", report.to_terminal())
-    };
-    drop(written);
+    print_result(json, &report, || report.to_terminal());
     Ok(0)
 }
 
@@ -180,15 +179,7 @@ fn diagnose(args: DiagnoseArgs) -> Result<i32, Error> {
         .ok()
         .map(|v| crate::gpu::snapshot(&v));
     let report = crate::diagnose::DiagnoseReport::new(&text, live.as_ref());
-    let mut out = std::io::stdout().lock();
-    let written = if args.json {
-        serde_json::to_writer_pretty(&mut out, &report)
-            .map_err(std::io::Error::other)
-            .and_then(|_| writeln!(out))
-    } else {
-        write!(out, "{}", report.to_terminal())
-    };
-    drop(written);
+    print_result(args.json, &report, || report.to_terminal());
     Ok(if report.classified() { 0 } else { 1 })
 }
 
@@ -203,15 +194,9 @@ fn compare(args: CompareArgs) -> Result<i32, Error> {
             source,
         })?;
     }
-    let mut out = std::io::stdout().lock();
-    let written = if json {
-        serde_json::to_writer_pretty(&mut out, &cmp)
-            .map_err(std::io::Error::other)
-            .and_then(|_| writeln!(out))
-    } else {
-        writeln!(
-            out,
-            "{}\nfolder: {} (compare.md, compare.csv, compare.json, memory.svg, report.html, one folder per run)",
+    print_result(json, &cmp, || {
+        format!(
+            "{}\nfolder: {} (compare.md, compare.csv, compare.json, memory.svg, report.html, one folder per run)\n",
             if brief {
                 cmp.to_terminal_brief()
             } else {
@@ -219,8 +204,7 @@ fn compare(args: CompareArgs) -> Result<i32, Error> {
             },
             plan.out.display()
         )
-    };
-    drop(written);
+    });
     Ok(if stop.requested() {
         EXIT_INTERRUPTED
     } else {

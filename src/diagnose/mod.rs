@@ -9,7 +9,7 @@ mod savings;
 
 pub use classify::{diagnose, Aside, Diagnosis, Holder, Verdict};
 pub use parse::{parse, Facts, SmiProcess, Source};
-pub use savings::{measured_savings, Saving};
+pub use savings::{measured_savings, paired_median, Saving};
 
 use serde::Serialize;
 

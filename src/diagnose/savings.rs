@@ -22,22 +22,16 @@ pub struct Saving {
     pub measured: String,
 }
 
-fn median(mut v: Vec<f64>) -> Option<f64> {
-    if v.is_empty() {
-        return None;
-    }
+/// The median of `key` over the completed runs called `name` in a paired yardstick's
+/// `runs` (benches/paired.py's paired.json).
+pub fn paired_median(runs: &[Value], name: &str, key: &str) -> Option<f64> {
+    let mut v: Vec<f64> = runs
+        .iter()
+        .filter(|r| r["name"] == name && r["stop"] == "completed")
+        .filter_map(|r| r[key].as_f64())
+        .collect();
     v.sort_by(f64::total_cmp);
-    Some(v[v.len() / 2])
-}
-
-/// Median NVML peak of the paired runs called `name`.
-fn paired_peak(runs: &[Value], name: &str) -> Option<f64> {
-    median(
-        runs.iter()
-            .filter(|r| r["name"] == name && r["exit"] == 0)
-            .filter_map(|r| r["peak_nvml"].as_f64())
-            .collect(),
-    )
+    v.get(v.len() / 2).copied()
 }
 
 /// `memory_vs_baseline` of the compare row for `strategy`.
@@ -52,9 +46,9 @@ pub fn measured_savings() -> Vec<Saving> {
     let mut out = Vec::new();
     let paired: Value = serde_json::from_str(PAIRED).unwrap_or(Value::Null);
     let runs = paired["runs"].as_array().cloned().unwrap_or_default();
-    let base = paired_peak(&runs, "pytorch f32 math");
+    let base = paired_median(&runs, "pytorch f32 math", "peak_nvml");
     let pt = |technique, oomlab, name: &str| {
-        let ratio = paired_peak(&runs, name)? / base?;
+        let ratio = paired_median(&runs, name, "peak_nvml")? / base?;
         Some(Saving {
             technique,
             oomlab,

@@ -373,15 +373,7 @@ fn measured_paired(pick: impl Fn(&str) -> bool) -> String {
         return String::new();
     };
     let runs = v["runs"].as_array().cloned().unwrap_or_default();
-    let median = |name: &str, key: &str| {
-        let mut xs: Vec<f64> = runs
-            .iter()
-            .filter(|r| r["name"] == name && r["stop"] == "completed")
-            .filter_map(|r| r[key].as_f64())
-            .collect();
-        xs.sort_by(f64::total_cmp);
-        xs.get(xs.len() / 2).copied()
-    };
+    let median = |name: &str, key: &str| crate::diagnose::paired_median(&runs, name, key);
     let mut names: Vec<&str> = Vec::new();
     for name in runs.iter().filter_map(|r| r["name"].as_str()) {
         if !names.contains(&name) {

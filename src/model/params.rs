@@ -113,32 +113,14 @@ impl ParamFingerprint {
 }
 
 /// Parameter count of the network `spec` would build, without building it (for the
-/// preflight's memory estimate). Kept exact: a test compares it with [`ParamStats`].
+/// preflight's memory estimate): the sum of [`param_tensor_sizes`]. Kept exact: a test
+/// compares it with [`ParamStats`] of the built models.
 pub fn param_count(spec: &crate::config::ModelSpec, vocab: usize) -> u64 {
-    use crate::config::ModelKind;
-    let (v, d, l, ff, t) = (
-        vocab as u64,
-        spec.d_model as u64,
-        spec.n_layers as u64,
-        spec.d_ff as u64,
-        spec.seq_len as u64,
-    );
-    match spec.kind {
-        ModelKind::Gpt => {
-            // q, k, v, o with bias; feed-forward with bias; two layer norms.
-            let block = 4 * (d * d + d) + (d * ff + ff) + (ff * d + d) + 2 * 2 * d;
-            v * d + t * d + l * block + 2 * d + d * v + v
-        }
-        ModelKind::Mlp => {
-            let first = t * d * ff + ff;
-            let rest = l.saturating_sub(1) * (ff * ff + ff);
-            v * d + first + rest + ff * v + v
-        }
-    }
+    param_tensor_sizes(spec, vocab).iter().sum()
 }
 
 /// The element count of every parameter tensor `spec` would build, in no particular
-/// order (for the estimate's allocator model). Sums to [`param_count`].
+/// order (for the estimate's allocator model and [`param_count`]).
 pub fn param_tensor_sizes(spec: &crate::config::ModelSpec, vocab: usize) -> Vec<u64> {
     use crate::config::ModelKind;
     let (v, d, l, ff, t) = (
