@@ -45,6 +45,10 @@ pub enum Error {
     /// A report could not be rendered.
     #[error("cannot render the report: {0}")]
     Report(String),
+    /// `--resume` cannot continue this run folder (no usable checkpoint, a changed
+    /// configuration without `--force`, a change no checkpoint can follow).
+    #[error("{0}")]
+    Resume(String),
     /// An input file (e.g. the message `oomlab diagnose` reads) could not be read.
     #[error("cannot read {path}: {source} (give a readable file, or pipe the text in: `oomlab diagnose < oom.txt`)")]
     Input {
@@ -63,6 +67,8 @@ pub const EXIT_FAILURE: i32 = 1;
 pub const EXIT_OOM: i32 = 3;
 /// Exit code after Ctrl-C stopped a run (the summary was still written).
 pub const EXIT_INTERRUPTED: i32 = 130;
+/// Exit code after SIGTERM stopped a run (checkpoint and summary were still written).
+pub const EXIT_TERMINATED: i32 = 143;
 
 impl Error {
     /// The process exit code for this error.
@@ -74,6 +80,7 @@ impl Error {
             | Error::Budget(_)
             | Error::Unsupported(_)
             | Error::WontFit(_)
+            | Error::Resume(_)
             | Error::Input { .. } => EXIT_USAGE,
             Error::Kill(e) if e.is_refusal() => EXIT_USAGE,
             Error::RunDir { .. } | Error::Report(_) | Error::Kill(_) | Error::Probe(_) => {

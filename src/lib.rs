@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 pub mod backend;
+pub mod checkpoint;
 pub mod cli;
 pub mod compare;
 pub mod config;

@@ -76,6 +76,29 @@ impl RunDir {
         })
     }
 
+    /// Opens the folder of a run being resumed before step `next_step`: the step and
+    /// retry logs keep their lines for earlier steps (those after the checkpoint are
+    /// done again, so their lines go) and are appended to from there. Returns the kept
+    /// records and how many step lines were dropped.
+    pub fn reopen(path: PathBuf, next_step: usize) -> Result<(Self, Resumed), Error> {
+        let (steps, records, dropped) =
+            reopen_log::<StepRecord>(&path.join("steps.jsonl"), |r| r.step < next_step)?;
+        let (retries, attempts, _) =
+            reopen_log::<AttemptRecord>(&path.join("retries.jsonl"), |a| a.step < next_step)?;
+        Ok((
+            Self {
+                path,
+                steps: Some(steps),
+                retries: Some(retries),
+            },
+            Resumed {
+                records,
+                attempts,
+                steps_dropped: dropped,
+            },
+        ))
+    }
+
     /// The folder.
     pub fn path(&self) -> &Path {
         &self.path
@@ -99,6 +122,48 @@ impl RunDir {
         fs::write(&txt_path, render_summary(summary) + "\n").map_err(io_err(&txt_path))?;
         Ok(())
     }
+}
+
+/// What a resumed run folder already held.
+#[derive(Debug, Clone, Default)]
+pub struct Resumed {
+    /// Steps before the checkpoint, from steps.jsonl.
+    pub records: Vec<StepRecord>,
+    /// Attempts before the checkpoint, from retries.jsonl.
+    pub attempts: Vec<AttemptRecord>,
+    /// Step lines after the checkpoint (work that is done again), plus unreadable lines
+    /// (a line cut by a kill).
+    pub steps_dropped: usize,
+}
+
+/// Keeps the lines of a JSON-lines log that parse and pass `keep`, rewrites the file with
+/// them (temporary file, then rename) and opens it for appending.
+fn reopen_log<T: serde::de::DeserializeOwned + serde::Serialize>(
+    path: &Path,
+    keep: impl Fn(&T) -> bool,
+) -> Result<(File, Vec<T>, usize), Error> {
+    let text = fs::read_to_string(path).unwrap_or_default();
+    let mut kept = Vec::new();
+    let mut dropped = 0;
+    let mut out = String::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        match serde_json::from_str::<T>(line) {
+            Ok(r) if keep(&r) => {
+                out.push_str(line);
+                out.push('\n');
+                kept.push(r);
+            }
+            _ => dropped += 1,
+        }
+    }
+    let tmp = path.with_extension("jsonl.tmp");
+    fs::write(&tmp, out).map_err(io_err(&tmp))?;
+    fs::rename(&tmp, path).map_err(io_err(path))?;
+    let file = OpenOptions::new()
+        .append(true)
+        .open(path)
+        .map_err(io_err(path))?;
+    Ok((file, kept, dropped))
 }
 
 /// Appends `record` as one JSON line and flushes, so a crash keeps every line written;

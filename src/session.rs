@@ -49,6 +49,82 @@ pub struct TrainPlan {
     pub tuned_pack: bool,
     /// Synchronise and look for OOM after every phase (`false`: once per step).
     pub check_every_phase: bool,
+    /// `--checkpoint-every N` (0: only when the run stops); `None`: no checkpoints
+    /// (a resumed run keeps its checkpoint's setting).
+    pub checkpoint_every: Option<usize>,
+    /// `--keep-checkpoints K`.
+    pub keep_checkpoints: Option<usize>,
+    /// `--resume RUN_DIR`: continue that run, in that folder.
+    pub resume: Option<ResumeRequest>,
+    /// The leak detector's settings.
+    pub leak: crate::train::LeakSpec,
+    /// `--leak-demo`: a deliberate leak.
+    pub leak_demo: Option<crate::vocab::LeakDemo>,
+}
+
+/// A checked `--resume`: the run folder and the configuration keys `--force` let change.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResumeRequest {
+    /// The run folder.
+    pub dir: PathBuf,
+    /// `key: old -> new` for each key changed with `--force`.
+    pub forced: Vec<String>,
+}
+
+/// Checkpoints kept when `--keep-checkpoints` is not given.
+pub const DEFAULT_KEEP_CHECKPOINTS: usize = 3;
+
+/// Config keys whose change sends a resumed run to a fresh split and strategy state.
+const SPLIT_KEYS: [&str; 4] = [
+    "train.batch",
+    "train.strategy",
+    "train.grad_accum_steps",
+    "auto_halve.",
+];
+
+/// Finds the checkpoint to resume from (saying which unusable ones were skipped),
+/// reopens the run folder's logs at its step and builds what the loop starts from.
+fn prepare_resume(
+    req: &ResumeRequest,
+    say: &dyn Fn(&str),
+) -> Result<(RunDir, crate::train::ResumeFrom), Error> {
+    let dir = req.dir.join(crate::checkpoint::DIR);
+    let (checkpoint, path, skipped) = crate::checkpoint::latest_usable(&dir).map_err(|e| {
+        Error::Resume(format!(
+            "cannot resume {}: {e}. Start a new run instead (without --resume), with --checkpoint-every N so the next one can be resumed",
+            req.dir.display()
+        ))
+    })?;
+    for line in &skipped {
+        say(&format!("checkpoint unusable, skipped: {line}"));
+    }
+    let next = checkpoint.meta.next_step;
+    let (run_dir, resumed) = RunDir::reopen(req.dir.clone(), next)?;
+    say(&format!(
+        "resuming {} at step {next} from {} (written: {}; {} logged step(s) after it will be done again)",
+        req.dir.display(),
+        path.display(),
+        checkpoint.meta.reason,
+        resumed.steps_dropped
+    ));
+    let fresh_plan = req
+        .forced
+        .iter()
+        .any(|k| SPLIT_KEYS.iter().any(|p| k.starts_with(p)));
+    let from = crate::train::ResumeFrom {
+        mark: crate::checkpoint::ResumeMark {
+            at_step: next,
+            from: path.display().to_string(),
+            skipped,
+            forced: req.forced.clone(),
+            steps_redone: resumed.steps_dropped,
+        },
+        checkpoint,
+        records: resumed.records,
+        attempts: resumed.attempts,
+        fresh_plan,
+    };
+    Ok((run_dir, from))
 }
 
 /// What a finished (or stopped) run left behind.
@@ -272,17 +348,48 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
         }
     };
     check_support(plan, &selected, &mut kit, &say)?;
-    let path = plan.out.clone().unwrap_or_else(|| {
-        default_run_path(
-            std::path::Path::new("runs"),
-            plan.config.train.strategy.name(),
-        )
-    });
     let device_label = match &selected {
         Selected::Cpu { .. } => "cpu".to_string(),
         Selected::Cuda { index, name, .. } => format!("cuda:{index} {name}"),
     };
-    let mut run_dir = RunDir::create(path, &plan.file, &device_label)?;
+    kit.leak = plan.leak;
+    kit.leak_demo = plan.leak_demo;
+    if let Some(demo) = plan.leak_demo {
+        say(&format!(
+            "--leak-demo {}: a DELIBERATE leak, for the leak detector to catch: {}",
+            demo.name(),
+            match demo {
+                crate::vocab::LeakDemo::EvalGraph => "each step also evaluates its first micro-batch with the training model and keeps the loss tensor in a list, graph and activations attached",
+                crate::vocab::LeakDemo::LossTotal => "each step's loss is added, graph attached, to a running total that outlives the step",
+            }
+        ));
+    }
+    let (mut run_dir, resumed_every) = match &plan.resume {
+        Some(req) => {
+            let (run_dir, from) = prepare_resume(req, &say)?;
+            let meta = (from.checkpoint.meta.every, from.checkpoint.meta.keep);
+            kit.resume = Some(Arc::new(from));
+            (run_dir, Some(meta))
+        }
+        None => {
+            let path = plan.out.clone().unwrap_or_else(|| {
+                default_run_path(
+                    std::path::Path::new("runs"),
+                    plan.config.train.strategy.name(),
+                )
+            });
+            (RunDir::create(path, &plan.file, &device_label)?, None)
+        }
+    };
+    let every = plan.checkpoint_every.or(resumed_every.map(|(e, _)| e));
+    kit.checkpoints = every.map(|every| crate::train::CheckpointPlan {
+        dir: run_dir.path().join(crate::checkpoint::DIR),
+        every,
+        keep: plan
+            .keep_checkpoints
+            .or(resumed_every.map(|(_, k)| k))
+            .unwrap_or(DEFAULT_KEEP_CHECKPOINTS),
+    });
     say(&format!(
         "training on {device_label}, run folder {}",
         run_dir.path().display()

@@ -267,3 +267,17 @@ mod tests {
         assert_eq!(Strategy::from_name("auto_halve"), None);
     }
 }
+
+vocabulary! {
+    /// `--leak-demo`: which classic mistake to make on purpose.
+    pub enum LeakDemo {
+        /// Every step also evaluates its first micro-batch with the training (autodiff)
+        /// model and keeps the loss tensor in a list: its graph and saved activations
+        /// stay alive (PyTorch: an eval loss kept without `torch.no_grad()` or `.item()`).
+        EvalGraph = "eval-graph",
+        /// Every step's training loss is added, graph attached, to a running total that
+        /// outlives the step (PyTorch's FAQ: `total_loss += loss`). burn's backward pass
+        /// frees the saved activations, so little stays: measure it.
+        LossTotal = "loss-total",
+    }
+}

@@ -391,6 +391,47 @@ pub struct TrainArgs {
     /// auto-halve, which needs to know the phase, step otherwise.
     #[arg(long, value_enum, default_value = "auto")]
     pub check_every: CheckEvery,
+    /// Write a checkpoint every N steps into RUN_DIR/checkpoints (model, optimizer
+    /// state, loss scaler, data position, auto-halve's split), and also when the run
+    /// stops: Ctrl-C, SIGTERM, an out-of-memory stop, the end. 0: only when it stops.
+    /// Each is written whole to a temporary file, synced, then renamed: a crash never
+    /// leaves half a checkpoint under a checkpoint's name.
+    #[arg(long, value_name = "N", help_heading = "Checkpoints and resume")]
+    pub checkpoint_every: Option<u64>,
+    /// How many checkpoints to keep, the newest (default 3).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..), help_heading = "Checkpoints and resume")]
+    pub keep_checkpoints: Option<u64>,
+    /// Continue the run in RUN_DIR from its newest usable checkpoint, in the same
+    /// folder: steps.jsonl is appended to, the summary covers the whole run. Its
+    /// config.toml is the configuration; a flag that changes it is refused (with the
+    /// keys that differ) unless --force. A damaged newest checkpoint (checksum) is
+    /// skipped for the one before, with a message.
+    #[arg(long, value_name = "RUN_DIR", conflicts_with_all = ["config", "out"], help_heading = "Checkpoints and resume")]
+    pub resume: Option<PathBuf>,
+    /// With --resume: accept configuration changes (model shapes and the optimizer kind
+    /// still cannot change: the saved tensors have their shapes).
+    #[arg(long, requires = "resume", help_heading = "Checkpoints and resume")]
+    pub force: bool,
+    /// Leak detector: steps at one split over which growth of the memory in use (burn's
+    /// allocator on a GPU, the host heap on the CPU) is measured after 5 steps of
+    /// warm-up; 0 turns it off (default 20).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 20,
+        help_heading = "Leak detector"
+    )]
+    pub leak_window: u64,
+    /// Leak detector: growth per step that raises the alarm (default 1MiB).
+    #[arg(long, value_name = "SIZE", value_parser = size_arg, default_value = "1MiB", help_heading = "Leak detector")]
+    pub leak_threshold: Bytes,
+    /// A deliberate leak for the detector to catch. eval-graph (the default): each step
+    /// also evaluates a micro-batch with the training model and keeps the loss in a list,
+    /// graph and activations attached (an eval loss kept without no_grad/.item()).
+    /// loss-total: `total_loss += loss` on the training loss, which burn's backward pass
+    /// mostly frees: see how little stays.
+    #[arg(long, value_enum, value_name = "MISTAKE", num_args = 0..=1, default_missing_value = "eval-graph", help_heading = "Leak detector")]
+    pub leak_demo: Option<crate::vocab::LeakDemo>,
     /// Print the summary as JSON on stdout.
     #[arg(long)]
     pub json: bool,

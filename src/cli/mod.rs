@@ -107,6 +107,7 @@ fn train(args: TrainArgs) -> Result<i32, Error> {
     });
     Ok(match outcome.summary.stop {
         StopReason::Completed => 0,
+        StopReason::Interrupted if stop.terminated() => crate::error::EXIT_TERMINATED,
         StopReason::Interrupted => EXIT_INTERRUPTED,
         StopReason::Failed(_) => crate::error::EXIT_FAILURE,
         StopReason::OutOfMemory(_) => crate::error::EXIT_OOM,
@@ -128,9 +129,13 @@ fn print_result<T: serde::Serialize>(json: bool, value: &T, terminal: impl FnOnc
     drop(written);
 }
 
-/// Ctrl-C asks the loop to stop; a second one quits at once.
+/// Ctrl-C or SIGTERM asks the loop to stop after the current step; a second Ctrl-C quits
+/// at once.
 fn stop_on_ctrl_c() -> StopFlag {
     let stop = StopFlag::new();
+    if let Err(e) = stop.on_sigterm() {
+        eprintln!("oomlab: warning: SIGTERM cannot be caught ({e}): it will end the run without a summary");
+    }
     let flag = stop.clone();
     let _ = ctrlc::set_handler(move || {
         if flag.requested() {

@@ -172,9 +172,59 @@ pub fn flags_by_key() -> Vec<(String, String)> {
     pairs
 }
 
+/// The configuration file of a run folder given to `--resume`.
+fn run_config(dir: &std::path::Path) -> Result<std::path::PathBuf, Error> {
+    let path = dir.join("config.toml");
+    if path.is_file() {
+        Ok(path)
+    } else {
+        Err(Error::Resume(format!(
+            "--resume {}: not a run folder (no config.toml in it); give the folder `oomlab train` printed as `run folder: ...`",
+            dir.display()
+        )))
+    }
+}
+
+/// Compares the configuration a resume resolved with the run's own: changes are refused
+/// (with the keys) unless `force`; model shapes and the optimizer kind are refused always.
+fn check_resume(
+    dir: &std::path::Path,
+    source: &ConfigSource,
+    now: &config::ConfigFile,
+    force: bool,
+) -> Result<crate::session::ResumeRequest, Error> {
+    let (saved, _) = config::load(source, &[])?;
+    let changed = crate::checkpoint::changed_keys(&saved, now);
+    let fixed: Vec<&String> = changed
+        .iter()
+        .filter(|k| k.starts_with("model.") || k.starts_with("optim.kind"))
+        .collect();
+    if !fixed.is_empty() {
+        return Err(Error::Resume(format!(
+            "--resume {}: these keys cannot change on a resume, the saved weights and optimizer state have the run's shapes: {}. Start a new run for another model",
+            dir.display(),
+            fixed.iter().map(|k| k.as_str()).collect::<Vec<_>>().join(", ")
+        )));
+    }
+    if !changed.is_empty() && !force {
+        return Err(Error::Resume(format!(
+            "--resume {}: the flags change the run's configuration ({}): the resumed run would not continue the same run. Drop those flags, or add --force to continue with the change",
+            dir.display(),
+            changed.join(", ")
+        )));
+    }
+    Ok(crate::session::ResumeRequest {
+        dir: dir.to_path_buf(),
+        forced: changed,
+    })
+}
+
 /// Turns raw flags into a validated plan: config file, `--set`, the named flags, checks.
 pub fn resolve(args: TrainArgs) -> Result<TrainPlan, Error> {
-    let source = ConfigSource::from_arg(&args.config);
+    let source = match &args.resume {
+        Some(dir) => ConfigSource::File(run_config(dir)?),
+        None => ConfigSource::from_arg(&args.config),
+    };
     let mut draft = Draft::read(
         &source,
         &super::args::set_overrides(&args.set)?,
@@ -193,7 +243,33 @@ pub fn resolve(args: TrainArgs) -> Result<TrainPlan, Error> {
             "--check-every step with --strategy auto-halve: auto-halve needs --check-every phase, to tell an OOM in the optimizer phase (which no smaller batch fixes) from one in the forward or backward pass".into(),
         ));
     }
+    let resume = match &args.resume {
+        Some(dir) => Some(check_resume(dir, &source, &file, args.force)?),
+        None => None,
+    };
+    let checkpoints_wanted = args.checkpoint_every.is_some() || resume.is_some();
+    if let (true, Some(h)) = (
+        checkpoints_wanted,
+        matches!(config.train.precision, config::PrecisionMode::Pure(_))
+            .then(|| config.train.precision.half())
+            .flatten(),
+    ) {
+        return Err(Error::Unsupported(format!(
+            "checkpoints with --strategy half ({}): burn 0.21's record API stores floats as f32 and loads them as the backend's float type, so pure-half weights and optimizer state would come back as f32. Use mixed precision (--precision {} without --strategy half), whose master weights are f32",
+            h.name(),
+            h.name()
+        )));
+    }
     Ok(TrainPlan {
+        checkpoint_every: args.checkpoint_every.map(|n| n as usize),
+        keep_checkpoints: args.keep_checkpoints.map(|n| n as usize),
+        resume,
+        leak: crate::train::LeakSpec {
+            window: args.leak_window as usize,
+            per_step: args.leak_threshold,
+            ..Default::default()
+        },
+        leak_demo: args.leak_demo,
         file,
         config,
         device: args.device,

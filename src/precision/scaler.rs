@@ -24,7 +24,7 @@ pub enum ScaleUpdate {
 }
 
 /// The state of dynamic loss scaling.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LossScaler {
     spec: LossScaleSpec,
     scale: f64,

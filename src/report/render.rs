@@ -105,7 +105,9 @@ pub fn render_summary(s: &RunSummary) -> String {
                 s.steps_planned,
                 match &s.stop {
                     StopReason::Completed => String::new(),
-                    StopReason::Interrupted => " (interrupted by Ctrl-C)".into(),
+                    StopReason::Interrupted => {
+                        " (stopped by Ctrl-C or SIGTERM after a finished step)".into()
+                    }
                     StopReason::Failed(m) => format!(" (failed: {m})"),
                     StopReason::OutOfMemory(e) => format!(
                         " (stopped by {} at step {}: that step was discarded, not applied)",
@@ -184,6 +186,53 @@ pub fn render_summary(s: &RunSummary) -> String {
                 l.init_scale, l.final_scale, l.skipped_steps, l.growths, l.growth_interval
             ),
         ]);
+    }
+    if let Some(c) = &s.checkpoints {
+        let mut text = match (&c.last, c.last_next_step) {
+            (Some(path), Some(n)) => format!(
+                "{} written ({}every {} steps, newest {} kept; {} spent writing); newest: {path} ({n} steps{}); resume with `oomlab train --resume RUN_DIR`",
+                c.written,
+                if c.every == 0 { "not " } else { "" },
+                c.every,
+                c.keep,
+                fmt_duration(std::time::Duration::from_secs_f64(c.seconds)),
+                c.last_bytes.map(|b| format!(", {b}")).unwrap_or_default()
+            ),
+            _ => format!("none written by this process (every {} steps)", c.every),
+        };
+        for r in &c.resumes {
+            text.push_str(&format!(
+                "; resumed at step {} from {} ({} step(s) done again{}{})",
+                r.at_step,
+                r.from,
+                r.steps_redone,
+                if r.skipped.is_empty() {
+                    String::new()
+                } else {
+                    format!("; unusable and skipped: {}", r.skipped.join(", "))
+                },
+                if r.forced.is_empty() {
+                    String::new()
+                } else {
+                    format!("; changed with --force: {}", r.forced.join(", "))
+                }
+            ));
+        }
+        for e in &c.errors {
+            text.push_str(&format!("; {e}"));
+        }
+        t.add_row(vec!["checkpoints".to_string(), text]);
+    }
+    if let Some(l) = &s.leak {
+        let text = match &l.alarm {
+            Some(a) => a.line(&l.source),
+            None if l.spec.window == 0 => "leak detector off (--leak-window 0)".into(),
+            None => format!(
+                "no leak: {} did not grow by {} or more per step over any {} steps at one split ({} steps watched after {} of warm-up)",
+                l.source, l.spec.per_step, l.spec.window, l.watched_steps, l.spec.warm_up
+            ),
+        };
+        t.add_row(vec!["leak check".to_string(), text]);
     }
     if let Some(k) = &s.kernel_cache {
         t.add_row(vec![

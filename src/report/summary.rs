@@ -32,7 +32,7 @@ pub struct DeviceInfo {
 pub enum StopReason {
     /// All configured steps ran.
     Completed,
-    /// Ctrl-C: the loop stopped after the step in flight.
+    /// Ctrl-C or SIGTERM: the loop stopped after the step in flight.
     Interrupted,
     /// A step failed; the message says how.
     Failed(String),
@@ -198,4 +198,10 @@ pub struct RunSummary {
     pub host_peak_rss: Option<Bytes>,
     /// Memory as every source saw it, reconciled.
     pub memory: MemoryReport,
+    /// Checkpoints written and resumes made (`--checkpoint-every`, `--resume`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoints: Option<crate::train::CheckpointReport>,
+    /// What the leak detector watched and found.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leak: Option<crate::train::LeakReport>,
 }

@@ -3,6 +3,8 @@
 //! `find_executable_batch_size`); optionally bisect back up towards the largest
 //! micro-batch that fits.
 
+use serde::{Deserialize, Serialize};
+
 use super::{OomResponse, StepPlan, Strategy};
 use crate::config::{AutoHalveSpec, SearchMode};
 use crate::oom::{OomEvent, Phase};
@@ -11,6 +13,12 @@ use crate::oom::{OomEvent, Phase};
 #[derive(Debug, Clone)]
 pub struct AutoHalve {
     spec: AutoHalveSpec,
+    search: Search,
+}
+
+/// What auto-halve has learnt so far (kept in checkpoints).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+struct Search {
     /// The configured effective batch.
     batch: usize,
     /// Largest micro-batch that has run a whole step.
@@ -28,17 +36,13 @@ impl AutoHalve {
     pub fn new(spec: AutoHalveSpec) -> Self {
         Self {
             spec,
-            batch: 0,
-            fit: None,
-            fail: None,
-            probes: 0,
-            probing: false,
+            search: Search::default(),
         }
     }
 
     fn plan_for(&self, micro: usize) -> StepPlan {
         if self.spec.keep_effective_batch {
-            StepPlan::split(self.batch, micro)
+            StepPlan::split(self.search.batch, micro)
         } else {
             StepPlan::even(micro, self.spec.start_steps)
         }
@@ -61,18 +65,18 @@ impl Strategy for AutoHalve {
     }
 
     fn on_oom(&mut self, plan: StepPlan, oom: &OomEvent) -> OomResponse {
-        if self.batch == 0 {
-            self.batch = plan.batch;
+        if self.search.batch == 0 {
+            self.search.batch = plan.batch;
         }
         let m = plan.micro_batch;
-        self.fail = Some(self.fail.map_or(m, |f| f.min(m)));
-        if self.fit.is_some_and(|f| f >= m) {
+        self.search.fail = Some(self.search.fail.map_or(m, |f| f.min(m)));
+        if self.search.fit.is_some_and(|f| f >= m) {
             // It fitted before and does not now (longer data, fragmentation): forget it.
-            self.fit = None;
+            self.search.fit = None;
         }
-        if self.probing {
-            self.probing = false;
-            if let Some(fit) = self.fit {
+        if self.search.probing {
+            self.search.probing = false;
+            if let Some(fit) = self.search.fit {
                 return OomResponse::Retry {
                     plan: self.plan_for(fit),
                     note: format!("probe at {m} failed; back to {fit}, which fits"),
@@ -110,7 +114,7 @@ impl Strategy for AutoHalve {
                     "halved {m} -> {next}, skipping {} (the failed attempt needed at least {need}, {avail} was available: those sizes cannot fit)",
                     list.join(", ")
                 );
-                self.fail = skipped.last().copied().or(self.fail);
+                self.search.fail = skipped.last().copied().or(self.search.fail);
             }
         }
         OomResponse::Retry {
@@ -120,24 +124,34 @@ impl Strategy for AutoHalve {
     }
 
     fn on_success(&mut self, plan: StepPlan) -> StepPlan {
-        if self.batch == 0 {
-            self.batch = plan.batch;
+        if self.search.batch == 0 {
+            self.search.batch = plan.batch;
         }
         let m = plan.micro_batch;
-        self.fit = Some(self.fit.map_or(m, |f| f.max(m)));
-        self.probing = false;
-        let (Some(fit), Some(fail)) = (self.fit, self.fail) else {
+        self.search.fit = Some(self.search.fit.map_or(m, |f| f.max(m)));
+        self.search.probing = false;
+        let (Some(fit), Some(fail)) = (self.search.fit, self.search.fail) else {
             return plan;
         };
         if self.spec.search == SearchMode::Bisect
-            && self.probes < self.spec.max_search_attempts
+            && self.search.probes < self.spec.max_search_attempts
             && !Self::converged(fit, fail)
         {
-            self.probes += 1;
-            self.probing = true;
+            self.search.probes += 1;
+            self.search.probing = true;
             return self.plan_for((fit + fail) / 2);
         }
         self.plan_for(fit)
+    }
+
+    fn save_state(&self) -> serde_json::Value {
+        serde_json::to_value(self.search).unwrap_or_default()
+    }
+
+    fn load_state(&mut self, state: &serde_json::Value) -> Result<(), String> {
+        self.search = serde_json::from_value(state.clone())
+            .map_err(|e| format!("auto-halve's saved search: {e}"))?;
+        Ok(())
     }
 }
 
@@ -264,6 +278,16 @@ mod tests {
         };
         assert_eq!(plan.micro_batch, 4, "{note}");
         assert!(note.contains("skipping 32, 16, 8"), "{note}");
+    }
+
+    #[test]
+    fn a_restored_search_continues_as_the_saved_one_would() {
+        let mut a = AutoHalve::new(spec(SearchMode::Bisect, true));
+        drive(&mut a, 64, 20, 2);
+        let mut b = AutoHalve::new(spec(SearchMode::Bisect, true));
+        b.load_state(&a.save_state()).unwrap();
+        assert_eq!(drive(&mut a, 64, 20, 4), drive(&mut b, 64, 20, 4));
+        assert!(b.load_state(&serde_json::json!({"fit": "x"})).is_err());
     }
 
     #[test]

@@ -108,6 +108,18 @@ pub trait Strategy: Send {
     fn on_success(&mut self, plan: StepPlan) -> StepPlan {
         plan
     }
+
+    /// What a checkpoint must keep for the run to resume as if never stopped (an
+    /// adaptive strategy's search); `null` for strategies without state.
+    fn save_state(&self) -> serde_json::Value {
+        serde_json::Value::Null
+    }
+
+    /// Puts back what [`save_state`](Self::save_state) returned.
+    fn load_state(&mut self, state: &serde_json::Value) -> Result<(), String> {
+        let _ = state;
+        Ok(())
+    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,9 @@
 //! The training loop, generic over the burn backend.
 
 mod hooks;
+mod leak;
 mod optim;
+mod resume;
 mod run;
 mod stop;
 mod summarize;
@@ -9,7 +11,9 @@ mod trainer;
 
 pub use crate::report::{AttemptOutcome, AttemptRecord};
 pub use hooks::PoolHooks;
+pub use leak::{LeakAlarm, LeakReport, LeakSpec, LeakWatch};
 pub use optim::AnyOptim;
+pub use resume::{CheckpointPlan, CheckpointReport, Checkpointer, ResumeFrom};
 pub use run::{train, RunKit, RunResult, StepObserver};
 pub use stop::StopFlag;
 pub use summarize::{summarize, Measured, Outcome, ScalerState};

@@ -60,6 +60,14 @@ pub struct RunKit {
     /// Where compiled kernels and autotune results are kept (CUDA), to count what the
     /// run added.
     pub kernel_cache: Option<std::path::PathBuf>,
+    /// Where and how often to write checkpoints (`--checkpoint-every`).
+    pub checkpoints: Option<super::CheckpointPlan>,
+    /// The checkpoint a resumed run starts from (`--resume`).
+    pub resume: Option<Arc<super::ResumeFrom>>,
+    /// The leak detector's settings.
+    pub leak: super::LeakSpec,
+    /// `--leak-demo`: leak on purpose, for the detector to catch.
+    pub leak_demo: Option<crate::vocab::LeakDemo>,
 }
 
 impl Default for RunKit {
@@ -75,6 +83,10 @@ impl Default for RunKit {
             pool: None,
             supports_half: None,
             kernel_cache: None,
+            checkpoints: None,
+            resume: None,
+            leak: super::LeakSpec::default(),
+            leak_demo: None,
         }
     }
 }
@@ -144,13 +156,26 @@ pub fn train<B: super::TrainBackend>(
     kit.notes.extend(notes);
 
     let mut strategy = strategy::from_spec(cfg.train.strategy);
-    let initial_plan = strategy.plan(cfg.train.batch);
+    let mut initial_plan = strategy.plan(cfg.train.batch);
     let vocab = corpus.vocab.len();
     let data = corpus.origin.clone();
     let mut trainer =
         Trainer::<B>::with_instruments(cfg, corpus, initial_plan, device, kit.instruments.clone());
     // With preallocation, memory is never handed back (TensorFlow does not either).
     trainer.set_keep_pool(prealloc.is_some());
+    trainer.set_leak_demo(kit.leak_demo);
+    let mut start_step = 0;
+    let mut restore_failed = None;
+    if let Some(from) = &kit.resume {
+        match super::resume::restore(&mut trainer, strategy.as_mut(), from, initial_plan) {
+            Ok((next, plan)) => {
+                start_step = next;
+                initial_plan = plan;
+                trainer.set_plan(plan);
+            }
+            Err(e) => restore_failed = Some(format!("cannot resume from {}: {e}", from.mark.from)),
+        }
+    }
     let params = ParamStats::of(trainer.model());
     let compute_params = trainer.compute_param_stats();
 
@@ -166,17 +191,23 @@ pub fn train<B: super::TrainBackend>(
     });
     let cache_after_warm_up = cache_counts();
 
-    let outcome = drive(
-        cfg,
-        &mut trainer,
-        strategy.as_mut(),
-        initial_plan,
-        &kit,
-        sampler.as_ref(),
-        stop,
-        observer,
-        started,
-    );
+    let outcome = match restore_failed {
+        None => drive(
+            cfg,
+            &mut trainer,
+            strategy.as_mut(),
+            Start {
+                step: start_step,
+                plan: initial_plan,
+            },
+            &kit,
+            sampler.as_ref(),
+            stop,
+            observer,
+            started,
+        ),
+        Some(why) => Outcome::failed_before_start(why, initial_plan),
+    };
     let poisoned = outcome.poisoned;
 
     // Every source at one moment, for the reconciliation (skipped when the backend
@@ -279,6 +310,13 @@ pub fn train<B: super::TrainBackend>(
     }
 }
 
+/// Where the loop starts: step 0 at the strategy's first split, or where a checkpoint
+/// left off.
+struct Start {
+    step: usize,
+    plan: StepPlan,
+}
+
 /// Runs the steps: each one attempted until it succeeds, the strategy gives up, the backend
 /// fails or a stop is requested.
 #[allow(clippy::too_many_arguments)]
@@ -286,17 +324,42 @@ fn drive<B: super::TrainBackend>(
     cfg: &RunConfig,
     trainer: &mut Trainer<B>,
     strategy: &mut dyn Strategy,
-    initial_plan: StepPlan,
+    start: Start,
     kit: &RunKit,
     sampler: Option<&Sampler>,
     stop: &StopFlag,
     observer: &mut dyn StepObserver,
     started: Instant,
 ) -> Outcome {
-    let mut plan = initial_plan;
+    let mut plan = start.plan;
     observer.on_start(cfg.train.max_steps);
     let mut records: Vec<StepRecord> = Vec::with_capacity(cfg.train.max_steps);
     let mut attempts: Vec<AttemptRecord> = Vec::new();
+    let mut checkpointer = kit.checkpoints.clone().map(|p| {
+        let resumes = kit
+            .resume
+            .as_ref()
+            .map(|r| {
+                let mut all = r.checkpoint.meta.resumes.clone();
+                all.push(r.mark.clone());
+                all
+            })
+            .unwrap_or_default();
+        super::Checkpointer::new(p, cfg.train.seed, resumes)
+    });
+    if let Some(r) = &kit.resume {
+        records.extend(r.records.iter().cloned());
+        attempts.extend(r.attempts.iter().cloned());
+        observer.on_note(&format!(
+            "resumed from {} at step {} ({} step(s) done again)",
+            r.mark.from, start.step, r.mark.steps_redone
+        ));
+    }
+    let leak_source = match kit.instruments.allocator {
+        Some(_) => "allocator in use",
+        None => "host heap in use",
+    };
+    let mut leak = super::LeakWatch::new(kit.leak, leak_source);
     let mut proven: Vec<StepPlan> = Vec::new();
     let mut log_attempt = |mut a: AttemptRecord, observer: &mut dyn StepObserver| {
         a.attempt = attempts.len() + 1;
@@ -311,13 +374,22 @@ fn drive<B: super::TrainBackend>(
         every: cfg.train.empty_cache_every.unwrap_or(0),
         ..Default::default()
     };
-    'steps: for step in 0..cfg.train.max_steps {
+    'steps: for step in start.step..cfg.train.max_steps {
         if let Some(s) = sampler {
             s.mark_step(step);
         }
         // Attempts at this step: one, unless an OOM makes the strategy retry it.
         loop {
             if stop.requested() {
+                observer.on_note(&format!(
+                    "{}: stopped before step {step}; the steps before it are applied{}",
+                    stop.signal_name(),
+                    if kit.checkpoints.is_some() {
+                        ", a checkpoint and the summary are written"
+                    } else {
+                        "; the summary is written (no checkpoint: --checkpoint-every not given)"
+                    }
+                ));
                 reason = StopReason::Interrupted;
                 break 'steps;
             }
@@ -333,7 +405,7 @@ fn drive<B: super::TrainBackend>(
             };
             match outcome {
                 Ok(rec) => {
-                    if step == 0 {
+                    if step == start.step {
                         time_to_first_step = Some(started.elapsed().as_secs_f64());
                     }
                     if !proven.contains(&plan) {
@@ -350,8 +422,17 @@ fn drive<B: super::TrainBackend>(
                         log_attempt(a, observer);
                     }
                     observer.on_step(&rec);
+                    if let Some(line) = leak.observe(step, plan, rec.in_use) {
+                        observer.on_note(&line);
+                    }
                     records.push(rec);
                     plan = strategy.on_success(plan);
+                    if let Some(c) = checkpointer.as_mut().filter(|c| c.due(step)) {
+                        let every = format!("every {} steps", c.every());
+                        if let Err(line) = c.save(trainer, strategy, step + 1, plan, &every) {
+                            observer.on_note(&line);
+                        }
+                    }
                     if let Some(every) = cfg.train.empty_cache_every {
                         if (step + 1) % every == 0 {
                             cleanups.record(trainer, kit.instruments.allocator.as_ref());
@@ -360,7 +441,19 @@ fn drive<B: super::TrainBackend>(
                     break;
                 }
                 Err(TrainError::OutOfMemory(event)) => {
-                    let response = strategy.on_oom(plan, &event);
+                    // Memory that grew step after step at this split is a leak: a smaller
+                    // batch would only postpone the next failure.
+                    let response = match leak.suspect() {
+                        Some(alarm) => OomResponse::Stop(format!(
+                            "{}. Out of memory after that: this is a leak, not a batch too large, so the split is kept (halving would only postpone the next failure). {}",
+                            alarm.line(leak.source()),
+                            match kit.leak_demo {
+                                Some(d) => format!("Here it is the deliberate one of --leak-demo {}", d.name()),
+                                None => "Find what keeps each step's tensors alive: a loss or output kept with its graph (summed, appended to a list) instead of its value".into(),
+                            }
+                        )),
+                        None => strategy.on_oom(plan, &event),
+                    };
                     let seconds = attempt_started.elapsed().as_secs_f64();
                     proven.retain(|p| *p != plan);
                     match response {
@@ -387,6 +480,22 @@ fn drive<B: super::TrainBackend>(
         }
     }
 
+    // The state at the stop, unless the backend can no longer be read.
+    if let Some(c) = checkpointer.as_mut() {
+        let next_step = records.last().map_or(start.step, |r| r.step + 1);
+        let why = match &reason {
+            StopReason::Completed => Some("end of the run".to_string()),
+            StopReason::Interrupted => Some(stop.signal_name().to_string()),
+            StopReason::OutOfMemory(_) => Some("out of memory: the strategy stopped".to_string()),
+            StopReason::Failed(_) => None,
+        };
+        if let (Some(why), false, false) = (why, poisoned, c.has(next_step)) {
+            if let Err(line) = c.save(trainer, strategy, next_step, plan, &why) {
+                observer.on_note(&line);
+            }
+        }
+    }
+
     Outcome {
         records,
         attempts,
@@ -396,6 +505,8 @@ fn drive<B: super::TrainBackend>(
         next_plan: plan,
         cleanups,
         poisoned,
+        checkpoints: checkpointer.map(|c| c.report()),
+        leak: Some(leak.report()),
     }
 }
 

@@ -34,6 +34,29 @@ pub struct Outcome {
     pub cleanups: CacheCleanups,
     /// The backend panicked: its device state cannot be read any more.
     pub poisoned: bool,
+    /// What checkpointing did, when on.
+    pub checkpoints: Option<super::CheckpointReport>,
+    /// What the leak detector saw.
+    pub leak: Option<super::LeakReport>,
+}
+
+impl Outcome {
+    /// A run that stopped before its first step (e.g. a checkpoint that could not be
+    /// put back).
+    pub fn failed_before_start(why: String, plan: StepPlan) -> Self {
+        Self {
+            records: Vec::new(),
+            attempts: Vec::new(),
+            stop: StopReason::Failed(why),
+            gave_up: None,
+            time_to_first_step_s: None,
+            next_plan: plan,
+            cleanups: CacheCleanups::default(),
+            poisoned: false,
+            checkpoints: None,
+            leak: None,
+        }
+    }
 }
 
 /// The loss scaler at the end of the run.
@@ -209,6 +232,8 @@ pub fn summarize(cfg: &RunConfig, outcome: Outcome, m: Measured) -> RunSummary {
         wall_s: m.wall_s,
         host_peak_rss: m.host_peak_rss,
         memory: m.memory,
+        checkpoints: outcome.checkpoints,
+        leak: outcome.leak,
     }
 }
 
@@ -229,6 +254,7 @@ mod tests {
             memory: None,
             loss_scale: None,
             skipped: false,
+            in_use: None,
         }
     }
 
@@ -300,6 +326,8 @@ mod tests {
             next_plan: half,
             cleanups: CacheCleanups::default(),
             poisoned: false,
+            checkpoints: None,
+            leak: None,
         };
         let s = summarize(&cfg, outcome, measured(whole));
         // The last 10% of 20 steps: losses 2 and 1.
@@ -332,6 +360,8 @@ mod tests {
             next_plan: whole,
             cleanups: CacheCleanups::default(),
             poisoned: false,
+            checkpoints: None,
+            leak: None,
         };
         let s = summarize(&cfg, outcome, measured(whole));
         assert_eq!(

@@ -10,10 +10,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use burn::module::AutodiffModule;
-use burn::optim::{GradientsAccumulator, GradientsParams};
+use burn::optim::{GradientsAccumulator, GradientsParams, Optimizer};
 use burn::prelude::*;
 use burn::tensor::backend::AutodiffBackend;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::optim::AnyOptim;
 use crate::config::RunConfig;
@@ -24,9 +24,10 @@ use crate::precision::{self, LossScaler, PrecisionMode};
 use crate::probe::{host, AllocatorProbe, MemoryProbe, PhasePeaks};
 use crate::strategy::StepPlan;
 use crate::units::Bytes;
+use crate::vocab::LeakDemo;
 
-/// What one optimizer step did.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// What one optimizer step did (one line of the run folder's steps.jsonl).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StepRecord {
     /// 0-based optimizer step.
     pub step: usize,
@@ -49,12 +50,21 @@ pub struct StepRecord {
     /// The update was skipped: a gradient came back inf or NaN (the loss scaler backed
     /// off). The model and optimizer are as before the step.
     pub skipped: bool,
+    /// Bytes in tensors after the step: burn's allocator in use on a GPU, the host heap
+    /// in use on the CPU. What the leak detector watches.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub in_use: Option<crate::units::Bytes>,
 }
 
 mod secs {
+    use serde::Deserialize;
     use std::time::Duration;
     pub fn serialize<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_f64(d.as_secs_f64())
+    }
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
+        let secs = f64::deserialize(d)?;
+        Duration::try_from_secs_f64(secs).map_err(serde::de::Error::custom)
     }
 }
 
@@ -119,6 +129,14 @@ pub struct Trainer<B: AutodiffBackend> {
     scaler: Option<LossScaler>,
     /// Never return pool pages to the driver (`--memory-mode prealloc`).
     keep_pool: bool,
+    /// With dropout, the backend's generator is re-seeded from this seed and the step
+    /// number before every step, so a resumed run draws the masks an uninterrupted one
+    /// draws (burn's generator state cannot be saved).
+    reseed: Option<u64>,
+    /// `--leak-demo`: a classic mistake made on purpose (see [`LeakDemo`]).
+    leak_demo: Option<LeakDemo>,
+    /// What the mistake keeps alive between steps.
+    leaked: Vec<Tensor<B, 1>>,
 }
 
 impl<B: super::TrainBackend> Trainer<B> {
@@ -168,7 +186,52 @@ impl<B: super::TrainBackend> Trainer<B> {
             precision: cfg.train.precision,
             scaler: cfg.train.loss_scale.map(LossScaler::new),
             keep_pool: false,
+            reseed: (cfg.model.dropout > 0.0).then_some(cfg.train.seed),
+            leak_demo: None,
+            leaked: Vec::new(),
         }
+    }
+
+    /// The model's and the optimizer's state as burn records (bincode, f32), for a
+    /// checkpoint. Reads every tensor back to the host.
+    pub fn snapshot(&self) -> Result<(Vec<u8>, Vec<u8>), String> {
+        use burn::record::{BinBytesRecorder, FullPrecisionSettings, Recorder};
+        let rec = BinBytesRecorder::<FullPrecisionSettings>::default();
+        let model = Recorder::<B>::record(&rec, self.model.clone().into_record(), ())
+            .map_err(|e| e.to_string())?;
+        let optim = match &self.optim {
+            AnyOptim::AdamW(o) => Recorder::<B>::record(&rec, o.to_record(), ()),
+            AnyOptim::Sgd(o) => Recorder::<B>::record(&rec, o.to_record(), ()),
+        }
+        .map_err(|e| e.to_string())?;
+        Ok((model, optim))
+    }
+
+    /// Puts back what [`snapshot`](Self::snapshot) took, and the loss scaler. The bytes
+    /// must have passed the checkpoint's checksum: burn's recorder panics on bytes it
+    /// cannot decode (the caller contains that panic).
+    pub fn restore(
+        &mut self,
+        model: Vec<u8>,
+        optim: Vec<u8>,
+        scaler: Option<LossScaler>,
+    ) -> Result<(), String> {
+        use burn::record::{BinBytesRecorder, FullPrecisionSettings, Recorder};
+        let rec = BinBytesRecorder::<FullPrecisionSettings>::default();
+        let record = Recorder::<B>::load(&rec, model, &self.device).map_err(|e| e.to_string())?;
+        self.model = self.model.clone().load_record(record);
+        self.optim = match &self.optim {
+            AnyOptim::AdamW(o) => AnyOptim::AdamW(o.clone().load_record(
+                Recorder::<B>::load(&rec, optim, &self.device).map_err(|e| e.to_string())?,
+            )),
+            AnyOptim::Sgd(o) => AnyOptim::Sgd(o.clone().load_record(
+                Recorder::<B>::load(&rec, optim, &self.device).map_err(|e| e.to_string())?,
+            )),
+        };
+        if scaler.is_some() {
+            self.scaler = scaler;
+        }
+        Ok(())
     }
 
     /// `true`: a failed step's memory goes back to burn's pool but the pool keeps its
@@ -176,6 +239,12 @@ impl<B: super::TrainBackend> Trainer<B> {
     /// back to the driver too.
     pub fn set_keep_pool(&mut self, keep: bool) {
         self.keep_pool = keep;
+    }
+
+    /// `--leak-demo`: make a classic leaking mistake on purpose, for the leak detector to
+    /// catch.
+    pub fn set_leak_demo(&mut self, demo: Option<LeakDemo>) {
+        self.leak_demo = demo;
     }
 
     /// The loss scaler's state, when the run scales losses.
@@ -225,7 +294,7 @@ impl<B: super::TrainBackend> Trainer<B> {
 
     /// Synchronises, records allocator figures for `phase`, and asks the detector (with
     /// `check_every_phase` off, only at the end of the step).
-    fn checkpoint(&mut self, step: usize, phase: Phase) -> Result<(), TrainError> {
+    fn phase_check(&mut self, step: usize, phase: Phase) -> Result<(), TrainError> {
         if !self.inst.check_every_phase && phase != Phase::Optimizer {
             return Ok(());
         }
@@ -348,6 +417,12 @@ impl<B: super::TrainBackend> Trainer<B> {
 
     fn try_step(&mut self, step: usize) -> Result<StepRecord, TrainError> {
         let start = Instant::now();
+        if let Some(seed) = self.reseed {
+            B::seed(
+                &self.device,
+                seed ^ (step as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03),
+            );
+        }
         self.step_start_in_use = self.in_use_now();
         let plan = self.plan;
         let batch = self.sampler.batch(step, plan.batch);
@@ -367,7 +442,25 @@ impl<B: super::TrainBackend> Trainer<B> {
             // AMP casts per micro-batch: each backward pass consumes its graph, casts
             // included.
             let loss = self.compute_model(&model).loss(b.inputs, b.targets);
-            self.checkpoint(step, Phase::Forward)?;
+            self.phase_check(step, Phase::Forward)?;
+            match (self.leak_demo, i) {
+                // The mistakes, on purpose: tensors that live on and reference this
+                // step's graph.
+                (Some(LeakDemo::LossTotal), _) => {
+                    let total = match self.leaked.pop() {
+                        Some(total) => total + loss.clone(),
+                        None => loss.clone(),
+                    };
+                    self.leaked.push(total);
+                }
+                (Some(LeakDemo::EvalGraph), 0) => {
+                    let b = batch.rows(first, rows).to_device::<B>(&self.device);
+                    let eval = self.compute_model(&model).loss(b.inputs, b.targets);
+                    self.phase_check(step, Phase::Forward)?;
+                    self.leaked.push(eval);
+                }
+                _ => {}
+            }
             let value = if self.inst.check_every_phase {
                 f64::from(loss.clone().into_scalar().elem::<f32>())
             } else {
@@ -388,7 +481,7 @@ impl<B: super::TrainBackend> Trainer<B> {
                 None => scaled,
             };
             let grads = GradientsParams::from_grads(scaled.backward(), &model);
-            self.checkpoint(step, Phase::Backward)?;
+            self.phase_check(step, Phase::Backward)?;
             loss_sum += value * rows as f64;
             if plan.accumulation == 1 {
                 single = Some(grads);
@@ -416,6 +509,7 @@ impl<B: super::TrainBackend> Trainer<B> {
             },
             loss_scale,
             skipped,
+            in_use: t.in_use_now(),
         };
 
         let grads = match loss_scale {
@@ -429,7 +523,7 @@ impl<B: super::TrainBackend> Trainer<B> {
                     // allocation; it comes before the scaler moves, so a discarded step
                     // does not count.
                     if !self.inst.check_every_phase {
-                        self.checkpoint(step, Phase::Optimizer)?;
+                        self.phase_check(step, Phase::Optimizer)?;
                         read_deferred(&mut loss_sum);
                     }
                     if let Some(s) = self.scaler.as_mut() {
@@ -443,7 +537,7 @@ impl<B: super::TrainBackend> Trainer<B> {
 
         let mut optim = self.optim.clone();
         let updated = optim.step(self.lr, model, grads);
-        self.checkpoint(step, Phase::Optimizer)?;
+        self.phase_check(step, Phase::Optimizer)?;
         read_deferred(&mut loss_sum);
         // Every check passed: the step becomes real.
         self.model = updated;
@@ -585,6 +679,41 @@ mod warm_up_tests {
             t.step(1).unwrap();
         }
         assert_eq!(flat_params(warmed.model()), flat_params(plain.model()));
+    }
+}
+
+#[cfg(test)]
+mod snapshot_tests {
+    use super::*;
+    use crate::backend::CpuBackend;
+    use crate::model::flat_params;
+
+    #[test]
+    fn a_restored_trainer_continues_exactly_as_the_original() {
+        let (cfg, corpus) = tiny_fixture(8, &[]);
+        let make = || {
+            Trainer::<CpuBackend>::new(
+                &cfg,
+                corpus.clone(),
+                StepPlan::even(8, 1),
+                Default::default(),
+            )
+        };
+        let mut original = make();
+        for s in 0..3 {
+            original.step(s).unwrap();
+        }
+        let (model, optim) = original.snapshot().unwrap();
+        // A fresh trainer (other initial weights would do too) takes the saved state.
+        let mut restored = make();
+        restored.restore(model, optim, None).unwrap();
+        assert_eq!(flat_params(restored.model()), flat_params(original.model()));
+        for s in 3..5 {
+            original.step(s).unwrap();
+            restored.step(s).unwrap();
+        }
+        // AdamW's moments and step count came back too, or these would differ.
+        assert_eq!(flat_params(restored.model()), flat_params(original.model()));
     }
 }
 
