@@ -12,7 +12,7 @@ use crate::device::{
     BudgetError, CubeclSettings, DeviceRequest, Selected,
 };
 use crate::error::Error;
-use crate::gpu::{process_state, ProcState};
+use crate::gpu::process_state;
 use crate::model::param_count;
 use crate::oom::{DevicePanicDetector, HostBudgetDetector, NoDetector, OomDetector};
 use crate::probe::{host, HostProbe, MemoryProbe, NvmlProbe, NvmlView};
@@ -250,11 +250,7 @@ fn preflight(view: &NvmlView, index: u32, need: Bytes) -> Vec<String> {
     let me = std::process::id();
     if let Ok(procs) = view.processes(index) {
         for p in procs.into_iter().filter(|p| p.pid != me) {
-            let what = match process_state(p.pid) {
-                ProcState::Alive { command, .. } => command,
-                ProcState::Zombie { .. } => "STALE: zombie".into(),
-                ProcState::Gone => "STALE or in another container: no such PID here".into(),
-            };
+            let what = process_state(p.pid).describe();
             warnings.push(format!(
                 "preflight: PID {} already holds {} on cuda:{index} ({what}); see `oomlab gpu`",
                 p.pid,

@@ -102,6 +102,11 @@ fn kill(view: &NvmlView, pid: u32, args: &GpuArgs) -> Result<i32, Error> {
         }
     }
     signal_planned(&plan, Signal::SIGTERM)?;
+    if plan.stopped {
+        // A stopped process receives SIGTERM only once it runs again.
+        eprintln!("oomlab: PID {pid} is stopped: sending SIGCONT so it receives the SIGTERM");
+        signal_planned(&plan, Signal::SIGCONT)?;
+    }
     let deadline = Instant::now() + Duration::from_secs_f64(args.grace.max(0.0));
     while Instant::now() < deadline {
         if !still_holds(view, pid) {

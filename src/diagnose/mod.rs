@@ -13,7 +13,7 @@ pub use savings::{measured_savings, paired_median, Saving};
 
 use serde::Serialize;
 
-use crate::gpu::{GpuSnapshot, ProcState};
+use crate::gpu::GpuSnapshot;
 
 /// Everything `oomlab diagnose` prints, as data (`--json` writes this).
 #[derive(Debug, Clone, Serialize)]
@@ -51,11 +51,7 @@ impl DiagnoseReport {
                 .iter()
                 .map(|h| {
                     let used = h.used.map(|b| b.to_string()).unwrap_or_else(|| "?".into());
-                    let what = match &h.proc {
-                        ProcState::Alive { command, .. } => command.chars().take(60).collect(),
-                        ProcState::Zombie { ppid } => format!("zombie (parent {ppid})"),
-                        ProcState::Gone => "not visible here (another container, or exited)".into(),
-                    };
+                    let what: String = h.proc.describe().chars().take(80).collect();
                     let mark = if named.contains(&h.pid) {
                         "  <- named in the message"
                     } else {

@@ -3,7 +3,6 @@
 
 use serde::Serialize;
 
-use super::procinfo::ProcState;
 use super::view::{GpuSnapshot, HolderRow};
 use crate::units::Bytes;
 
@@ -77,11 +76,7 @@ impl FreeCheck {
         };
         for h in &self.holders {
             let used = h.used.map_or_else(|| "?".to_string(), |b| b.to_string());
-            let what = match &h.proc {
-                ProcState::Alive { command, .. } => command.chars().take(70).collect(),
-                ProcState::Zombie { ppid } => format!("STALE: zombie, parent {ppid}"),
-                ProcState::Gone => "STALE: not visible here (another container, or exited)".into(),
-            };
+            let what: String = h.proc.describe().chars().take(90).collect();
             s.push_str(&format!("  PID {} holds {used}: {what}\n", h.pid));
         }
         if !self.ok && !self.holders.is_empty() {
@@ -94,6 +89,7 @@ impl FreeCheck {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gpu::ProcState;
     use crate::probe::NvmlDevice;
 
     const GIB: u64 = 1 << 30;

@@ -60,6 +60,8 @@ pub struct KillPlan {
     pub zombie_parent: Option<u32>,
     /// When it started ([`super::procinfo::start_time`]), re-checked before each signal.
     pub started: Option<u64>,
+    /// Stopped: SIGTERM stays pending until it runs again, so SIGCONT follows it.
+    pub stopped: bool,
 }
 
 impl KillError {
@@ -110,6 +112,15 @@ pub fn plan_kill(snapshot: &GpuSnapshot, pid: u32) -> Result<KillPlan, KillError
             vram,
             zombie_parent: None,
             started: super::procinfo::start_time(pid),
+            stopped: false,
+        }),
+        ProcState::Stopped { command, .. } => Ok(KillPlan {
+            pid,
+            command: command.clone(),
+            vram,
+            zombie_parent: None,
+            started: super::procinfo::start_time(pid),
+            stopped: true,
         }),
         ProcState::Zombie { ppid } => Ok(KillPlan {
             pid,
@@ -117,6 +128,7 @@ pub fn plan_kill(snapshot: &GpuSnapshot, pid: u32) -> Result<KillPlan, KillError
             vram,
             zombie_parent: Some(*ppid),
             started: super::procinfo::start_time(pid),
+            stopped: false,
         }),
         ProcState::Gone => Err(KillError::NotVisible(pid)),
     }

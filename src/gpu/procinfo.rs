@@ -13,6 +13,15 @@ pub enum ProcState {
         /// Parent PID.
         ppid: u32,
     },
+    /// Stopped (SIGSTOP, Ctrl-Z, a debugger; `T` or `t` in /proc): it runs no code and
+    /// keeps every byte it holds until it is continued (SIGCONT) or killed (SIGKILL works
+    /// on a stopped process; SIGTERM waits until it continues).
+    Stopped {
+        /// Command line.
+        command: String,
+        /// Parent PID.
+        ppid: u32,
+    },
     /// Exited but not reaped by its parent: it still holds its GPU context until reaped.
     Zombie {
         /// Parent PID (the one that must reap it, or be ended).
@@ -21,6 +30,20 @@ pub enum ProcState {
     /// No such PID in this PID namespace: NVML reports a holder we cannot see (another
     /// container or VM) or one that just exited.
     Gone,
+}
+
+impl ProcState {
+    /// One line for lists: the command, or what is wrong with the holder.
+    pub fn describe(&self) -> String {
+        match self {
+            ProcState::Alive { command, .. } => command.clone(),
+            ProcState::Stopped { command, .. } => {
+                format!("STOPPED (not running, keeps its VRAM): {command}")
+            }
+            ProcState::Zombie { ppid } => format!("STALE: zombie, parent {ppid}"),
+            ProcState::Gone => "STALE: not visible here (another container, or exited)".into(),
+        }
+    }
 }
 
 /// When `pid` started, in clock ticks since boot (field 22 of `/proc/<pid>/stat`): with the
@@ -54,6 +77,9 @@ pub fn process_state(pid: u32) -> ProcState {
                 .join(" ")
         })
         .unwrap_or_default();
+    if state == "T" || state == "t" {
+        return ProcState::Stopped { command, ppid };
+    }
     ProcState::Alive { command, ppid }
 }
 
@@ -86,6 +112,30 @@ mod tests {
         child.kill().unwrap();
         child.wait().unwrap();
         assert_eq!(start_time(child.id()), None);
+    }
+
+    #[test]
+    fn a_stopped_process_is_told_from_a_running_one() {
+        let mut child = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
+        let pid = nix::unistd::Pid::from_raw(child.id() as i32);
+        nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGSTOP).unwrap();
+        let mut state = process_state(child.id());
+        for _ in 0..100 {
+            if matches!(state, ProcState::Stopped { .. }) {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            state = process_state(child.id());
+        }
+        assert!(
+            matches!(&state, ProcState::Stopped { command, .. } if command.starts_with("sleep")),
+            "{state:?}"
+        );
+        child.kill().unwrap();
+        child.wait().unwrap();
     }
 
     #[test]

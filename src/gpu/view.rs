@@ -50,6 +50,13 @@ pub fn snapshot(view: &NvmlView) -> GpuSnapshot {
                     let proc = process_state(p.pid);
                     let (stale, advice) = match &proc {
                         ProcState::Alive { .. } => (false, None),
+                        ProcState::Stopped { .. } => (
+                            true,
+                            Some(format!(
+                                "stopped (SIGSTOP or Ctrl-Z): runs nothing and keeps its VRAM; `kill -CONT {0}` lets it go on (a shell's `fg`), `oomlab gpu --kill {0} --force` ends it",
+                                p.pid
+                            )),
+                        ),
                         ProcState::Zombie { ppid } => (
                             true,
                             Some(format!(
@@ -109,6 +116,10 @@ pub fn render_gpu_view(s: &GpuSnapshot) -> String {
     for h in &s.holders {
         let (status, what) = match &h.proc {
             ProcState::Alive { command, .. } => ("alive".to_string(), command.clone()),
+            ProcState::Stopped { command, .. } => (
+                "STOPPED (not running)".to_string(),
+                format!("{command}: {}", h.advice.clone().unwrap_or_default()),
+            ),
             ProcState::Zombie { .. } => (
                 "STALE (zombie)".to_string(),
                 h.advice.clone().unwrap_or_default(),

@@ -192,9 +192,29 @@ impl<B: super::TrainBackend> Trainer<B> {
         }
     }
 
+    /// Asks the OOM detector after device work outside a step (a checkpoint's read or
+    /// load): burn 0.21 on CUDA does not report a failed allocation, whose tensor would
+    /// read as zeros, so a checkpoint must not be written or trusted without this look.
+    /// Call after the work, with the detector armed before it.
+    fn checked<T>(&self, what: &str, result: Result<T, String>) -> Result<T, String> {
+        let _ = B::sync(&self.device);
+        if let Some(e) = self.inst.detector.check(0, Phase::Step) {
+            self.inst.detector.arm();
+            return Err(format!("{} while {what}: {}", e.label(), e.message));
+        }
+        result
+    }
+
     /// The model's and the optimizer's state as burn records (bincode, f32), for a
-    /// checkpoint. Reads every tensor back to the host.
+    /// checkpoint. Reads every tensor back to the host; fails on an out-of-memory failure
+    /// found meanwhile.
     pub fn snapshot(&self) -> Result<(Vec<u8>, Vec<u8>), String> {
+        self.inst.detector.arm();
+        let result = self.snapshot_unchecked();
+        self.checked("reading the weights for a checkpoint", result)
+    }
+
+    fn snapshot_unchecked(&self) -> Result<(Vec<u8>, Vec<u8>), String> {
         use burn::record::{BinBytesRecorder, FullPrecisionSettings, Recorder};
         let rec = BinBytesRecorder::<FullPrecisionSettings>::default();
         let model = Recorder::<B>::record(&rec, self.model.clone().into_record(), ())
@@ -209,8 +229,20 @@ impl<B: super::TrainBackend> Trainer<B> {
 
     /// Puts back what [`snapshot`](Self::snapshot) took, and the loss scaler. The bytes
     /// must have passed the checkpoint's checksum: burn's recorder panics on bytes it
-    /// cannot decode (the caller contains that panic).
+    /// cannot decode (the caller contains that panic). Fails on an out-of-memory failure
+    /// found while the tensors were placed on the device.
     pub fn restore(
+        &mut self,
+        model: Vec<u8>,
+        optim: Vec<u8>,
+        scaler: Option<LossScaler>,
+    ) -> Result<(), String> {
+        self.inst.detector.arm();
+        let result = self.restore_unchecked(model, optim, scaler);
+        self.checked("placing the checkpoint's tensors on the device", result)
+    }
+
+    fn restore_unchecked(
         &mut self,
         model: Vec<u8>,
         optim: Vec<u8>,
