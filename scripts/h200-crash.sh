@@ -20,7 +20,14 @@ wait_steps() {
   done
   return 1
 }
-holder() { "$BIN" train --device cuda --config tiny --max-steps 1000000 --memory-mode prealloc=0.3 --out "$1" -q "${@:2}"; }
+# reap PID SECS: waits for PID (a child of this shell) at most SECS; its exit status, or
+# 'still running' (then it is killed with SIGKILL so the script goes on).
+reap() {
+  for _ in $(seq 1 $(( $2 * 10 ))); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$1" 2>/dev/null; then kill -9 "$1"; wait "$1" 2>/dev/null; echo "still running after $2 s (killed)"; else wait "$1"; echo $?; fi
+}
+# holder DIR ARGS: a training run holding 30% of the card (exec: $! is oomlab's own PID)
+holder() { exec "$BIN" train --device cuda --config tiny --max-steps 1000000 --memory-mode prealloc=0.3 --out "$1" -q "${@:2}"; }
 
 if [[ $PART == *stuck* ]]; then
   U0=$(used); say "baseline: $(gib $U0) in use on GPU 0"
@@ -35,7 +42,7 @@ if [[ $PART == *stuck* ]]; then
   U1=$(used); echo "in use while training: $(gib $U1) (PID $P)" >> "$LOG"
   kill -9 $P
   MS=$(python3 scripts/vram-watch.py until-below $(( U0 + (1 << 30) )) 30)
-  wait $P; echo "exit status $? (137 = SIGKILL); back within 1 GiB of the baseline after: $MS ms" >> "$LOG"
+  echo "exit status $(reap $P 10) (137 = SIGKILL); back within 1 GiB of the baseline after: $MS ms" >> "$LOG"
   "$BIN" gpu --json > "$R/a-after.json" 2>&1; "$BIN" gpu >> "$LOG" 2>&1
 
   say "B. SIGSTOP: the process keeps its VRAM; oomlab gpu flags it; oomlab gpu --kill (SIGTERM + SIGCONT) stops it cleanly"
@@ -45,7 +52,7 @@ if [[ $PART == *stuck* ]]; then
   "$BIN" gpu > "$R/b-stopped.txt" 2>&1; "$BIN" gpu --json > "$R/b-stopped.json" 2>&1; cat "$R/b-stopped.txt" >> "$LOG"
   sleep 3; U2=$(used); echo "in use while stopped: $(gib $U1), 3 s later $(gib $U2)" >> "$LOG"
   "$BIN" gpu --kill $P --yes >> "$LOG" 2>&1; echo "oomlab gpu --kill exit $?" >> "$LOG"
-  wait $P; echo "training process exit status $? (143 = stopped by SIGTERM, checkpoint and summary written)" >> "$LOG"
+  echo "training process exit status $(reap $P 30) (143 = stopped by SIGTERM, checkpoint and summary written)" >> "$LOG"
   ls -la "$R/b/checkpoints" >> "$LOG" 2>&1
   python3 -c "import json; s=json.load(open('$R/b/summary.json')); print('summary: stop', s['stop'], 'steps', s['steps_completed'], 'checkpoint', s['checkpoints']['last'])" >> "$LOG" 2>&1
   echo "in use after: $(gib $(used))" >> "$LOG"
@@ -97,4 +104,5 @@ if [[ $PART == *soak* ]]; then
     timeout 400 /tmp/bin/gpu --ignored --nocapture --test-threads 1 oom:: > "$R/soak.txt" 2>&1
   echo "soak exit $? at $(elapsed) s" >> "$LOG"; tail -15 "$R/soak.txt" >> "$LOG"
 fi
+pkill -9 -f "oomlab train" 2>/dev/null
 say "done at $(elapsed) s"
