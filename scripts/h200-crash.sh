@@ -6,6 +6,7 @@
 # Results: $RESULTS/crash (default /tmp/res/crash), log.txt first.
 set -u
 source scripts/device-setup.sh
+rm -rf "${RESULTS:-/tmp/res}/crash"   # a warm machine keeps the last call's folders
 start_log crash
 PART=${PART:-stuck,phases}
 T0=$(date +%s)
@@ -89,12 +90,12 @@ if [[ $PART == *phases* ]]; then
       [ "$(elapsed)" -gt "${STOP_AT:-520}" ] && { echo "time: sweep stopped before batch $batch budget $b" >> "$LOG"; return; }
       local d="$R/e-b$batch-$b"; rm -rf "$d"; cp -r "$R/e0" "$d"
       cp "$d/checkpoints/step-000003.ckpt" "$d/resumed-from.ckpt"
-      timeout 120 "$BIN" train --resume "$d" --vram-budget "$b" --batch "$batch" --max-steps 4 --force -q --json > "$d/out.json" 2> "$d/stderr.txt"
+      timeout 120 "$BIN" train --resume "$d" --vram-budget "$b" --batch "$batch" --max-steps 4 --force --check-every phase -q --json > "$d/out.json" 2> "$d/stderr.txt"
       echo "batch $batch budget $b: exit $? ($(elapsed) s)" >> "$LOG"
     done
   }
-  sweep 64 1536MiB 2GiB 3GiB 4GiB 5GiB 6GiB 7GiB
-  sweep 1 1GiB 1280MiB 1536MiB 1792MiB 2GiB
+  sweep 64 1536MiB 2GiB 3GiB 4GiB 5GiB 6GiB 7GiB 8GiB 9GiB
+  sweep 1 1GiB 1152MiB 1280MiB 1408MiB 1536MiB
   python3 scripts/oom-phases.py "$R" > "$R/phases.md" 2>> "$LOG"; cat "$R/phases.md" >> "$LOG"
 fi
 
@@ -104,5 +105,5 @@ if [[ $PART == *soak* ]]; then
     timeout 400 /tmp/bin/gpu --ignored --nocapture --test-threads 1 oom:: > "$R/soak.txt" 2>&1
   echo "soak exit $? at $(elapsed) s" >> "$LOG"; tail -15 "$R/soak.txt" >> "$LOG"
 fi
-pkill -9 -f "oomlab train" 2>/dev/null
+pkill -9 -f "^$BIN train" 2>/dev/null
 say "done at $(elapsed) s"
