@@ -62,11 +62,17 @@ pub(super) fn run(args: GpuArgs) -> Result<i32, Error> {
     }
 }
 
+/// Whether PID still holds VRAM or still runs (a process keeping a dead holder's context
+/// open is not in NVML's list itself).
 fn still_holds(view: &NvmlView, pid: u32) -> bool {
     let snap: GpuSnapshot = snapshot(view);
     snap.holders
         .iter()
         .any(|h| h.pid == pid && h.proc != ProcState::Gone)
+        || matches!(
+            crate::gpu::process_state(pid),
+            ProcState::Alive { .. } | ProcState::Stopped { .. }
+        )
 }
 
 fn kill(view: &NvmlView, pid: u32, args: &GpuArgs) -> Result<i32, Error> {

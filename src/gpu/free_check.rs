@@ -125,6 +125,7 @@ mod tests {
                 },
             ],
             notes: vec![],
+            inheritors: vec![],
         }
     }
 

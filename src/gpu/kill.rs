@@ -30,7 +30,7 @@ pub enum KillError {
     #[error("PID {0} is no longer the process shown (it exited and the PID was reused); nothing sent. Run `oomlab gpu` again")]
     Reused(u32),
     /// A zombie: signals do nothing.
-    #[error("PID {pid} is a zombie: it has exited and signals do nothing; its VRAM is freed when its parent (PID {ppid}) reaps it. End or restart PID {ppid} if it does not")]
+    #[error("PID {pid} is a zombie (parent {ppid}): it has exited and closed its files, and signals do nothing. A zombie holds no VRAM of its own (on the H200 a killed process's memory came back at exit, before it was reaped); memory still charged to it is kept by a process that inherited its CUDA device files: `oomlab gpu` names it, `oomlab gpu --kill THAT_PID` ends it")]
     Zombie {
         /// PID.
         pid: u32,
@@ -98,6 +98,26 @@ pub fn plan_kill(snapshot: &GpuSnapshot, pid: u32) -> Result<KillPlan, KillError
     }
     let rows: Vec<_> = snapshot.holders.iter().filter(|h| h.pid == pid).collect();
     let Some(first) = rows.first() else {
+        // Not charged itself, but keeping a dead holder's context open.
+        if let Some(i) = snapshot.inheritors.iter().find(|i| i.pid == pid) {
+            let vram = snapshot
+                .holders
+                .iter()
+                .filter(|h| matches!(h.proc, ProcState::Gone | ProcState::Zombie { .. }))
+                .try_fold(0u64, |acc, h| h.used.map(|u| acc + u.0))
+                .map(Bytes);
+            return Ok(KillPlan {
+                pid,
+                command: format!(
+                    "{} (keeps an exited process's CUDA context open)",
+                    i.command
+                ),
+                vram,
+                zombie_parent: None,
+                started: super::procinfo::start_time(pid),
+                stopped: false,
+            });
+        }
         return Err(KillError::NotAHolder(pid));
     };
     let vram = rows
@@ -166,6 +186,7 @@ mod tests {
             devices: vec![],
             holders: rows,
             notes: vec![],
+            inheritors: vec![],
         }
     }
 
@@ -224,6 +245,7 @@ mod tests {
             zombie_parent: None,
             // As if the process shown had started at another time than this one.
             started: super::super::procinfo::start_time(pid).map(|t| t + 1),
+            stopped: false,
         };
         assert_eq!(
             signal_planned(&plan, Signal::SIGTERM),
@@ -237,6 +259,28 @@ mod tests {
         };
         assert_eq!(signal_planned(&same, Signal::SIGTERM), Ok(()));
         child.wait().unwrap();
+    }
+
+    #[test]
+    fn a_process_keeping_a_dead_holders_context_may_be_ended() {
+        let mut s = snap(vec![row(4243, ProcState::Gone)]);
+        assert_eq!(plan_kill(&s, 777), Err(KillError::NotAHolder(777)));
+        s.inheritors.push(super::super::Inheritor {
+            pid: 777,
+            command: "python worker".into(),
+        });
+        let plan = plan_kill(&s, 777).unwrap();
+        assert_eq!(plan.vram, Some(Bytes(1 << 30)));
+        assert!(plan
+            .command
+            .contains("keeps an exited process's CUDA context open"));
+        let (stale, advice) = crate::gpu::advice(4243, &ProcState::Gone, &s.inheritors);
+        assert!(stale);
+        let advice = advice.unwrap();
+        assert!(
+            advice.contains("PID 777 (python worker)") && advice.contains("oomlab gpu --kill 777"),
+            "{advice}"
+        );
     }
 
     #[test]

@@ -8,5 +8,5 @@ mod view;
 
 pub use free_check::{free_check, FreeCheck};
 pub use kill::{plan_kill, send_signal, signal_planned, KillError, KillPlan, Signal};
-pub use procinfo::{process_state, ProcState};
-pub use view::{render_gpu_view, snapshot, GpuSnapshot, HolderRow};
+pub use procinfo::{cuda_file_holders, process_state, Inheritor, ProcState};
+pub use view::{advice, render_gpu_view, snapshot, GpuSnapshot, HolderRow};

@@ -46,6 +46,48 @@ impl ProcState {
     }
 }
 
+/// A process that has CUDA's device files open without being in NVML's list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Inheritor {
+    /// PID.
+    pub pid: u32,
+    /// Command line.
+    pub command: String,
+}
+
+/// Processes with `/dev/nvidia-uvm` open: every CUDA context opens it, while NVML-only
+/// tools (nvidia-smi, `oomlab gpu`) do not; a forked child inherits it.
+pub fn cuda_file_holders() -> Vec<Inheritor> {
+    pids_with_open_file(|target| target == std::path::Path::new("/dev/nvidia-uvm"))
+}
+
+/// Processes (visible here) with a file descriptor whose target passes `matches`.
+pub fn pids_with_open_file(matches: impl Fn(&std::path::Path) -> bool) -> Vec<Inheritor> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for e in entries.flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
+            continue;
+        };
+        let Ok(fds) = std::fs::read_dir(e.path().join("fd")) else {
+            continue;
+        };
+        let open = fds
+            .flatten()
+            .any(|fd| std::fs::read_link(fd.path()).is_ok_and(|t| matches(&t)));
+        if open {
+            found.push(Inheritor {
+                pid,
+                command: process_state(pid).describe(),
+            });
+        }
+    }
+    found.sort_by_key(|i| i.pid);
+    found
+}
+
 /// When `pid` started, in clock ticks since boot (field 22 of `/proc/<pid>/stat`): with the
 /// PID, it names one process, so a PID reused by a new process is told apart.
 pub fn start_time(pid: u32) -> Option<u64> {
@@ -136,6 +178,31 @@ mod tests {
         );
         child.kill().unwrap();
         child.wait().unwrap();
+    }
+
+    #[test]
+    fn a_process_holding_a_file_open_is_found() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("device");
+        std::fs::write(&file, b"x").unwrap();
+        let mut child = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("exec 3<'{}'; sleep 30", file.display()))
+            .spawn()
+            .unwrap();
+        let pid = child.id();
+        let mut found = Vec::new();
+        for _ in 0..200 {
+            found = pids_with_open_file(|t| t == file.as_path());
+            if !found.is_empty() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert_eq!(found.iter().map(|i| i.pid).collect::<Vec<_>>(), vec![pid]);
+        assert!(found[0].command.contains("sleep"), "{found:?}");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
 use serde::{Deserialize, Serialize};
 
-use super::procinfo::{process_state, ProcState};
+use super::procinfo::{cuda_file_holders, process_state, Inheritor, ProcState};
 use crate::probe::{NvmlDevice, NvmlView};
 use crate::units::Bytes;
 
@@ -33,6 +33,10 @@ pub struct GpuSnapshot {
     pub holders: Vec<HolderRow>,
     /// Problems reading NVML.
     pub notes: Vec<String>,
+    /// Processes that are not in NVML's list but have CUDA's device files open, found
+    /// when a holder is gone or a zombie: who keeps a dead process's memory.
+    #[serde(default)]
+    pub inheritors: Vec<Inheritor>,
 }
 
 /// Reads every device and holder.
@@ -48,43 +52,87 @@ pub fn snapshot(view: &NvmlView) -> GpuSnapshot {
             Ok(ps) => {
                 for p in ps {
                     let proc = process_state(p.pid);
-                    let (stale, advice) = match &proc {
-                        ProcState::Alive { .. } => (false, None),
-                        ProcState::Stopped { .. } => (
-                            true,
-                            Some(format!(
-                                "stopped (SIGSTOP or Ctrl-Z): runs nothing and keeps its VRAM; `kill -CONT {0}` lets it go on (a shell's `fg`), `oomlab gpu --kill {0} --force` ends it",
-                                p.pid
-                            )),
-                        ),
-                        ProcState::Zombie { ppid } => (
-                            true,
-                            Some(format!(
-                                "zombie: its VRAM is freed when parent PID {ppid} reaps it; end or restart the parent (oomlab gpu --kill {ppid})"
-                            )),
-                        ),
-                        ProcState::Gone => (
-                            true,
-                            Some("not visible here: it runs in another container/VM or just exited; if it persists, the driver holds a dead context (a GPU reset by an administrator frees it)".into()),
-                        ),
-                    };
                     holders.push(HolderRow {
                         device: d.index,
                         pid: p.pid,
                         used: p.used,
                         proc,
-                        stale,
-                        advice,
+                        stale: false,
+                        advice: None,
                     });
                 }
             }
             Err(e) => notes.push(e.to_string()),
         }
     }
+    // A holder that is gone or a zombie has closed its files: if its memory is still
+    // charged, someone else keeps its context open.
+    let inheritors = if holders
+        .iter()
+        .any(|h| matches!(h.proc, ProcState::Gone | ProcState::Zombie { .. }))
+    {
+        let listed: Vec<u32> = holders.iter().map(|h| h.pid).collect();
+        cuda_file_holders()
+            .into_iter()
+            .filter(|i| !listed.contains(&i.pid) && i.pid != std::process::id())
+            .collect()
+    } else {
+        Vec::new()
+    };
+    for h in &mut holders {
+        (h.stale, h.advice) = advice(h.pid, &h.proc, &inheritors);
+    }
     GpuSnapshot {
         devices,
         holders,
         notes,
+        inheritors,
+    }
+}
+
+/// Whether a holder is stale, and what to do about it. Measured on the H200
+/// (docs/results/2026-12-01-h200-crash): a killed process's VRAM came back in 81 ms, a
+/// zombie held none (freed at exit, before it was reaped), and 20 GiB stayed charged to
+/// a dead PyTorch parent while the child it had forked, which never used CUDA, kept the
+/// device files open; ending the child freed it in 79 ms.
+pub fn advice(pid: u32, proc: &ProcState, inheritors: &[Inheritor]) -> (bool, Option<String>) {
+    let kept_by = || {
+        let list: Vec<String> = inheritors
+            .iter()
+            .map(|i| {
+                format!(
+                    "PID {} ({})",
+                    i.pid,
+                    i.command.chars().take(60).collect::<String>()
+                )
+            })
+            .collect();
+        format!(
+            "its process has exited, but {} still has its CUDA device files open (inherited by fork: a DataLoader worker, a multiprocessing child): ending {} frees this memory (oomlab gpu --kill {})",
+            list.join(", "),
+            if inheritors.len() == 1 { "it" } else { "them" },
+            inheritors[0].pid
+        )
+    };
+    match proc {
+        ProcState::Alive { .. } => (false, None),
+        ProcState::Stopped { .. } => (
+            true,
+            Some(format!(
+                "stopped (SIGSTOP or Ctrl-Z): runs nothing and keeps its VRAM; `kill -CONT {pid}` lets it go on (a shell's `fg`), `oomlab gpu --kill {pid}` ends it (SIGTERM, then SIGCONT so it is delivered)"
+            )),
+        ),
+        _ if !inheritors.is_empty() => (true, Some(kept_by())),
+        ProcState::Zombie { ppid } => (
+            true,
+            Some(format!(
+                "zombie (parent {ppid}): it has exited and closed its files, so it holds nothing itself; no process here has CUDA's device files open in its place: wait a moment and look again, or the memory belongs to another container"
+            )),
+        ),
+        ProcState::Gone => (
+            true,
+            Some("not visible here: it runs in another container/VM, or it exited and a process in another container keeps its device files open; if it persists with no process left anywhere, the driver holds a dead context (a GPU reset by an administrator frees it)".into()),
+        ),
     }
 }
 
