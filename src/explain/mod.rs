@@ -2,6 +2,7 @@
 //! figures oomlab itself measured (the committed comparisons under docs/results/, compiled
 //! in so the binary carries them).
 
+mod crash;
 mod reading;
 
 use serde_json::Value;
@@ -456,11 +457,14 @@ fn measured_estimate() -> String {
 
 /// Every topic: the techniques here, then reading and reacting to an OOM (`reading`).
 fn all_topics() -> impl Iterator<Item = &'static (&'static str, &'static str, &'static str)> {
-    TOPICS.iter().chain(reading::TOPICS.iter())
+    TOPICS
+        .iter()
+        .chain(reading::TOPICS.iter())
+        .chain(crash::TOPICS.iter())
 }
 
 fn measured(topic: &str) -> String {
-    if let Some(text) = reading::measured(topic) {
+    if let Some(text) = reading::measured(topic).or_else(|| crash::measured(topic)) {
         return text;
     }
     match topic {
