@@ -528,20 +528,29 @@ impl<B: super::TrainBackend> Trainer<B> {
                 *loss_sum = f64::from(total.elem::<f32>());
             }
         };
-        let record = |t: &Self, loss_sum: f64, skipped: bool| StepRecord {
-            step,
-            loss: (loss_sum / plan.batch as f64) as f32,
-            micro_batch: plan.micro_batch,
-            accumulation: plan.accumulation,
-            batch: plan.batch,
-            duration: start.elapsed(),
-            memory: match &t.inst.allocator {
-                Some(a) => a.stats().map(|s| s.reserved),
-                None => host::counting().then(host::heap_in_use),
-            },
-            loss_scale,
-            skipped,
-            in_use: t.in_use_now(),
+        let record = |t: &Self, loss_sum: f64, skipped: bool| {
+            // One read of the allocator (a round trip to the device thread) for both.
+            let (memory, in_use) = match &t.inst.allocator {
+                Some(a) => a
+                    .stats()
+                    .map_or((None, None), |s| (Some(s.reserved), Some(s.in_use))),
+                None => {
+                    let heap = host::counting().then(host::heap_in_use);
+                    (heap, heap)
+                }
+            };
+            StepRecord {
+                step,
+                loss: (loss_sum / plan.batch as f64) as f32,
+                micro_batch: plan.micro_batch,
+                accumulation: plan.accumulation,
+                batch: plan.batch,
+                duration: start.elapsed(),
+                memory,
+                loss_scale,
+                skipped,
+                in_use,
+            }
         };
 
         let grads = match loss_scale {
