@@ -187,14 +187,14 @@ mod tests {
         std::fs::write(&file, b"x").unwrap();
         let mut child = std::process::Command::new("sh")
             .arg("-c")
-            .arg(format!("exec 3<'{}'; sleep 30", file.display()))
+            .arg(format!("exec 3<'{}'; exec sleep 30", file.display()))
             .spawn()
             .unwrap();
         let pid = child.id();
         let mut found = Vec::new();
         for _ in 0..200 {
             found = pids_with_open_file(|t| t == file.as_path());
-            if !found.is_empty() {
+            if found.iter().any(|i| i.command.starts_with("sleep")) {
                 break;
             }
             std::thread::sleep(std::time::Duration::from_millis(10));
