@@ -11,6 +11,7 @@ mod util;
 mod attention;
 mod auto_halve;
 mod cli;
+mod collective;
 mod compare;
 mod diagnose;
 mod estimate;
