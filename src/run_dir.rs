@@ -51,13 +51,7 @@ impl RunDir {
     /// Creates the folder (and parents) and writes the resolved config as `config.toml`.
     pub fn create(path: PathBuf, config: &ConfigFile, device: &str) -> Result<Self, Error> {
         fs::create_dir_all(&path).map_err(io_err(&path))?;
-        let toml_text = toml::to_string_pretty(config).unwrap_or_default();
-        let cfg_path = path.join("config.toml");
-        fs::write(
-            &cfg_path,
-            format!("# Resolved configuration of this run (file + flags). Device: {device}\n{toml_text}"),
-        )
-        .map_err(io_err(&cfg_path))?;
+        write_config(&path, config, device)?;
         let open = |name: &str| {
             let p = path.join(name);
             OpenOptions::new()
@@ -122,6 +116,20 @@ impl RunDir {
         fs::write(&txt_path, render_summary(summary) + "\n").map_err(io_err(&txt_path))?;
         Ok(())
     }
+}
+
+/// Writes `config.toml`: the resolved config (file + flags), so the folder says how the
+/// run was made and `--resume` knows how to continue it.
+pub fn write_config(dir: &Path, config: &ConfigFile, device: &str) -> Result<(), Error> {
+    let toml_text = toml::to_string_pretty(config).unwrap_or_default();
+    let cfg_path = dir.join("config.toml");
+    fs::write(
+        &cfg_path,
+        format!(
+            "# Resolved configuration of this run (file + flags). Device: {device}\n{toml_text}"
+        ),
+    )
+    .map_err(io_err(&cfg_path))
 }
 
 /// What a resumed run folder already held.

@@ -363,6 +363,10 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
     let (mut run_dir, resumed_every) = match &plan.resume {
         Some(req) => {
             let (run_dir, from) = prepare_resume(req, &say)?;
+            if !req.forced.is_empty() {
+                // The run goes on with the changed config: a later resume continues it.
+                crate::run_dir::write_config(run_dir.path(), &plan.file, &device_label)?;
+            }
             let meta = (from.checkpoint.meta.every, from.checkpoint.meta.keep);
             kit.resume = Some(Arc::new(from));
             (run_dir, Some(meta))

@@ -224,6 +224,14 @@ fn a_changed_configuration_is_refused_with_its_keys_unless_forced() {
         forced.contains("optim.lr") && forced.contains("train.max_steps"),
         "{forced}"
     );
+    // The folder's config is now the changed one: a plain resume continues it (and
+    // would be refused, naming optim.lr, had the old config stayed).
+    let out = resume(&dir, &["--lr", "0.5"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 
     // Not a run folder.
     let out = resume(tmp.path(), &[]);
