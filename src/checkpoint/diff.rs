@@ -5,20 +5,14 @@ use crate::config::ConfigFile;
 
 /// `key: saved -> now` for every leaf that differs, in key order.
 pub fn changed_keys(saved: &ConfigFile, now: &ConfigFile) -> Vec<String> {
-    let (Ok(a), Ok(b)) = (toml::Value::try_from(saved), toml::Value::try_from(now)) else {
-        return vec!["(the configuration could not be compared)".into()];
-    };
-    let mut left = Vec::new();
-    let mut right = Vec::new();
-    flatten("", &a, &mut left);
-    flatten("", &b, &mut right);
+    let (left, right) = (saved.entries(), now.entries());
     let mut keys: Vec<&String> = left.iter().chain(right.iter()).map(|(k, _)| k).collect();
     keys.sort();
     keys.dedup();
-    let get = |list: &[(String, String)], key: &str| {
+    let get = |list: &[(String, toml::Value)], key: &str| {
         list.iter()
             .find(|(k, _)| k == key)
-            .map(|(_, v)| v.clone())
+            .map(|(_, v)| v.to_string())
             .unwrap_or_else(|| "(unset)".into())
     };
     keys.into_iter()
@@ -27,22 +21,6 @@ pub fn changed_keys(saved: &ConfigFile, now: &ConfigFile) -> Vec<String> {
             (was != is).then(|| format!("{k}: {was} -> {is}"))
         })
         .collect()
-}
-
-fn flatten(prefix: &str, v: &toml::Value, out: &mut Vec<(String, String)>) {
-    match v {
-        toml::Value::Table(t) => {
-            for (k, v) in t {
-                let key = if prefix.is_empty() {
-                    k.clone()
-                } else {
-                    format!("{prefix}.{k}")
-                };
-                flatten(&key, v, out);
-            }
-        }
-        other => out.push((prefix.to_string(), other.to_string())),
-    }
 }
 
 #[cfg(test)]

@@ -146,13 +146,7 @@ impl Draft {
     pub fn keys() -> Vec<String> {
         let mut file = ConfigFile::default();
         file.data.file = Some(String::new());
-        let Ok(toml::Value::Table(doc)) = toml::Value::try_from(file) else {
-            return Vec::new();
-        };
-        doc.iter()
-            .filter_map(|(section, v)| v.as_table().map(|t| (section, t)))
-            .flat_map(|(section, t)| t.keys().map(move |k| format!("{section}.{k}")))
-            .collect()
+        file.entries().into_iter().map(|(k, _)| k).collect()
     }
 
     /// Applies one command-line flag: `edit` changes the typed values, `key` is the dotted

@@ -36,6 +36,26 @@ pub struct ConfigFile {
     pub memory: MemorySection,
 }
 
+impl ConfigFile {
+    /// Every value as `section.key` and its TOML value, in the order of toml's tables
+    /// (an unset optional key is absent).
+    pub fn entries(&self) -> Vec<(String, toml::Value)> {
+        let Ok(toml::Value::Table(doc)) = toml::Value::try_from(self) else {
+            return Vec::new();
+        };
+        doc.into_iter()
+            .filter_map(|(section, v)| match v {
+                toml::Value::Table(t) => Some((section, t)),
+                _ => None,
+            })
+            .flat_map(|(section, t)| {
+                t.into_iter()
+                    .map(move |(k, v)| (format!("{section}.{k}"), v))
+            })
+            .collect()
+    }
+}
+
 /// `[loss_scale]`: dynamic loss scaling for f16 (PyTorch GradScaler's defaults).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]

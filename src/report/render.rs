@@ -195,7 +195,7 @@ pub fn render_summary(s: &RunSummary) -> String {
                 if c.every == 0 { "not " } else { "" },
                 c.every,
                 c.keep,
-                fmt_duration(std::time::Duration::from_secs_f64(c.seconds)),
+                secs(c.seconds),
                 c.last_bytes.map(|b| format!(", {b}")).unwrap_or_default()
             ),
             _ => format!("none written by this process (every {} steps)", c.every),

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::util::{oomlab, train_json};
+use crate::util::{assert_exit, oomlab, train_json};
 
 #[test]
 fn a_deliberate_leak_raises_the_alarm_and_a_normal_run_does_not() {
@@ -39,12 +39,7 @@ fn auto_halve_stops_and_says_leak_instead_of_halving() {
         ])
         .output()
         .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(3),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 3);
     let s: Value = serde_json::from_slice(&out.stdout).unwrap();
     let why = s["adaptation"]["gave_up"].as_str().unwrap();
     assert!(

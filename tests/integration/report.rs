@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::util::oomlab;
+use crate::util::{assert_exit, oomlab};
 
 /// Chromium: $OOMLAB_CHROMIUM, else on the PATH, else installed from the OS packages
 /// (Debian's `chromium`) so that `cargo test --release` sets up what it needs.
@@ -87,11 +87,7 @@ fn the_report_renders_in_a_browser_with_one_series_per_row_and_no_console_errors
         .arg(&html)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 0);
     let (dom, console) = open(&html);
     assert!(
         dom.contains("data-ready=\"1\""),

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::util::{oomlab, steps, train_json};
+use crate::util::{assert_exit, oomlab, steps, train_json};
 
 /// Auto-halve under a SIMULATED heap budget, so the checkpoint must also carry the
 /// halved split and the strategy's search, not only weights and optimizer state.
@@ -212,11 +212,7 @@ fn a_changed_configuration_is_refused_with_its_keys_unless_forced() {
     );
 
     let out = resume(&dir, &["--lr", "0.5", "--max-steps", "6", "--force"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 0);
     let s: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(s["steps_completed"], 6);
     let forced = s["checkpoints"]["resumes"][0]["forced"].to_string();
@@ -227,11 +223,7 @@ fn a_changed_configuration_is_refused_with_its_keys_unless_forced() {
     // The folder's config is now the changed one: a plain resume continues it (and
     // would be refused, naming optim.lr, had the old config stayed).
     let out = resume(&dir, &["--lr", "0.5"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 0);
 
     // Not a run folder.
     let out = resume(tmp.path(), &[]);

@@ -39,3 +39,13 @@ pub fn steps(dir: &Path) -> Vec<Value> {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
 }
+
+/// Asserts that a command exited with `code`, showing its stderr when it did not.
+pub fn assert_exit(out: &std::process::Output, code: i32) {
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "stderr:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
