@@ -157,49 +157,112 @@ pub fn cuda_allocator(index: usize) -> AllocatorProbe {
     }))
 }
 
-/// Runs `job` on the backend for `selected`, with burn's balanced activation
-/// checkpointing when `checkpointing` is set.
-pub fn dispatch<J: BackendJob>(selected: &Selected, checkpointing: bool, job: J) -> J::Output {
-    let suffix = if checkpointing {
-        ", balanced checkpointing"
-    } else {
-        ""
-    };
+/// What the reports call a device, and the backend's pieces for it.
+fn describe(selected: &Selected, suffix: &str) -> (DeviceInfo, BackendExtras) {
     match selected {
-        Selected::Cpu { .. } => {
-            let info = DeviceInfo {
+        Selected::Cpu { .. } => (
+            DeviceInfo {
                 kind: "cpu".into(),
                 index: 0,
                 backend: format!("flex{suffix}"),
                 label: "cpu".into(),
-            };
-            let extras = BackendExtras {
+            },
+            BackendExtras {
                 allocator: None,
                 pool: None,
-            };
+            },
+        ),
+        Selected::Cuda { index, name, .. } => (
+            DeviceInfo {
+                kind: "cuda".into(),
+                index: *index,
+                backend: format!("cuda (cubecl){suffix}"),
+                label: format!("cuda:{index} {name}"),
+            },
+            BackendExtras {
+                allocator: Some(cuda_allocator(*index)),
+                pool: Some(Arc::new(CudaPool { index: *index })),
+            },
+        ),
+    }
+}
+
+fn suffix(checkpointing: bool) -> &'static str {
+    if checkpointing {
+        ", balanced checkpointing"
+    } else {
+        ""
+    }
+}
+
+/// Runs `job` on the backend for `selected`, with burn's balanced activation
+/// checkpointing when `checkpointing` is set.
+pub fn dispatch<J: BackendJob>(selected: &Selected, checkpointing: bool, job: J) -> J::Output {
+    let (info, extras) = describe(selected, suffix(checkpointing));
+    match selected {
+        Selected::Cpu { .. } => {
             if checkpointing {
                 job.run::<CpuCheckpointed>(FlexDevice, info, extras)
             } else {
                 job.run::<CpuBackend>(FlexDevice, info, extras)
             }
         }
-        Selected::Cuda { index, name, .. } => {
-            let info = DeviceInfo {
-                kind: "cuda".into(),
-                index: *index,
-                backend: format!("cuda (cubecl){suffix}"),
-                label: format!("cuda:{index} {name}"),
-            };
-            let extras = BackendExtras {
-                allocator: Some(cuda_allocator(*index)),
-                pool: Some(Arc::new(CudaPool { index: *index })),
-            };
+        Selected::Cuda { index, .. } => {
             let device = CudaDevice::new(*index);
             if checkpointing {
                 job.run::<CudaCheckpointed>(device, info, extras)
             } else {
                 job.run::<CudaBackend>(device, info, extras)
             }
+        }
+    }
+}
+
+/// Work that runs on several devices of one backend (data parallelism).
+pub trait ParallelJob {
+    /// What the job returns.
+    type Output;
+    /// Runs on backend `B`, one entry per device.
+    fn run<B: crate::train::TrainBackend>(
+        self,
+        devices: Vec<(B::Device, DeviceInfo, BackendExtras)>,
+    ) -> Self::Output;
+}
+
+/// Runs `job` on the devices of `selected`, all of the first one's kind (the caller has
+/// refused a mix of CPU and CUDA).
+pub fn dispatch_many<J: ParallelJob>(
+    selected: &[Selected],
+    checkpointing: bool,
+    job: J,
+) -> J::Output {
+    let suffix = suffix(checkpointing);
+    let cuda = matches!(selected.first(), Some(Selected::Cuda { .. }));
+    if cuda {
+        let devices = selected
+            .iter()
+            .map(|s| {
+                let (info, extras) = describe(s, suffix);
+                (CudaDevice::new(info.index), info, extras)
+            })
+            .collect();
+        if checkpointing {
+            job.run::<CudaCheckpointed>(devices)
+        } else {
+            job.run::<CudaBackend>(devices)
+        }
+    } else {
+        let devices = selected
+            .iter()
+            .map(|s| {
+                let (info, extras) = describe(s, suffix);
+                (FlexDevice, info, extras)
+            })
+            .collect();
+        if checkpointing {
+            job.run::<CpuCheckpointed>(devices)
+        } else {
+            job.run::<CpuBackend>(devices)
         }
     }
 }

@@ -22,6 +22,7 @@ pub mod gpu;
 pub mod lesson;
 pub mod model;
 pub mod oom;
+pub mod parallel;
 pub mod precision;
 pub mod probe;
 pub mod progress;

@@ -33,6 +33,9 @@ pub struct TrainPlan {
     pub config: RunConfig,
     /// Where to train.
     pub device: DeviceRequest,
+    /// Several devices (`--devices`, `--gpus`): data parallel, one peer per entry. Empty
+    /// or one entry: `device` alone.
+    pub devices: Vec<DeviceRequest>,
     /// Run folder; `None` picks `runs/<time>-<strategy>`.
     pub out: Option<PathBuf>,
     /// No progress lines on stderr.
@@ -322,6 +325,9 @@ struct Held {
 /// Picks the device, prepares data, memory instruments and run folder, trains, writes the
 /// summary.
 pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Error> {
+    if plan.devices.len() > 1 {
+        return run_train_parallel(plan, stop);
+    }
     let selected = select(plan.device)?;
     let say = |line: &str| {
         if !plan.quiet {
@@ -590,4 +596,223 @@ fn check_support(
     }
 
     Ok(())
+}
+
+struct ParallelTrainJob<'a> {
+    config: &'a RunConfig,
+    corpus: Arc<Corpus>,
+    stop: &'a StopFlag,
+    kits: Vec<RunKit>,
+    sharded: bool,
+    observer: Both<'a>,
+}
+
+impl crate::backend::ParallelJob for ParallelTrainJob<'_> {
+    type Output = RunResult;
+    fn run<B: train::TrainBackend>(
+        mut self,
+        devices: Vec<(B::Device, DeviceInfo, BackendExtras)>,
+    ) -> RunResult {
+        let peers = devices
+            .into_iter()
+            .zip(self.kits)
+            .map(|((device, info, extras), mut kit)| {
+                kit.instruments.allocator = extras.allocator;
+                kit.pool = extras.pool;
+                crate::parallel::PeerSetup::<B> { device, info, kit }
+            })
+            .collect();
+        crate::parallel::train_parallel::<B>(
+            self.config,
+            self.corpus,
+            peers,
+            self.sharded,
+            self.stop,
+            &mut self.observer,
+        )
+    }
+}
+
+/// What a data-parallel run cannot do (yet), refused before anything starts.
+pub fn check_parallel(plan: &TrainPlan) -> Result<(), Error> {
+    let n = plan.devices.len();
+    let refuse = |what: &str| {
+        Err(Error::Unsupported(format!(
+            "{what} with {n} devices: not built for data-parallel runs yet; train on one device for it"
+        )))
+    };
+    if plan.checkpoint_every.is_some() || plan.resume.is_some() {
+        return refuse("--checkpoint-every / --resume (one checkpoint would have to hold every device's optimizer shard)");
+    }
+    if plan.vram_budget.is_some() {
+        return refuse("--vram-budget (its ballast holds memory on one card)");
+    }
+    if matches!(
+        plan.config.train.precision,
+        crate::config::PrecisionMode::Pure(_)
+    ) {
+        return refuse("--strategy half");
+    }
+    if plan.leak_demo.is_some() {
+        return refuse("--leak-demo");
+    }
+    let batch = plan.config.train.batch;
+    if batch % n != 0 {
+        let fits: Vec<String> = [batch - batch % n, batch + (n - batch % n)]
+            .iter()
+            .filter(|b| **b > 0)
+            .map(|b| b.to_string())
+            .collect();
+        return Err(Error::Unsupported(format!(
+            "--batch {batch} does not split evenly over {n} devices: each device takes batch / {n} samples per step; use a multiple of {n} (e.g. {})",
+            fits.join(" or ")
+        )));
+    }
+    Ok(())
+}
+
+/// One peer per device: each gets its own OOM detector and its device's NVML probe; the
+/// rest (settings, notes) is the first device's.
+fn peer_kit(kit: &RunKit, selected: &Selected, plan: &TrainPlan) -> RunKit {
+    let mut kit = kit.clone();
+    match selected {
+        Selected::Cpu { .. } => {
+            kit.instruments.detector = match plan.memory_budget {
+                Some(b) => Arc::new(HostBudgetDetector::new(b)),
+                None => Arc::new(NoDetector),
+            };
+        }
+        Selected::Cuda { index, .. } => {
+            kit.instruments.detector = Arc::new(DevicePanicDetector::install());
+            let probe = NvmlView::init()
+                .ok()
+                .map(|v| Arc::new(NvmlProbe::new(v, *index as u32)) as Arc<dyn MemoryProbe>);
+            kit.sampled = probe.clone();
+            kit.instruments.memory = probe;
+        }
+    }
+    kit
+}
+
+/// `train --devices A,B,...`: data parallel, one peer (thread) per device; rank 0
+/// reports, the summary holds every peer's figures.
+fn run_train_parallel(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Error> {
+    check_parallel(plan)?;
+    let n = plan.devices.len();
+    let selected: Vec<Selected> = plan
+        .devices
+        .iter()
+        .map(|d| select(*d))
+        .collect::<Result<_, _>>()
+        .map_err(|e| {
+            Error::Unsupported(format!(
+                "--devices {}: {e}. Without GPUs, --devices cpu,cpu runs the same data-parallel code on two CPU peers",
+                plan.devices.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(",")
+            ))
+        })?;
+    let cuda = selected
+        .iter()
+        .filter(|s| matches!(s, Selected::Cuda { .. }))
+        .count();
+    if cuda != 0 && cuda != n {
+        return Err(Error::Unsupported(format!(
+            "--devices {}: a run is either all CUDA or all CPU (burn's collective reduces tensors of one backend)",
+            plan.devices.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(",")
+        )));
+    }
+    let say = |line: &str| {
+        if !plan.quiet {
+            eprintln!("oomlab: {line}");
+        }
+    };
+    announce(&selected[0], &say);
+    // Instruments and fit checks see one device's share of the batch.
+    let mut share = plan.clone();
+    share.config.train.batch = plan.config.train.batch / n;
+    let corpus = Arc::new(Corpus::load(&plan.config.data, plan.config.model.seq_len)?);
+    let mut kit = RunKit {
+        sample_interval: plan.probe_interval,
+        ..Default::default()
+    };
+    let held = match &selected[0] {
+        Selected::Cpu { .. } => {
+            cpu_instruments(&share, &corpus, &mut kit, &say)?;
+            Held::default()
+        }
+        Selected::Cuda { index, name, .. } => {
+            cuda_instruments(&share, *index, name, &corpus, &mut kit, &say)?
+        }
+    };
+    check_support(&share, &selected[0], &mut kit, &say)?;
+    kit.leak = plan.leak;
+    let labels: Vec<String> = selected
+        .iter()
+        .map(|s| match s {
+            Selected::Cpu { .. } => "cpu".to_string(),
+            Selected::Cuda { index, name, .. } => format!("cuda:{index} {name}"),
+        })
+        .collect();
+    let mut seen = labels.clone();
+    seen.sort();
+    seen.dedup();
+    if seen.len() < labels.len() {
+        let note = format!(
+            "--devices {}: several peers share one device{}; they compete for its memory and compute, so this tests the code, not the scaling",
+            plan.devices.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(","),
+            if cuda == 0 { " (CPU peers are threads of this process on its cores)" } else { "" }
+        );
+        say(&note);
+        kit.notes.push(note);
+    }
+    let sharded = plan.config.train.strategy == crate::config::StrategySpec::ShardOptimizer;
+    let line = format!(
+        "data parallel over {n} devices ({}): {} samples per step, {} per device, gradients all-reduced by burn-collective{}",
+        labels.join(", "),
+        plan.config.train.batch,
+        share.config.train.batch,
+        if sharded {
+            "; optimizer state sharded (each device keeps AdamW's moments of its share of the parameters)"
+        } else {
+            ""
+        }
+    );
+    say(&line);
+    kit.notes.push(line);
+    let kits = selected.iter().map(|s| peer_kit(&kit, s, plan)).collect();
+    let device_label = labels.join(" + ");
+    let path = plan.out.clone().unwrap_or_else(|| {
+        default_run_path(
+            std::path::Path::new("runs"),
+            plan.config.train.strategy.name(),
+        )
+    });
+    let mut run_dir = RunDir::create(path, &plan.file, &device_label)?;
+    say(&format!(
+        "training on {device_label}, run folder {}",
+        run_dir.path().display()
+    ));
+    let mut progress = TrainProgress::new(plan.quiet);
+    let result = crate::backend::dispatch_many(
+        &selected,
+        plan.config.train.checkpointing,
+        ParallelTrainJob {
+            config: &plan.config,
+            corpus,
+            stop,
+            kits,
+            sharded,
+            observer: Both(&mut progress, &mut run_dir),
+        },
+    );
+    progress.finish();
+    if let Some(setup) = &held.cubecl {
+        setup.remove_scratch();
+    }
+    drop(held.ballast);
+    run_dir.write_summary(&result.summary)?;
+    run_dir.write_timeline(&result.timeline)?;
+    Ok(TrainOutcome {
+        summary: result.summary,
+        run_dir: run_dir.path().to_path_buf(),
+    })
 }

@@ -74,6 +74,9 @@ vocabulary! {
         Checkpointing = "checkpointing",
         /// Weights, gradients and optimizer state all in half (needs --precision bf16|f16).
         Half = "half",
+        /// Data parallel over --devices, each device keeping the optimizer state of 1/N
+        /// of the parameters (ZeRO stage 1).
+        ShardOptimizer = "shard-optimizer",
     }
 }
 

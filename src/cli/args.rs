@@ -359,6 +359,20 @@ pub struct TrainArgs {
     /// auto, cpu, cuda or cuda:N.
     #[arg(long, short, default_value = "auto", value_name = "DEVICE")]
     pub device: DeviceRequest,
+    /// Data parallel over these devices, one trainer each (e.g. cuda:0,cuda:1; cpu,cpu
+    /// runs the same code on two CPU peers): the batch is split evenly, gradients are
+    /// all-reduced by burn-collective. With --strategy shard-optimizer each device keeps
+    /// the optimizer state of its share of the parameters only.
+    #[arg(long, value_name = "LIST", value_delimiter = ',', conflicts_with_all = ["device", "gpus"], help_heading = "Several devices")]
+    pub devices: Vec<DeviceRequest>,
+    /// Data parallel over the first N CUDA GPUs (--devices cuda:0,...,cuda:N-1).
+    #[arg(
+        long,
+        value_name = "N",
+        conflicts_with = "device",
+        help_heading = "Several devices"
+    )]
+    pub gpus: Option<u64>,
     /// Run folder.
     #[arg(long, short, value_name = "DIR")]
     pub out: Option<PathBuf>,

@@ -7,6 +7,7 @@
 
 use super::args::{CheckEvery, CompareArgs, TrainArgs};
 use crate::config::{self, count, ConfigError, ConfigFile, ConfigSource, Draft};
+use crate::device::DeviceRequest;
 use crate::error::Error;
 use crate::session::TrainPlan;
 use crate::units::Bytes;
@@ -260,6 +261,25 @@ pub fn resolve(args: TrainArgs) -> Result<TrainPlan, Error> {
             h.name()
         )));
     }
+    let mut device = args.device;
+    let mut devices = match args.gpus {
+        Some(0) => {
+            return Err(Error::Unsupported(
+                "--gpus 0: give the number of GPUs to train on (1 or more), or --device cpu".into(),
+            ))
+        }
+        Some(n) => (0..n as usize).map(DeviceRequest::Cuda).collect(),
+        None => args.devices.clone(),
+    };
+    if devices.len() == 1 {
+        device = devices[0];
+        devices.clear();
+    }
+    if config.train.strategy == config::StrategySpec::ShardOptimizer && devices.len() < 2 {
+        return Err(Error::Unsupported(
+            "--strategy shard-optimizer splits the optimizer state across devices: give two or more with --devices (e.g. --devices cuda:0,cuda:1 or --gpus 2; --devices cpu,cpu runs it on two CPU peers)".into(),
+        ));
+    }
     Ok(TrainPlan {
         checkpoint_every: args.checkpoint_every.map(|n| n as usize),
         keep_checkpoints: args.keep_checkpoints.map(|n| n as usize),
@@ -272,7 +292,8 @@ pub fn resolve(args: TrainArgs) -> Result<TrainPlan, Error> {
         leak_demo: args.leak_demo,
         file,
         config,
-        device: args.device,
+        device,
+        devices,
         out: args.out,
         quiet: args.quiet,
         memory_budget: args.memory_budget,

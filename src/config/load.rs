@@ -362,6 +362,7 @@ fn validate(f: &ConfigFile, c: &Checker) -> Result<RunConfig, ConfigError> {
         }
         Strategy::Checkpointing => StrategySpec::Checkpointing,
         Strategy::Half => StrategySpec::Half,
+        Strategy::ShardOptimizer => StrategySpec::ShardOptimizer,
         Strategy::AutoHalve => {
             let a = &f.auto_halve;
             let start_steps = c.positive("auto_halve.start_steps", a.start_steps)?;

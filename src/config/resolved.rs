@@ -77,6 +77,9 @@ pub enum StrategySpec {
     Checkpointing,
     /// The whole batch, with weights, gradients and optimizer state all in half precision.
     Half,
+    /// Data parallel with the optimizer state sharded across the devices (ZeRO stage 1):
+    /// each device's share of the batch in one pass.
+    ShardOptimizer,
 }
 
 /// Settings of the auto-halve strategy (`[auto_halve]`).
@@ -104,6 +107,7 @@ impl StrategySpec {
             StrategySpec::AutoHalve(_) => Strategy::AutoHalve,
             StrategySpec::Checkpointing => Strategy::Checkpointing,
             StrategySpec::Half => Strategy::Half,
+            StrategySpec::ShardOptimizer => Strategy::ShardOptimizer,
         }
     }
 

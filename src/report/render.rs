@@ -31,8 +31,14 @@ pub fn render_summary(s: &RunSummary) -> String {
         ("batch", {
             let a = &s.adaptation;
             let mut text = format!(
-                "{} micro-batch x {} accumulation = {} samples per optimizer step",
-                s.plan.micro_batch, s.plan.accumulation, s.effective_batch
+                "{} micro-batch x {} accumulation{} = {} samples per optimizer step",
+                s.plan.micro_batch,
+                s.plan.accumulation,
+                s.parallel
+                    .as_ref()
+                    .map(|p| format!(" x {} devices", p.world))
+                    .unwrap_or_default(),
+                s.effective_batch
             );
             if a.initial_plan != s.plan {
                 text.push_str(&format!(
@@ -285,12 +291,73 @@ pub fn render_summary(s: &RunSummary) -> String {
     if let Some(why) = &s.adaptation.gave_up {
         t.add_row(vec!["gave up".to_string(), why.clone()]);
     }
+    if let Some(p) = &s.parallel {
+        t.add_row(vec![
+            "devices".to_string(),
+            format!(
+                "{} peers, data parallel, {} samples each per step; {}; weights at the end: {}",
+                p.world,
+                p.batch_per_peer,
+                if p.sharded {
+                    "optimizer state sharded (ZeRO stage 1)"
+                } else {
+                    "every device keeps the whole optimizer state"
+                },
+                match p.replicas_identical {
+                    Some(true) => "identical on every device",
+                    Some(false) => "DIFFERENT across devices (a bug: please report it)",
+                    None => "n/a (a device could not be read)",
+                }
+            ),
+        ]);
+    }
     let attempts = if s.adaptation.oom_attempts > 0 {
         format!("{}\n", render_attempts(&s.adaptation.attempts))
     } else {
         String::new()
     };
-    format!("{t}\n{attempts}{}", render_memory(s))
+    let peers = s
+        .parallel
+        .as_ref()
+        .map(|p| format!("{}\n", render_peers(p)))
+        .unwrap_or_default();
+    format!("{t}\n{attempts}{peers}{}", render_memory(s))
+}
+
+/// Every device of a data-parallel run: its share, its memory, its weights' hash.
+pub fn render_peers(p: &crate::parallel::ParallelReport) -> String {
+    let mut t = Table::new();
+    t.load_preset(UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_header(vec![
+            "rank",
+            "device",
+            "steps",
+            "peak process memory",
+            "peak allocator in use",
+            "peak reserved",
+            "optimizer state of",
+            "state (predicted)",
+            "weights hash",
+        ]);
+    for peer in &p.peers {
+        let b = |v: Option<crate::units::Bytes>| opt(v, |b| b.to_string());
+        t.add_row(vec![
+            peer.rank.to_string(),
+            peer.device.clone(),
+            format!("{} ({})", peer.steps_completed, peer.stop.label()),
+            b(peer.process_peak),
+            b(peer.allocator_peak_in_use),
+            b(peer.allocator_peak_reserved),
+            format!(
+                "{} tensors, {} elements",
+                peer.optimizer_params, peer.optimizer_elements
+            ),
+            b(peer.optimizer_state),
+            opt(peer.final_params.as_ref(), |f| f.fnv1a64.clone()),
+        ]);
+    }
+    t.to_string()
 }
 
 /// The retry log as a table: one row per attempt.

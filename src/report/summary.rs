@@ -40,6 +40,18 @@ pub enum StopReason {
     OutOfMemory(Box<OomEvent>),
 }
 
+impl StopReason {
+    /// One word for tables: completed, interrupted, failed, out of memory.
+    pub fn label(&self) -> &'static str {
+        match self {
+            StopReason::Completed => "completed",
+            StopReason::Interrupted => "interrupted",
+            StopReason::Failed(_) => "failed",
+            StopReason::OutOfMemory(_) => "out of memory",
+        }
+    }
+}
+
 /// The split a run started with, every attempt at a split not yet proven to fit, and
 /// what they cost.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -204,4 +216,9 @@ pub struct RunSummary {
     /// What the leak detector watched and found.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub leak: Option<crate::train::LeakReport>,
+    /// Several devices (`--devices`): every peer's share and memory. The rest of the
+    /// summary is rank 0's (its memory figures are its device's), with the batch and
+    /// throughput of the whole run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parallel: Option<crate::parallel::ParallelReport>,
 }

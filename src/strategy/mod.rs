@@ -18,9 +18,12 @@ pub fn from_spec(spec: StrategySpec) -> Box<dyn Strategy> {
     match spec {
         // Checkpointing is a property of the autodiff backend (see `backend::dispatch`);
         // the split is the baseline's.
-        StrategySpec::Baseline | StrategySpec::Checkpointing | StrategySpec::Half => {
-            Box::new(Baseline)
-        }
+        // Sharding is a property of the data-parallel run (see `parallel`); each device's
+        // share of the batch goes in one pass.
+        StrategySpec::Baseline
+        | StrategySpec::Checkpointing
+        | StrategySpec::Half
+        | StrategySpec::ShardOptimizer => Box::new(Baseline),
         StrategySpec::GradAccum { steps } => Box::new(GradAccum { steps }),
         StrategySpec::AutoHalve(spec) => Box::new(AutoHalve::new(spec)),
     }

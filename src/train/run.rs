@@ -68,6 +68,8 @@ pub struct RunKit {
     pub leak: super::LeakSpec,
     /// `--leak-demo`: leak on purpose, for the detector to catch.
     pub leak_demo: Option<crate::vocab::LeakDemo>,
+    /// This run is one peer of a data-parallel run (`--devices`).
+    pub peer: Option<Arc<crate::parallel::Peer>>,
 }
 
 impl Default for RunKit {
@@ -87,6 +89,7 @@ impl Default for RunKit {
             resume: None,
             leak: super::LeakSpec::default(),
             leak_demo: None,
+            peer: None,
         }
     }
 }
@@ -166,6 +169,12 @@ pub fn train<B: super::TrainBackend>(
     trainer.set_leak_demo(kit.leak_demo);
     let mut start_step = 0;
     let mut restore_failed = None;
+    if let Some(peer) = &kit.peer {
+        if let Err(e) = trainer.join(peer.clone()) {
+            peer.leave();
+            restore_failed = Some(format!("cannot join the other devices: {e}"));
+        }
+    }
     if let Some(from) = &kit.resume {
         match super::resume::restore(&mut trainer, strategy.as_mut(), from, initial_plan) {
             Ok((next, plan)) => {
@@ -209,6 +218,8 @@ pub fn train<B: super::TrainBackend>(
         Some(why) => Outcome::failed_before_start(why, initial_plan),
     };
     let poisoned = outcome.poisoned;
+    // Peers still waiting for this one are released, whatever ended the loop.
+    trainer.leave();
 
     // Every source at one moment, for the reconciliation (skipped when the backend
     // already panicked: its device state cannot be trusted, or even read).
@@ -380,7 +391,7 @@ fn drive<B: super::TrainBackend>(
         }
         // Attempts at this step: one, unless an OOM makes the strategy retry it.
         loop {
-            if stop.requested() {
+            if trainer.stop_requested(stop) {
                 observer.on_note(&format!(
                     "{}: stopped before step {step}; the steps before it are applied{}",
                     stop.signal_name(),

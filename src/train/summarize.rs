@@ -234,6 +234,7 @@ pub fn summarize(cfg: &RunConfig, outcome: Outcome, m: Measured) -> RunSummary {
         memory: m.memory,
         checkpoints: outcome.checkpoints,
         leak: outcome.leak,
+        parallel: None,
     }
 }
 

@@ -17,9 +17,10 @@ use serde::{Deserialize, Serialize};
 
 use super::optim::AnyOptim;
 use crate::config::RunConfig;
-use crate::data::{BatchSampler, Corpus};
+use crate::data::{BatchSampler, Corpus, HostBatch};
 use crate::model::Net;
 use crate::oom::{NoDetector, OomDetector, OomEvent, Phase};
+use crate::parallel::Peer;
 use crate::precision::{self, LossScaler, PrecisionMode};
 use crate::probe::{host, AllocatorProbe, MemoryProbe, PhasePeaks};
 use crate::strategy::StepPlan;
@@ -137,6 +138,8 @@ pub struct Trainer<B: AutodiffBackend> {
     leak_demo: Option<LeakDemo>,
     /// What the mistake keeps alive between steps.
     leaked: Vec<Tensor<B, 1>>,
+    /// One of several data-parallel peers (`--devices`).
+    peer: Option<Arc<Peer>>,
 }
 
 impl<B: super::TrainBackend> Trainer<B> {
@@ -189,7 +192,56 @@ impl<B: super::TrainBackend> Trainer<B> {
             reseed: (cfg.model.dropout > 0.0).then_some(cfg.train.seed),
             leak_demo: None,
             leaked: Vec::new(),
+            peer: None,
         }
+    }
+
+    /// Makes this trainer one of several data-parallel peers: it takes rank 0's weights
+    /// (through burn's collective) and from now on every step is voted on and its
+    /// gradients all-reduced. Call on every peer at once, after registering with the
+    /// collective.
+    pub fn join(&mut self, peer: Arc<Peer>) -> Result<(), String> {
+        use burn::collective::{register, CollectiveConfig, PeerId};
+        // Blocks until every peer has registered.
+        register::<B::InnerBackend>(
+            PeerId::from(peer.rank),
+            self.device.clone(),
+            CollectiveConfig::default().with_num_devices(peer.world()),
+        )
+        .map_err(|e| format!("burn-collective register: {e:?}"))?;
+        self.inst.detector.arm();
+        let model = crate::parallel::broadcast_from_first(self.model.clone(), peer.rank);
+        let model = self.checked("receiving rank 0's initial weights", model)?;
+        // The shard plan is made now, from the sizes every peer shares.
+        let _ = peer.shard_plan(&crate::parallel::param_elements(&model));
+        self.model = model;
+        self.peer = Some(peer);
+        Ok(())
+    }
+
+    /// Ends this trainer's part in a data-parallel run: peers still waiting in a vote are
+    /// released, and the collective forgets this peer.
+    pub fn leave(&mut self) {
+        if let Some(peer) = self.peer.take() {
+            peer.leave();
+            let _ = burn::collective::finish_collective::<B::InnerBackend>(
+                burn::collective::PeerId::from(peer.rank),
+            );
+        }
+    }
+
+    /// Whether the loop should stop before the next step: the stop flag, or with several
+    /// peers what they agreed at the last vote (so that all stop before the same step).
+    pub fn stop_requested(&self, stop: &super::StopFlag) -> bool {
+        match &self.peer {
+            Some(p) => p.stop_agreed(),
+            None => stop.requested(),
+        }
+    }
+
+    /// The peer this trainer is, when it is one of several.
+    pub fn peer(&self) -> Option<&Arc<Peer>> {
+        self.peer.as_ref()
     }
 
     /// Asks the OOM detector after device work outside a step (a checkpoint's read or
@@ -447,21 +499,28 @@ impl<B: super::TrainBackend> Trainer<B> {
         }
     }
 
-    fn try_step(&mut self, step: usize) -> Result<StepRecord, TrainError> {
-        let start = Instant::now();
-        if let Some(seed) = self.reseed {
-            B::seed(
-                &self.device,
-                seed ^ (step as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03),
-            );
+    /// This step's samples: the whole batch, or with several peers this peer's share of
+    /// the batch all of them take together (the same rows a single device would see).
+    fn step_batch(&self, step: usize, plan: StepPlan) -> HostBatch {
+        match &self.peer {
+            None => self.sampler.batch(step, plan.batch),
+            Some(p) => self
+                .sampler
+                .batch(step, plan.batch * p.world())
+                .rows(p.rank * plan.batch, plan.batch),
         }
-        self.step_start_in_use = self.in_use_now();
-        let plan = self.plan;
-        let batch = self.sampler.batch(step, plan.batch);
-        // A shallow copy: tensors are shared. `self.model` stays the last good model.
-        let model = self.model.clone();
+    }
 
-        let loss_scale = self.scaler.as_ref().map(LossScaler::scale);
+    /// The forward and backward passes of every micro-batch of `batch`, gradients summed
+    /// as the plan says. Stops at the first failed check.
+    fn passes(
+        &mut self,
+        step: usize,
+        plan: StepPlan,
+        model: &Net<B>,
+        batch: &HostBatch,
+        loss_scale: Option<f64>,
+    ) -> Result<Passes<B>, TrainError> {
         let mut loss_sum = 0.0f64;
         // Without phase checks the loss is read once, after the step, so nothing waits for
         // the device in between.
@@ -473,7 +532,7 @@ impl<B: super::TrainBackend> Trainer<B> {
             let b = batch.rows(first, rows).to_device::<B>(&self.device);
             // AMP casts per micro-batch: each backward pass consumes its graph, casts
             // included.
-            let loss = self.compute_model(&model).loss(b.inputs, b.targets);
+            let loss = self.compute_model(model).loss(b.inputs, b.targets);
             self.phase_check(step, Phase::Forward)?;
             match (self.leak_demo, i) {
                 // The mistakes, on purpose: tensors that live on and reference this
@@ -487,7 +546,7 @@ impl<B: super::TrainBackend> Trainer<B> {
                 }
                 (Some(LeakDemo::EvalGraph), 0) => {
                     let b = batch.rows(first, rows).to_device::<B>(&self.device);
-                    let eval = self.compute_model(&model).loss(b.inputs, b.targets);
+                    let eval = self.compute_model(model).loss(b.inputs, b.targets);
                     self.phase_check(step, Phase::Forward)?;
                     self.leaked.push(eval);
                 }
@@ -512,46 +571,84 @@ impl<B: super::TrainBackend> Trainer<B> {
                 Some(s) => scaled.mul_scalar(s),
                 None => scaled,
             };
-            let grads = GradientsParams::from_grads(scaled.backward(), &model);
+            let grads = GradientsParams::from_grads(scaled.backward(), model);
             self.phase_check(step, Phase::Backward)?;
             loss_sum += value * rows as f64;
             if plan.accumulation == 1 {
                 single = Some(grads);
             } else {
-                acc.accumulate(&model, grads);
+                acc.accumulate(model, grads);
             }
         }
-        let grads = single.unwrap_or_else(|| acc.grads());
+        Ok(Passes {
+            grads: single.unwrap_or_else(|| acc.grads()),
+            loss_sum,
+            deferred,
+        })
+    }
+
+    /// The step's log line; `loss_sum` over `rows` samples.
+    fn record(
+        &self,
+        step: usize,
+        started: Instant,
+        loss: f64,
+        loss_scale: Option<f64>,
+        skipped: bool,
+    ) -> StepRecord {
+        let plan = self.plan;
+        // One read of the allocator (a round trip to the device thread) for both.
+        let (memory, in_use) = match &self.inst.allocator {
+            Some(a) => a
+                .stats()
+                .map_or((None, None), |s| (Some(s.reserved), Some(s.in_use))),
+            None => {
+                let heap = host::counting().then(host::heap_in_use);
+                (heap, heap)
+            }
+        };
+        StepRecord {
+            step,
+            loss: loss as f32,
+            micro_batch: plan.micro_batch,
+            accumulation: plan.accumulation,
+            batch: plan.batch,
+            duration: started.elapsed(),
+            memory,
+            loss_scale,
+            skipped,
+            in_use,
+        }
+    }
+
+    fn try_step(&mut self, step: usize) -> Result<StepRecord, TrainError> {
+        let start = Instant::now();
+        if let Some(seed) = self.reseed {
+            B::seed(
+                &self.device,
+                seed ^ (step as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03),
+            );
+        }
+        self.step_start_in_use = self.in_use_now();
+        let plan = self.plan;
+        let batch = self.step_batch(step, plan);
+        // A shallow copy: tensors are shared. `self.model` stays the last good model.
+        let model = self.model.clone();
+        let loss_scale = self.scaler.as_ref().map(LossScaler::scale);
+        if let Some(peer) = self.peer.clone() {
+            return self.try_step_peer(&peer, step, start, model, &batch, loss_scale);
+        }
+        let Passes {
+            grads,
+            mut loss_sum,
+            deferred,
+        } = self.passes(step, plan, &model, &batch, loss_scale)?;
         let read_deferred = |loss_sum: &mut f64| {
             if !deferred.is_empty() {
-                let total = Tensor::cat(deferred.clone(), 0).sum().into_scalar();
-                *loss_sum = f64::from(total.elem::<f32>());
+                *loss_sum = Passes::<B>::read(&deferred);
             }
         };
-        let record = |t: &Self, loss_sum: f64, skipped: bool| {
-            // One read of the allocator (a round trip to the device thread) for both.
-            let (memory, in_use) = match &t.inst.allocator {
-                Some(a) => a
-                    .stats()
-                    .map_or((None, None), |s| (Some(s.reserved), Some(s.in_use))),
-                None => {
-                    let heap = host::counting().then(host::heap_in_use);
-                    (heap, heap)
-                }
-            };
-            StepRecord {
-                step,
-                loss: (loss_sum / plan.batch as f64) as f32,
-                micro_batch: plan.micro_batch,
-                accumulation: plan.accumulation,
-                batch: plan.batch,
-                duration: start.elapsed(),
-                memory,
-                loss_scale,
-                skipped,
-                in_use,
-            }
-        };
+        let mean = |loss_sum: f64| loss_sum / plan.batch as f64;
 
         let grads = match loss_scale {
             None => grads,
@@ -570,7 +667,7 @@ impl<B: super::TrainBackend> Trainer<B> {
                     if let Some(s) = self.scaler.as_mut() {
                         s.update(false);
                     }
-                    return Ok(record(self, loss_sum, true));
+                    return Ok(self.record(step, start, mean(loss_sum), loss_scale, true));
                 }
                 grads
             }
@@ -586,7 +683,114 @@ impl<B: super::TrainBackend> Trainer<B> {
         if let Some(s) = self.scaler.as_mut() {
             s.update(true);
         }
-        Ok(record(self, loss_sum, false))
+        Ok(self.record(step, start, mean(loss_sum), loss_scale, false))
+    }
+
+    /// The step as one of several peers: passes on this peer's share, a vote, the
+    /// gradients all-reduced through burn's collective, the update (with
+    /// `shard-optimizer` only of the parameters this peer owns, then every owner's
+    /// parameters broadcast), a second vote, and only then the step becomes real, on
+    /// every peer or on none.
+    fn try_step_peer(
+        &mut self,
+        peer: &Peer,
+        step: usize,
+        start: Instant,
+        model: Net<B>,
+        batch: &HostBatch,
+        loss_scale: Option<f64>,
+    ) -> Result<StepRecord, TrainError> {
+        let plan = self.plan;
+        let passes = self.passes(step, plan, &model, batch, loss_scale);
+        let own_loss = passes.as_ref().map_or(0.0, |p| {
+            if p.deferred.is_empty() {
+                p.loss_sum
+            } else {
+                Passes::<B>::read(&p.deferred)
+            }
+        });
+        let tally = peer.agree(step, passes.as_ref().err(), own_loss)?;
+        let grads = passes?.grads;
+        let mean = tally.loss_sum() / (plan.batch * peer.world()) as f64;
+
+        let applied = self.update_peer(peer, step, model, grads, loss_scale);
+        peer.agree(step, applied.as_ref().err(), 0.0)?;
+        match applied? {
+            None => {
+                if let Some(s) = self.scaler.as_mut() {
+                    s.update(false);
+                }
+                Ok(self.record(step, start, mean, loss_scale, true))
+            }
+            Some((updated, optim)) => {
+                self.model = updated;
+                self.optim = optim;
+                if let Some(s) = self.scaler.as_mut() {
+                    s.update(true);
+                }
+                Ok(self.record(step, start, mean, loss_scale, false))
+            }
+        }
+    }
+
+    /// All-reduce, unscale, update and (sharded) gather; `None` when the loss scaler
+    /// skips the step (every peer sees the same reduced gradients, so all skip).
+    #[allow(clippy::type_complexity)]
+    fn update_peer(
+        &mut self,
+        peer: &Peer,
+        step: usize,
+        model: Net<B>,
+        grads: GradientsParams,
+        loss_scale: Option<f64>,
+    ) -> Result<Option<(Net<B>, AnyOptim<B>)>, TrainError> {
+        let collective = |message: String| TrainError::Device { step, message };
+        let grads =
+            crate::parallel::all_reduce_grads(&model, grads, peer.rank).map_err(collective)?;
+        let grads = match loss_scale {
+            None => grads,
+            Some(scale) => {
+                let (grads, finite) =
+                    precision::unscale_and_check::<B, Net<B>>(grads, &model, 1.0 / scale);
+                if !finite {
+                    self.phase_check(step, Phase::Optimizer)?;
+                    return Ok(None);
+                }
+                grads
+            }
+        };
+        let plan = peer.plan().filter(|_| peer.sharded);
+        let grads = match plan {
+            Some(plan) => crate::parallel::keep_own(&model, grads, plan, peer.rank),
+            None => grads,
+        };
+        let mut optim = self.optim.clone();
+        let updated = optim.step(self.lr, model, grads);
+        let updated = match plan {
+            Some(plan) => {
+                crate::parallel::gather_shards(updated, plan, peer.rank).map_err(collective)?
+            }
+            None => updated,
+        };
+        self.phase_check(step, Phase::Optimizer)?;
+        Ok(Some((updated, optim)))
+    }
+}
+
+/// What the passes of one step produced.
+struct Passes<B: AutodiffBackend> {
+    grads: GradientsParams,
+    /// Sum of per-sample losses, read as the passes ran (with phase checks).
+    loss_sum: f64,
+    /// Without phase checks: the losses times their rows, still on the device.
+    deferred: Vec<Tensor<B::InnerBackend, 1>>,
+}
+
+impl<B: AutodiffBackend> Passes<B> {
+    /// The sum of the deferred losses (one read of the device).
+    fn read(deferred: &[Tensor<B::InnerBackend, 1>]) -> f64 {
+        let total = Tensor::cat(deferred.to_vec(), 0).sum().into_scalar();
+        f64::from(total.elem::<f32>())
     }
 }
 

@@ -20,6 +20,7 @@ mod leak;
 mod lesson;
 mod memory_options;
 mod mixed_precision;
+mod parallel;
 mod readme;
 mod report;
 mod resume;

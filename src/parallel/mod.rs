@@ -1,0 +1,20 @@
+//! Data parallelism over several devices: one trainer per device, each on its share of
+//! every batch, gradients all-reduced through burn's collective; with `shard-optimizer`
+//! each device keeps the optimizer state of its share of the parameters only (ZeRO
+//! stage 1). `vote.rs` keeps the peers in step when one of them runs out of memory.
+
+mod collective;
+mod peer;
+mod report;
+mod run;
+mod shard;
+mod vote;
+
+pub use collective::{
+    all_reduce_grads, broadcast_from_first, gather_shards, keep_own, param_elements,
+};
+pub use peer::Peer;
+pub use report::{ParallelReport, PeerReport};
+pub use run::{train_parallel, PeerSetup};
+pub use shard::ShardPlan;
+pub use vote::{Ballot, Failure, PeerGone, StepVote, Tally};

@@ -1,0 +1,142 @@
+//! Data parallelism on the CPU with the real binary: two CPU peers (threads of one
+//! process, burn-collective between them) train the same model a single device trains
+//! with the same effective batch; shard-optimizer splits the optimizer state and changes
+//! nothing else; what cannot work is refused with exit 2 and a way out.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::util::{assert_exit, oomlab, steps, train_json};
+
+const SHAPE: [&str; 8] = [
+    "--max-steps",
+    "8",
+    "--seq-len",
+    "16",
+    "--batch",
+    "8",
+    "--seed",
+    "3",
+];
+
+fn train_on(dir: &Path, devices: &str, extra: &[&str]) -> Value {
+    let out = oomlab()
+        .args(["train", "--devices", devices, "--json", "--out"])
+        .arg(dir)
+        .args(SHAPE)
+        .args(extra)
+        .output()
+        .unwrap();
+    assert_exit(&out, 0);
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn losses(dir: &Path) -> Vec<f64> {
+    steps(dir)
+        .iter()
+        .map(|s| s["loss"].as_f64().unwrap())
+        .collect()
+}
+
+#[test]
+fn two_cpu_peers_train_like_one_device_with_the_same_effective_batch() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (one, two) = (tmp.path().join("one"), tmp.path().join("two"));
+    let single = train_json(&one, &SHAPE);
+    let parallel = train_on(&two, "cpu,cpu", &[]);
+
+    let p = &parallel["parallel"];
+    assert_eq!(p["world"], 2);
+    assert_eq!(p["batch_per_peer"], 4);
+    assert_eq!(p["sharded"], false);
+    assert_eq!(p["replicas_identical"], true, "{p}");
+    assert_eq!(parallel["effective_batch"], single["effective_batch"]);
+    assert_eq!(parallel["steps_completed"], 8);
+    // Each peer's half of the batch, all-reduced (mean), is the whole batch's gradient:
+    // the losses follow the single device's (float sums in another order: not bitwise).
+    let (a, b) = (losses(&one), losses(&two));
+    assert_eq!(a.len(), b.len());
+    for (x, y) in a.iter().zip(&b) {
+        assert!((x - y).abs() <= 1e-4 * x.abs(), "{a:?}\n{b:?}");
+    }
+    assert!(a.first() > a.last(), "the model learns: {a:?}");
+    // Without the all-reduce each peer would follow its own half: the weights differ
+    // from the single device's only by rounding.
+    let sum = |s: &Value| s["final_params"]["sum"].as_f64().unwrap();
+    assert!((sum(&single) - sum(&parallel)).abs() <= 1e-4 * sum(&single).abs());
+}
+
+#[test]
+fn shard_optimizer_splits_the_optimizer_state_and_ends_with_the_same_weights() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dp = train_on(&tmp.path().join("dp"), "cpu,cpu", &[]);
+    let zero = train_on(
+        &tmp.path().join("zero"),
+        "cpu,cpu",
+        &["--strategy", "shard-optimizer"],
+    );
+    assert_eq!(zero["parallel"]["sharded"], true);
+    assert_eq!(zero["parallel"]["replicas_identical"], true);
+    // AdamW updates each parameter on its own: its owner computes what every peer did
+    // in plain data parallelism, bit for bit.
+    assert_eq!(
+        zero["final_params"]["fnv1a64"], dp["final_params"]["fnv1a64"],
+        "sharding changed the result"
+    );
+    let elements = |s: &Value| -> Vec<u64> {
+        s["parallel"]["peers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["optimizer_elements"].as_u64().unwrap())
+            .collect()
+    };
+    let total = zero["params"]["count"].as_u64().unwrap();
+    let (full, shards) = (elements(&dp), elements(&zero));
+    assert_eq!(full, vec![total, total]);
+    assert_eq!(shards.iter().sum::<u64>(), total);
+    assert!(shards.iter().all(|&e| e < total * 6 / 10), "{shards:?}");
+    let state = |s: &Value, i: usize| {
+        s["parallel"]["peers"][i]["optimizer_state"]
+            .as_u64()
+            .unwrap()
+    };
+    assert_eq!(state(&dp, 0), total * 8);
+    assert_eq!(state(&zero, 0) + state(&zero, 1), total * 8);
+}
+
+fn refused(args: &[&str]) -> String {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = oomlab()
+        .args(["train", "--out"])
+        .arg(tmp.path().join("run"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert_exit(&out, 2);
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn what_data_parallelism_cannot_do_is_refused_with_a_way_out() {
+    let e = refused(&["--strategy", "shard-optimizer", "--device", "cpu"]);
+    assert!(
+        e.contains("two or more") && e.contains("--devices cpu,cpu"),
+        "{e}"
+    );
+    let e = refused(&["--devices", "cpu,cpu", "--batch", "7"]);
+    assert!(e.contains("multiple of 2") && e.contains("6 or 8"), "{e}");
+    let e = refused(&["--devices", "cpu,cpu", "--checkpoint-every", "2"]);
+    assert!(e.contains("not built for data-parallel runs"), "{e}");
+}
+
+#[test]
+fn gpus_without_a_gpu_is_refused_and_points_at_the_cpu_peers() {
+    if Path::new("/dev/nvidiactl").exists() {
+        eprintln!("skipped: this machine has an NVIDIA driver");
+        return;
+    }
+    let e = refused(&["--gpus", "2"]);
+    assert!(e.contains("--devices cpu,cpu"), "{e}");
+}
