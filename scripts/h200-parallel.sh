@@ -23,17 +23,27 @@ $BIN configs gpu > "$R/gpu.toml"
 $BIN dataset --task mix --chars 2000000 --seed 7 > "$R/data.txt"
 BIG=(--d-model 2048 --set model.d_ff=8192 --batch 8)
 
+# Every run gets at most LIMIT seconds and what is left of BUDGET (the device's 600 s per
+# call, less time for the tar); a run with under 45 s left is skipped and logged.
+BUDGET=${BUDGET:-560}
+limit() {
+  local left=$(( BUDGET - SECONDS - 15 ))
+  [ "$left" -lt 45 ] && { echo "skipped: $left s left of BUDGET=$BUDGET" >> "$LOG"; return 1; }
+  echo $(( left < ${LIMIT:-240} ? left : ${LIMIT:-240} ))
+}
 run() {
   local name=$1; shift
   say "oomlab $name: train --config gpu --max-steps $STEPS $*"
-  timeout "${LIMIT:-240}" $BIN train --config gpu --max-steps "$STEPS" --quiet --json --out "$R/$name" "$@" \
+  local t; t=$(limit) || return 0
+  timeout "$t" $BIN train --config gpu --max-steps "$STEPS" --quiet --json --out "$R/$name" "$@" \
     > "$R/$name.json" 2> "$R/$name.stderr.txt"
   echo "exit: $?" >> "$LOG"
 }
 torch() {
   local name=$1 procs=$2; shift 2
   say "pytorch $name: torchrun --nproc_per_node $procs benches/pytorch_ddp.py --steps $STEPS $*"
-  timeout "${LIMIT:-240}" torchrun --standalone --nproc_per_node "$procs" benches/pytorch_ddp.py \
+  local t; t=$(limit) || return 0
+  timeout "$t" torchrun --standalone --nproc_per_node "$procs" benches/pytorch_ddp.py \
     --config "$R/gpu.toml" --data "$R/data.txt" --steps "$STEPS" --out "$R/torch-$name.json" "$@" \
     > "$R/torch-$name.stdout.txt" 2> "$R/torch-$name.stderr.txt"
   echo "exit: $?" >> "$LOG"
@@ -69,7 +79,8 @@ else
   say "pytorch big: same d_model 2048 / d_ff 8192"
   for z in "" --zero; do
     n=big-$([ -n "$z" ] && echo zero || echo ddp)-2
-    timeout "${LIMIT:-240}" torchrun --standalone --nproc_per_node 2 benches/pytorch_ddp.py \
+    t=$(limit) || continue
+    timeout "$t" torchrun --standalone --nproc_per_node 2 benches/pytorch_ddp.py \
       --config "$R/big.toml" --data "$R/data.txt" --steps "$STEPS" --batch 8 --out "$R/torch-$n.json" $z \
       > "$R/torch-$n.stdout.txt" 2> "$R/torch-$n.stderr.txt"
     echo "$n exit: $?" >> "$LOG"
