@@ -50,9 +50,36 @@ pub struct ParallelReport {
     pub peers: Vec<PeerReport>,
     /// Every peer's weights hash the same at the end (`None` when one could not be read).
     pub replicas_identical: Option<bool>,
+    /// How far apart the replicas ended: the largest relative difference of a peer's
+    /// weight sum, or sum of squares, from rank 0's. 0 when identical. Peers apply the
+    /// same all-reduced gradients, so this is rounding: measured on the H200, kernels
+    /// that burn picks per thread (fusion, autotune) round differently.
+    #[serde(default)]
+    pub replica_spread: Option<f64>,
 }
 
 impl ParallelReport {
+    /// The largest relative difference of a peer's weight sum or sum of squares from
+    /// rank 0's (`None` when one could not be read).
+    pub fn spread(peers: &[PeerReport]) -> Option<f64> {
+        let first = peers.first()?.final_params.as_ref()?;
+        let rel = |a: f64, b: f64| {
+            if a == b {
+                0.0
+            } else {
+                (a - b).abs() / a.abs().max(f64::MIN_POSITIVE)
+            }
+        };
+        let mut worst = 0.0f64;
+        for p in peers {
+            let f = p.final_params.as_ref()?;
+            worst = worst
+                .max(rel(first.sum, f.sum))
+                .max(rel(first.sum_sq, f.sum_sq));
+        }
+        Some(worst)
+    }
+
     /// Whether every peer's final fingerprint is known and the same.
     pub fn identical(peers: &[PeerReport]) -> Option<bool> {
         let first = peers.first()?.final_params.as_ref()?;

@@ -153,6 +153,7 @@ fn merge(
         batch_per_peer: share.train.batch,
         engine: "burn-collective 0.21 (all-reduce: mean of gradients; broadcast: initial weights and, sharded, each owner's updated parameters)".into(),
         replicas_identical: ParallelReport::identical(&peers),
+        replica_spread: ParallelReport::spread(&peers),
         peers,
     });
     first

@@ -303,10 +303,16 @@ pub fn render_summary(s: &RunSummary) -> String {
                 } else {
                     "every device keeps the whole optimizer state"
                 },
-                match p.replicas_identical {
-                    Some(true) => "identical on every device",
-                    Some(false) => "DIFFERENT across devices (a bug: please report it)",
-                    None => "n/a (a device could not be read)",
+                match (p.replicas_identical, p.replica_spread) {
+                    (Some(true), _) => "identical on every device".to_string(),
+                    (Some(false), Some(d)) if d < 1e-6 => format!(
+                        "equal up to rounding (sums differ by {d:.1e} relative: burn's kernels round differently per device thread)"
+                    ),
+                    (Some(false), d) => format!(
+                        "DIFFERENT across devices (sums differ by {} relative): the replicas drifted apart, please report it",
+                        d.map_or("?".into(), |d| format!("{d:.1e}"))
+                    ),
+                    (None, _) => "n/a (a device could not be read)".to_string(),
                 }
             ),
         ]);

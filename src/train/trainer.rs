@@ -168,6 +168,11 @@ impl<B: super::TrainBackend> Trainer<B> {
             B::seed(&device, cfg.train.seed);
             let model = Net::init(&cfg.model, corpus.vocab.len(), &device);
             let _ = crate::model::ParamStats::of(&model);
+            // With fusion (CUDA) the random fills run when the stream is flushed, and
+            // each draws its seeds then: flush inside the lock, or another thread's
+            // trainer (a data-parallel peer) could draw in between. Measured on the
+            // H200: without this, a peer's first loss differed from a single run's.
+            let _ = B::sync(&device);
             model
         };
         // Pure half: the weights themselves are half (initialised in f32 from the same
