@@ -62,8 +62,8 @@ if [ "$MODE" = one-gpu ]; then
   run single --device cuda:0 --batch 64
   run dp-shared --devices cuda:0,cuda:0 --batch 64
   run zero-shared --devices cuda:0,cuda:0 --batch 64 --strategy shard-optimizer
-  run big-dp-shared --devices cuda:0,cuda:0 "${BIG[@]}"
   run big-zero-shared --devices cuda:0,cuda:0 "${BIG[@]}" --strategy shard-optimizer
+  run big-dp-shared --devices cuda:0,cuda:0 "${BIG[@]}"
   torch ddp-1 1 --batch 64
   torch zero-1 1 --batch 64 --zero
 else
