@@ -62,10 +62,18 @@ if [ "$MODE" = one-gpu ]; then
   run single --device cuda:0 --batch 64
   run dp-shared --devices cuda:0,cuda:0 --batch 64
   run zero-shared --devices cuda:0,cuda:0 --batch 64 --strategy shard-optimizer
+  # BUCKET=MiB: the same data-parallel run with OOMLAB_BUCKET_MIB (src/parallel/bucket.rs).
+  if [ -n "${BUCKET:-}" ]; then
+    export OOMLAB_BUCKET_MIB=$BUCKET
+    run dp-shared-bucket --devices cuda:0,cuda:0 --batch 64
+    unset OOMLAB_BUCKET_MIB
+  fi
   run big-zero-shared --devices cuda:0,cuda:0 "${BIG[@]}" --strategy shard-optimizer
   run big-dp-shared --devices cuda:0,cuda:0 "${BIG[@]}"
-  torch ddp-1 1 --batch 64
-  torch zero-1 1 --batch 64 --zero
+  if [ "${SKIP_TORCH:-0}" != 1 ]; then
+    torch ddp-1 1 --batch 64
+    torch zero-1 1 --batch 64 --zero
+  fi
 else
   run single --device cuda:0 --batch 32
   run dp --gpus 2 --batch 64

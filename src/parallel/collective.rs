@@ -9,6 +9,7 @@ use burn::module::{Module, ModuleMapper, ModuleVisitor, Param};
 use burn::optim::GradientsParams;
 use burn::prelude::*;
 use burn::tensor::backend::AutodiffBackend;
+use burn::tensor::ops::FloatTensor;
 use burn::tensor::TensorPrimitive;
 
 use super::shard::ShardPlan;
@@ -27,17 +28,24 @@ pub fn param_elements<B: Backend, M: Module<B>>(model: &M) -> Vec<usize> {
     s.0
 }
 
-/// Replaces each parameter by what `f` returns for (its index, its value flattened, on
-/// the inner backend), reshaped back and keeping its id and whether it requires a
-/// gradient. The first error stops the calls to `f` and is returned.
+/// Replaces each parameter by what `f` returns for (its index, its value on the inner
+/// backend), keeping its id and whether it requires a gradient. The first error stops the
+/// calls to `f` and is returned.
 fn map_params<B: AutodiffBackend>(
     model: Net<B>,
-    mut f: impl FnMut(usize, Flat<B>) -> Result<Flat<B>, String>,
+    mut f: impl FnMut(
+        usize,
+        FloatTensor<B::InnerBackend>,
+    ) -> Result<FloatTensor<B::InnerBackend>, String>,
 ) -> Result<Net<B>, String> {
     struct Mapper<'a, B: AutodiffBackend> {
         index: usize,
         error: Option<String>,
-        f: &'a mut dyn FnMut(usize, Flat<B>) -> Result<Flat<B>, String>,
+        #[allow(clippy::type_complexity)]
+        f: &'a mut dyn FnMut(
+            usize,
+            FloatTensor<B::InnerBackend>,
+        ) -> Result<FloatTensor<B::InnerBackend>, String>,
     }
     impl<B: AutodiffBackend> ModuleMapper<B> for Mapper<'_, B> {
         fn map_float<const D: usize>(&mut self, param: Param<Tensor<B, D>>) -> Param<Tensor<B, D>> {
@@ -48,17 +56,17 @@ fn map_params<B: AutodiffBackend>(
             }
             let (id, tensor, mapper) = param.consume();
             let grad = tensor.is_require_grad();
-            let dims: [usize; D] = tensor.shape().dims();
-            let flat = tensor
-                .clone()
-                .inner()
-                .reshape([dims.iter().product::<usize>()]);
-            match (self.f)(index, flat) {
-                Ok(value) => Param::from_mapped_value(
-                    id,
-                    Tensor::from_inner(value.reshape(dims)).set_require_grad(grad),
-                    mapper,
-                ),
+            let inner = tensor.clone().inner().into_primitive().tensor();
+            match (self.f)(index, inner) {
+                Ok(value) => {
+                    let value =
+                        Tensor::<B::InnerBackend, D>::from_primitive(TensorPrimitive::Float(value));
+                    Param::from_mapped_value(
+                        id,
+                        Tensor::from_inner(value).set_require_grad(grad),
+                        mapper,
+                    )
+                }
                 Err(e) => {
                     self.error = Some(e);
                     Param::from_mapped_value(id, tensor, mapper)
@@ -86,162 +94,63 @@ pub fn broadcast_from_first<B: AutodiffBackend>(
 ) -> Result<Net<B>, String> {
     let peer = PeerId::from(rank);
     map_params(model, |_, value| {
-        let sent = (rank == 0).then(|| value.into_primitive().tensor());
-        collective::broadcast::<B::InnerBackend>(peer, sent)
-            .map(|t| Tensor::from_primitive(TensorPrimitive::Float(t)))
+        collective::broadcast::<B::InnerBackend>(peer, (rank == 0).then_some(value))
             .map_err(|e| format!("burn-collective broadcast: {e:?}"))
     })
 }
 
-/// Most elements in one collective operation (64 MiB of f32). burn-collective 0.21 runs
-/// each operation through its server thread, and every one costs a round trip and a
-/// synchronisation; measured on the H200 with one operation per parameter, the `gpu`
-/// config's step took 2.4 s instead of 0.08 s. Parameters are packed into buckets of up
-/// to this size (as PyTorch's DDP packs 25 MiB buckets), at the cost of one bucket's
-/// copy in memory.
-pub const BUCKET_ELEMENTS: usize = 16 << 20;
-
-/// Consecutive parameter indices, each group under [`BUCKET_ELEMENTS`] (a larger
-/// parameter is a bucket of its own); only parameters `keep` accepts.
-pub fn buckets(elements: &[usize], keep: impl Fn(usize) -> bool) -> Vec<Vec<usize>> {
-    let mut out: Vec<Vec<usize>> = Vec::new();
-    let mut size = 0;
-    for (i, &n) in elements.iter().enumerate().filter(|(i, _)| keep(*i)) {
-        match out.last_mut() {
-            Some(b) if size + n <= BUCKET_ELEMENTS => {
-                b.push(i);
-                size += n;
-            }
-            _ => {
-                out.push(vec![i]);
-                size = n;
-            }
-        }
-    }
-    out
-}
-
-type Flat<B> = Tensor<<B as AutodiffBackend>::InnerBackend, 1>;
-
-/// Each parameter's tensor from `pick` (its index, id), flattened, in visiting order.
-fn flatten_each<B: AutodiffBackend>(
-    model: &Net<B>,
-    mut pick: impl FnMut(usize, burn::module::ParamId, &Param<Tensor<B, 1>>) -> Option<Flat<B>>,
-) -> Vec<Option<Flat<B>>> {
-    // A visitor cannot be generic over the closure's rank, so each parameter is seen as
-    // its id and flattened value through this adaptor.
-    struct Visit<'a, B: AutodiffBackend> {
-        index: usize,
-        out: Vec<Option<Flat<B>>>,
-        #[allow(clippy::type_complexity)]
-        pick: &'a mut dyn FnMut(
-            usize,
-            burn::module::ParamId,
-            &Param<Tensor<B, 1>>,
-        ) -> Option<Flat<B>>,
-    }
-    impl<B: AutodiffBackend> ModuleVisitor<B> for Visit<'_, B> {
-        fn visit_float<const D: usize>(&mut self, p: &Param<Tensor<B, D>>) {
-            let n = p.shape().num_elements();
-            let flat = Param::initialized(p.id, p.val().reshape([n]));
-            let v = (self.pick)(self.index, p.id, &flat);
-            self.out.push(v);
-            self.index += 1;
-        }
-    }
-    let mut v = Visit::<B> {
-        index: 0,
-        out: Vec::new(),
-        pick: &mut pick,
-    };
-    model.visit(&mut v);
-    v.out
-}
-
-/// `values[i]` laid out as one tensor per bucket, and back.
-fn pack<B: AutodiffBackend>(values: &mut [Option<Flat<B>>], bucket: &[usize]) -> Option<Flat<B>> {
-    let parts: Option<Vec<Flat<B>>> = bucket.iter().map(|&i| values[i].take()).collect();
-    parts.map(|p| Tensor::cat(p, 0))
-}
-
-fn unpack<B: AutodiffBackend>(
-    values: &mut [Option<Flat<B>>],
-    bucket: &[usize],
-    elements: &[usize],
-    packed: Flat<B>,
-) {
-    let mut start = 0;
-    for &i in bucket {
-        let n = elements[i];
-        values[i] = Some(packed.clone().slice([start..start + n]));
-        start += n;
-    }
-}
-
-/// The mean of every peer's gradients, through burn's all-reduce, a bucket of
-/// parameters (in visiting order) per operation.
+/// The mean of every peer's gradients, parameter by parameter in visiting order, through
+/// burn's all-reduce.
 pub fn all_reduce_grads<B: AutodiffBackend>(
     model: &Net<B>,
-    mut grads: GradientsParams,
+    grads: GradientsParams,
     rank: usize,
+    device: &B::Device,
 ) -> Result<GradientsParams, String> {
-    let peer = PeerId::from(rank);
-    let elements = param_elements(model);
-    let mut ids = Vec::new();
-    let mut values = flatten_each(model, |_, id, p| {
-        ids.push(id);
-        let n = p.shape().num_elements();
-        // `remove` is typed by rank but does not check it; the reshape reads the
-        // stored shape, whatever its rank, and flattens it.
-        grads
-            .remove::<B::InnerBackend, 1>(id)
-            .map(|g| g.reshape([n]))
-    });
-    if values.iter().any(Option::is_none) {
-        return Err("a parameter has no gradient: every peer must reduce the same tensors".into());
+    if let Some(limit) = super::bucket::bucket_elements() {
+        return super::bucket::all_reduce_grads(model, grads, rank, limit, device);
     }
-    for bucket in buckets(&elements, |_| true) {
-        let packed = pack::<B>(&mut values, &bucket).ok_or("a bucket lost a gradient")?;
-        let reduced = collective::all_reduce::<B::InnerBackend>(
-            peer,
-            packed.into_primitive().tensor(),
-            ReduceOperation::Mean,
-        )
-        .map_err(|e| format!("burn-collective all-reduce: {e:?}"))?;
-        unpack::<B>(
-            &mut values,
-            &bucket,
-            &elements,
-            Tensor::from_primitive(TensorPrimitive::Float(reduced)),
-        );
+    struct Reduce<B: AutodiffBackend> {
+        peer: PeerId,
+        grads: GradientsParams,
+        error: Option<String>,
+        _b: std::marker::PhantomData<B>,
     }
-    register_all::<B>(model, &mut grads, values);
-    Ok(grads)
-}
-
-/// Puts each flattened gradient back at its parameter, in the parameter's shape.
-fn register_all<B: AutodiffBackend>(
-    model: &Net<B>,
-    grads: &mut GradientsParams,
-    values: Vec<Option<Flat<B>>>,
-) {
-    struct Put<'a, B: AutodiffBackend> {
-        values: std::vec::IntoIter<Option<Flat<B>>>,
-        grads: &'a mut GradientsParams,
-    }
-    impl<B: AutodiffBackend> ModuleVisitor<B> for Put<'_, B> {
+    impl<B: AutodiffBackend> ModuleVisitor<B> for Reduce<B> {
         fn visit_float<const D: usize>(&mut self, p: &Param<Tensor<B, D>>) {
-            if let Some(Some(v)) = self.values.next() {
-                let dims: [usize; D] = p.shape().dims();
-                self.grads
-                    .register::<B::InnerBackend, D>(p.id, v.reshape(dims));
+            if self.error.is_some() {
+                return;
+            }
+            let Some(g) = self.grads.remove::<B::InnerBackend, D>(p.id) else {
+                self.error = Some(
+                    "a parameter has no gradient: every peer must reduce the same tensors".into(),
+                );
+                return;
+            };
+            match collective::all_reduce::<B::InnerBackend>(
+                self.peer,
+                g.into_primitive().tensor(),
+                ReduceOperation::Mean,
+            ) {
+                Ok(r) => self.grads.register::<B::InnerBackend, D>(
+                    p.id,
+                    Tensor::from_primitive(TensorPrimitive::Float(r)),
+                ),
+                Err(e) => self.error = Some(format!("burn-collective all-reduce: {e:?}")),
             }
         }
     }
-    model.visit(&mut Put::<B> {
-        values: values.into_iter(),
+    let mut r = Reduce::<B> {
+        peer: PeerId::from(rank),
         grads,
-    });
+        error: None,
+        _b: std::marker::PhantomData,
+    };
+    model.visit(&mut r);
+    match r.error {
+        None => Ok(r.grads),
+        Some(e) => Err(e),
+    }
 }
 
 /// Only the gradients of the parameters `rank` owns: the optimizer then updates (and
@@ -277,41 +186,21 @@ pub fn keep_own<B: AutodiffBackend>(
     grads
 }
 
-/// Every parameter as its owner updated it: each owner broadcasts its parameters, a
-/// bucket at a time, the others receive them.
+/// Every parameter as its owner updated it: each owner broadcasts its parameters, the
+/// others receive them.
 pub fn gather_shards<B: AutodiffBackend>(
     model: Net<B>,
     plan: &ShardPlan,
     rank: usize,
+    device: &B::Device,
 ) -> Result<Net<B>, String> {
-    let peer = PeerId::from(rank);
-    let elements = param_elements(&model);
-    let mut values = flatten_each(&model, |i, _, p| {
-        (plan.owner.get(i) == Some(&rank)).then(|| p.val().inner())
-    });
-    for owner in 0..plan.world {
-        for bucket in buckets(&elements, |i| plan.owner.get(i) == Some(&owner)) {
-            let sent = if owner == rank {
-                let parts: Option<Vec<Flat<B>>> =
-                    bucket.iter().map(|&i| values[i].clone()).collect();
-                let parts = parts.ok_or("an owned parameter is missing")?;
-                Some(Tensor::cat(parts, 0).into_primitive().tensor())
-            } else {
-                None
-            };
-            let got = collective::broadcast::<B::InnerBackend>(peer, sent)
-                .map_err(|e| format!("burn-collective broadcast: {e:?}"))?;
-            if owner != rank {
-                unpack::<B>(
-                    &mut values,
-                    &bucket,
-                    &elements,
-                    Tensor::from_primitive(TensorPrimitive::Float(got)),
-                );
-            }
-        }
+    if let Some(limit) = super::bucket::bucket_elements() {
+        return super::bucket::gather_shards(model, plan, rank, limit, device);
     }
-    // Every entry is now filled: owned ones with this peer's update, the rest received.
-    let mut values = values.into_iter();
-    map_params(model, |_, mine| Ok(values.next().flatten().unwrap_or(mine)))
+    let peer = PeerId::from(rank);
+    map_params(model, |index, value| {
+        let mine = plan.owner.get(index) == Some(&rank);
+        collective::broadcast::<B::InnerBackend>(peer, mine.then_some(value))
+            .map_err(|e| format!("burn-collective broadcast: {e:?}"))
+    })
 }

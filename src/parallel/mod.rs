@@ -3,6 +3,7 @@
 //! each device keeps the optimizer state of its share of the parameters only (ZeRO
 //! stage 1). `vote.rs` keeps the peers in step when one of them runs out of memory.
 
+mod bucket;
 mod collective;
 mod peer;
 mod report;
@@ -10,6 +11,7 @@ mod run;
 mod shard;
 mod vote;
 
+pub use bucket::{bucket_elements, buckets};
 pub use collective::{
     all_reduce_grads, broadcast_from_first, gather_shards, keep_own, param_elements,
 };

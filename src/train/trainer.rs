@@ -750,8 +750,8 @@ impl<B: super::TrainBackend> Trainer<B> {
         loss_scale: Option<f64>,
     ) -> Result<Option<(Net<B>, AnyOptim<B>)>, TrainError> {
         let collective = |message: String| TrainError::Device { step, message };
-        let grads =
-            crate::parallel::all_reduce_grads(&model, grads, peer.rank).map_err(collective)?;
+        let grads = crate::parallel::all_reduce_grads(&model, grads, peer.rank, &self.device)
+            .map_err(collective)?;
         let grads = match loss_scale {
             None => grads,
             Some(scale) => {
@@ -772,9 +772,8 @@ impl<B: super::TrainBackend> Trainer<B> {
         let mut optim = self.optim.clone();
         let updated = optim.step(self.lr, model, grads);
         let updated = match plan {
-            Some(plan) => {
-                crate::parallel::gather_shards(updated, plan, peer.rank).map_err(collective)?
-            }
+            Some(plan) => crate::parallel::gather_shards(updated, plan, peer.rank, &self.device)
+                .map_err(collective)?,
             None => updated,
         };
         self.phase_check(step, Phase::Optimizer)?;
