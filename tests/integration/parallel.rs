@@ -140,3 +140,22 @@ fn gpus_without_a_gpu_is_refused_and_points_at_the_cpu_peers() {
     let e = refused(&["--gpus", "2"]);
     assert!(e.contains("--devices cpu,cpu"), "{e}");
 }
+
+#[test]
+fn buckets_and_one_operation_per_parameter_reduce_to_the_same_weights() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bucketed = train_on(&tmp.path().join("bucketed"), "cpu,cpu", &[]);
+    let out = oomlab()
+        .env("OOMLAB_BUCKET_MIB", "0")
+        .args(["train", "--devices", "cpu,cpu", "--json", "--out"])
+        .arg(tmp.path().join("each"))
+        .args(SHAPE)
+        .output()
+        .unwrap();
+    assert_exit(&out, 0);
+    let each: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        each["final_params"]["fnv1a64"],
+        bucketed["final_params"]["fnv1a64"]
+    );
+}
