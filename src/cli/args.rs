@@ -148,6 +148,12 @@ PyTorch's torch.cuda.empty_cache does); the summary says what it freed and what 
 Device: with a CUDA GPU (driver, device and NVRTC all usable) training runs there,
 otherwise on the CPU with burn's Flex backend. --device overrides.
 
+Several devices: --devices cuda:0,cuda:1 (or --gpus 2) trains data parallel, one
+trainer per device on batch/N samples each, gradients all-reduced by burn-collective;
+an out-of-memory failure on any device discards the step on all of them. --strategy
+shard-optimizer (ZeRO stage 1) also splits AdamW's state across the devices. Without
+GPUs, --devices cpu,cpu runs the same code on two CPU peers.
+
 Config: --config names a built-in config (tiny, gpu, h200; see `oomlab configs`) or a
 TOML file. Every value can be overridden: --set section.key=value for any key (e.g.
 --set model.d_ff=512), and the named flags below. They apply in that order (the file,
