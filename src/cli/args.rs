@@ -529,9 +529,9 @@ what was measured and what to take from it. It ends with the table of all five.
 
 On a GPU: the `gpu` config under --vram-budget 8GiB (a common small card's free memory;
 real driver-level OOMs; burn's page sizes still follow the physical card). The first CUDA
-run compiles kernels: minutes, then cached. On the CPU: the `tiny` config under a 30 MiB
-host-heap budget; those OOMs are SIMULATED and every output says so (a minute on two
-cores).
+run compiles kernels: minutes, then cached. On the CPU: the `tiny` config at batch 64
+under a 50 MiB host-heap budget; those OOMs are SIMULATED and every output says so (a
+minute on two cores).
 
   oomlab lesson                  interactive on a terminal
   oomlab lesson --yes            no questions (classrooms, scripts)
@@ -543,7 +543,7 @@ pub struct LessonArgs {
     /// auto, cpu, cuda or cuda:N.
     #[arg(long, short, default_value = "auto", value_name = "DEVICE")]
     pub device: String,
-    /// The budget standing in for the small card (default: 8GiB on a GPU, 30MiB on the CPU).
+    /// The budget standing in for the small card (default: 8GiB on a GPU, 50MiB on the CPU).
     #[arg(long, value_name = "SIZE", value_parser = size_arg)]
     pub budget: Option<Bytes>,
     /// Config (default: `gpu` on a GPU, `tiny` on the CPU).

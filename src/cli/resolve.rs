@@ -390,9 +390,21 @@ pub fn resolve_lesson(args: super::args::LessonArgs) -> Result<crate::lesson::Le
         }
         Selected::Cuda { index, .. } => (true, format!("cuda:{index}"), *index),
     };
+    // On the CPU the `tiny` config at batch 64 under 50 MiB: the baseline peaks near
+    // 55 MiB of heap, mixed precision near 45 and checkpointing near 43, so every stage
+    // is more than 4 MiB from the budget. The heap holds a buffer of the L2 cache's size
+    // per thread (the matrix library's, `estimate::measured::cpu_workspace`), which moves
+    // every figure by a MiB or more from one processor to another; at batch 32 the
+    // baseline crossed a 30 MiB budget by 0.1 MiB on one machine and not on another.
+    let cpu_defaults = !gpu
+        && args.config.is_none()
+        && !args
+            .set
+            .iter()
+            .any(|s| s.trim_start().starts_with("train.batch"));
     let budget = args
         .budget
-        .unwrap_or(if gpu { Bytes(8 << 30) } else { Bytes(30 << 20) });
+        .unwrap_or(if gpu { Bytes(8 << 30) } else { Bytes(50 << 20) });
     let card_total = if gpu {
         crate::probe::NvmlView::init()
             .and_then(|v| v.device(index as u32))
@@ -412,7 +424,7 @@ pub fn resolve_lesson(args: super::args::LessonArgs) -> Result<crate::lesson::Le
             .config
             .unwrap_or_else(|| if gpu { "gpu" } else { "tiny" }.into()),
         steps: 4,
-        batch: None,
+        batch: cpu_defaults.then_some(64),
         max_steps: Some(args.max_steps.unwrap_or(if gpu { 10 } else { 20 })),
         device,
         vram_budget: gpu.then_some(budget),

@@ -20,12 +20,21 @@ pub const CUDA_EVIDENCE_EXACT: &str =
 /// run's NVML peak, less the context, over the analytic live tensors.
 pub const EXACT_POOL_FACTOR: f64 = 1.10;
 
-/// Heap the CPU backend keeps besides tensors: Flex's matrix multiplications keep a
-/// packing buffer per worker thread (about 1 MiB each) and about 1 MiB more; measured with
-/// the counting allocator on the 2-core build machine (1 thread: 2.2 MB, 2 threads:
-/// 3.3 MB above data and model state).
+/// Heap the CPU backend keeps besides tensors: Flex's matrix multiplications (the gemm
+/// crate) keep one packing buffer the size of a core's share of the L2 cache on every
+/// thread that multiplies (the worker threads and the main thread), plus about 50 kB per
+/// thread of other buffers. Measured with the counting allocator on the 2-core build
+/// machine (1 MiB of L2 per core; 1 thread: 2.2 MB, 2 threads: 3.3 MB above data and
+/// model state). The L2 term makes the CPU's heap figures depend on the processor: on a
+/// machine with 512 KiB of L2 per core every run's peak was 1.5 MiB lower (CI, 2026-12-01).
 pub fn cpu_workspace(threads: usize) -> Bytes {
-    Bytes((threads as u64 + 1) * 1_100_000)
+    Bytes((threads as u64 + 1) * (l2_per_thread().0 + 50_000))
+}
+
+/// The L2 bytes per core that gemm sizes its packing buffer by (what it read from the
+/// system at its first use).
+pub fn l2_per_thread() -> Bytes {
+    Bytes(gemm_common::cache::CACHE_INFO[1].cache_bytes as u64)
 }
 
 /// Heap the training data takes on the CPU: each character as a `u32` token plus the

@@ -269,7 +269,9 @@ impl Estimate {
                 (
                     Bytes(data.0 + ws.0),
                     format!(
-                        "data {data} (5 bytes per character) + backend buffers {ws} ({threads} threads, measured)"
+                        "data {data} (5 bytes per character) + backend buffers {ws} ({} threads x (the matrix library's {} L2-sized packing buffer + 50 kB), measured)",
+                        threads + 1,
+                        measured::l2_per_thread()
                     ),
                 )
             }

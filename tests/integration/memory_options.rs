@@ -106,7 +106,7 @@ fn checks_once_per_step_train_the_same_and_still_catch_an_oom() {
             "--max-steps",
             "3",
             "--memory-budget",
-            "30MiB",
+            "25MiB",
             "--json",
             "--out",
         ])
