@@ -656,19 +656,7 @@ pub fn check_parallel(plan: &TrainPlan) -> Result<(), Error> {
     if plan.leak_demo.is_some() {
         return refuse("--leak-demo");
     }
-    let batch = plan.config.train.batch;
-    if batch % n != 0 {
-        let fits: Vec<String> = [batch - batch % n, batch + (n - batch % n)]
-            .iter()
-            .filter(|b| **b > 0)
-            .map(|b| b.to_string())
-            .collect();
-        return Err(Error::Unsupported(format!(
-            "--batch {batch} does not split evenly over {n} devices: each device takes batch / {n} samples per step; use a multiple of {n} (e.g. {})",
-            fits.join(" or ")
-        )));
-    }
-    Ok(())
+    crate::parallel::check_split(plan.config.train.batch, n).map_err(Error::Unsupported)
 }
 
 /// One peer per device: each gets its own OOM detector and its device's NVML probe; the

@@ -261,25 +261,7 @@ pub fn resolve(args: TrainArgs) -> Result<TrainPlan, Error> {
             h.name()
         )));
     }
-    let mut device = args.device;
-    let mut devices = match args.gpus {
-        Some(0) => {
-            return Err(Error::Unsupported(
-                "--gpus 0: give the number of GPUs to train on (1 or more), or --device cpu".into(),
-            ))
-        }
-        Some(n) => (0..n as usize).map(DeviceRequest::Cuda).collect(),
-        None => args.devices.clone(),
-    };
-    if devices.len() == 1 {
-        device = devices[0];
-        devices.clear();
-    }
-    if config.train.strategy == config::StrategySpec::ShardOptimizer && devices.len() < 2 {
-        return Err(Error::Unsupported(
-            "--strategy shard-optimizer splits the optimizer state across devices: give two or more with --devices (e.g. --devices cuda:0,cuda:1 or --gpus 2; --devices cpu,cpu runs it on two CPU peers)".into(),
-        ));
-    }
+    let (device, devices) = devices_of(&args, &config)?;
     Ok(TrainPlan {
         checkpoint_every: args.checkpoint_every.map(|n| n as usize),
         keep_checkpoints: args.keep_checkpoints.map(|n| n as usize),
@@ -307,6 +289,38 @@ pub fn resolve(args: TrainArgs) -> Result<TrainPlan, Error> {
         tuned_pack: !args.no_tuned_pack,
         check_every_phase,
     })
+}
+
+/// `--device`, `--devices` and `--gpus` as one device, or several for a data-parallel
+/// run (then the batch must split evenly over them).
+fn devices_of(
+    args: &TrainArgs,
+    config: &config::RunConfig,
+) -> Result<(DeviceRequest, Vec<DeviceRequest>), Error> {
+    let mut device = args.device;
+    let mut devices = match args.gpus {
+        Some(0) => {
+            return Err(Error::Unsupported(
+                "--gpus 0: give the number of GPUs to train on (1 or more), or --device cpu".into(),
+            ))
+        }
+        Some(n) => (0..n as usize).map(DeviceRequest::Cuda).collect(),
+        None => args.devices.clone(),
+    };
+    if devices.len() == 1 {
+        device = devices[0];
+        devices.clear();
+    }
+    if config.train.strategy == config::StrategySpec::ShardOptimizer && devices.len() < 2 {
+        return Err(Error::Unsupported(
+            "--strategy shard-optimizer splits the optimizer state across devices: give two or more with --devices (e.g. --devices cuda:0,cuda:1 or --gpus 2; --devices cpu,cpu runs it on two CPU peers)".into(),
+        ));
+    }
+    if devices.len() > 1 {
+        crate::parallel::check_split(config.train.batch, devices.len())
+            .map_err(Error::Unsupported)?;
+    }
+    Ok((device, devices))
 }
 
 /// Turns `compare` flags into a plan: one typed config per row, each checked here, so a
@@ -459,6 +473,14 @@ pub fn resolve_estimate(
     )?;
     apply_train_flags(&args.run, &mut draft)?;
     let (file, config) = draft.clone().validate()?;
+    let (_, devices) = devices_of(&args.run, &config)?;
+    let world = devices.len().max(1);
+    if world > 1 && args.calibrate {
+        return Err(Error::Unsupported(format!(
+            "--calibrate with {world} devices: the probes train on one device; calibrate one device's share instead (--batch {} without --devices)",
+            config.train.batch / world
+        )));
+    }
     let mut rows = vec![("your run".to_string(), file, config)];
     if !only_yours {
         let steps = match rows[0].2.train.strategy {
@@ -475,6 +497,16 @@ pub fn resolve_estimate(
             // is left out, as compare would report it.
             if let Ok((file, config)) = d.validate() {
                 rows.push((v.name().to_string(), file, config));
+            }
+        }
+        // Over several devices, the optimizer state split across them too.
+        if world > 1 {
+            let mut d = draft.clone();
+            d.flag("--strategy shard-optimizer", "train.strategy", |f| {
+                f.train.strategy = Strategy::ShardOptimizer
+            });
+            if let Ok((file, config)) = d.validate() {
+                rows.push(("shard-optimizer".to_string(), file, config));
             }
         }
     }
@@ -495,6 +527,7 @@ pub fn resolve_estimate(
         device: args.run.device,
         card,
         calibrate: args.calibrate,
+        world,
         quiet: args.run.quiet,
     })
 }

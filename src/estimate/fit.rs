@@ -3,7 +3,7 @@
 use super::cards::{cards, Card};
 use super::model::{Estimate, Target};
 use crate::config::{RunConfig, StrategySpec};
-use crate::strategy::StepPlan;
+use crate::strategy::{from_spec, StepPlan};
 use crate::units::Bytes;
 
 /// The largest `n` in 1..=2^24 with `peak(n) <= capacity`, for a `peak` that grows with
@@ -56,6 +56,20 @@ pub fn largest_batch(
     }
 }
 
+/// The largest batch per device when the optimizer state is split over `shards`
+/// devices (`shard-optimizer`: one pass per step on each device).
+pub fn largest_sharded_batch(
+    cfg: &RunConfig,
+    vocab: usize,
+    target: Target,
+    capacity: Bytes,
+    shards: usize,
+) -> Option<usize> {
+    largest(capacity, |n| {
+        Estimate::sharded(cfg, vocab, target, StepPlan::even(n, 1), shards).peak
+    })
+}
+
 /// The largest micro-batch one pass can take on `capacity` (what auto-halve's search
 /// looks for).
 pub fn largest_micro_batch(
@@ -71,9 +85,11 @@ pub fn largest_micro_batch(
 
 /// The smallest card of the built-in list that holds `cfg`'s predicted peak on it, and
 /// that peak.
-pub fn smallest_card(cfg: &RunConfig, vocab: usize) -> Option<(Card, Bytes)> {
+pub fn smallest_card(cfg: &RunConfig, vocab: usize, shards: usize) -> Option<(Card, Bytes)> {
+    let plan = from_spec(cfg.train.strategy).plan(cfg.train.batch);
     cards().into_iter().find_map(|c| {
-        let peak = Estimate::of(cfg, vocab, Target::Cuda { total: c.bytes }).peak;
+        let peak =
+            Estimate::sharded(cfg, vocab, Target::Cuda { total: c.bytes }, plan, shards).peak;
         (peak <= c.bytes).then_some((c, peak))
     })
 }

@@ -7,6 +7,7 @@ use super::activations::{backward_working_set, kept_per_sample, Kept};
 use super::{measured, pool};
 use crate::config::{DataSource, MemoryMode, OptimKind, PrecisionMode, RunConfig};
 use crate::model::{param_count, param_tensor_sizes};
+use crate::parallel::ShardPlan;
 use crate::strategy::{from_spec, StepPlan};
 use crate::units::Bytes;
 
@@ -151,7 +152,40 @@ impl Estimate {
 
     /// The estimate for `cfg` split as `plan`.
     pub fn with_plan(cfg: &RunConfig, vocab: usize, target: Target, plan: StepPlan) -> Self {
+        Self::sharded(cfg, vocab, target, plan, 1)
+    }
+
+    /// The estimate for one device of a data-parallel run whose optimizer state is split
+    /// over `shards` devices (ZeRO stage 1, `shard-optimizer`; 1: every device keeps all
+    /// of it). `cfg`'s batch is this device's share. The device that owns the most
+    /// elements is the one estimated.
+    pub fn sharded(
+        cfg: &RunConfig,
+        vocab: usize,
+        target: Target,
+        plan: StepPlan,
+        shards: usize,
+    ) -> Self {
         let params = param_count(&cfg.model, vocab);
+        let sizes = param_tensor_sizes(&cfg.model, vocab);
+        // Which parameters' state this device keeps: all, or the largest share of the plan
+        // the trainers make (`parallel::ShardPlan`, whole parameters, largest first).
+        let owned: Vec<bool> = if shards > 1 {
+            let elements: Vec<usize> = sizes.iter().map(|&n| n as usize).collect();
+            let split = ShardPlan::balance(&elements, shards);
+            let rank = (0..shards)
+                .max_by_key(|&r| (split.elements_of(r), std::cmp::Reverse(r)))
+                .unwrap_or(0);
+            split.owner.iter().map(|&o| o == rank).collect()
+        } else {
+            vec![true; sizes.len()]
+        };
+        let owned_params: u64 = sizes
+            .iter()
+            .zip(&owned)
+            .filter(|(_, o)| **o)
+            .map(|(n, _)| n)
+            .sum();
         let precision = cfg.train.precision;
         let (weight_bytes, grad_bytes) = match precision {
             PrecisionMode::Pure(_) => (2, 2),
@@ -163,7 +197,9 @@ impl Estimate {
         };
         let weights = Bytes(params * weight_bytes);
         let grads = Bytes(params * grad_bytes);
-        let state = Bytes(params * weight_bytes * moments);
+        let state = Bytes(owned_params * weight_bytes * moments);
+        // The update makes new weights for the parameters this device owns.
+        let owned_weights = Bytes(owned_params * weight_bytes);
         let half_copy = match precision {
             PrecisionMode::Mixed(_) => Bytes(params * 2),
             _ => Bytes(0),
@@ -194,24 +230,33 @@ impl Estimate {
         .collect();
         let working = Bytes(working_tensors.iter().map(|(b, n)| b * n).sum());
         let backward = weights.0 + state.0 + half_copy.0 + accum.0 + activations.0 + working.0;
-        let optimizer = 2 * (weights.0 + state.0) + grads.0;
+        // Old and new weights of the owned parameters, old and new state, the gradients.
+        let optimizer = weights.0 + owned_weights.0 + 2 * state.0 + grads.0;
         let (moment, tensors_peak) = if backward >= optimizer {
             (Moment::Backward, Bytes(backward))
         } else {
             (Moment::Optimizer, Bytes(optimizer))
         };
         // The live tensors at the peak, by size, for the pool model.
-        let sizes = param_tensor_sizes(&cfg.model, vocab);
         let per_param = |bytes: u64, copies: u64| {
             sizes
                 .iter()
                 .map(move |&n| (n * bytes, copies))
                 .collect::<Vec<_>>()
         };
+        let per_owned = |bytes: u64, copies: u64| {
+            sizes
+                .iter()
+                .zip(&owned)
+                .filter(|(_, o)| **o)
+                .map(move |(&n, _)| (n * bytes, copies))
+                .collect::<Vec<_>>()
+        };
         let mut live: Vec<(u64, u64)> = Vec::new();
         match moment {
             Moment::Backward => {
-                live.extend(per_param(weight_bytes, 1 + moments));
+                live.extend(per_param(weight_bytes, 1));
+                live.extend(per_owned(weight_bytes, moments));
                 if half_copy.0 > 0 {
                     live.extend(per_param(2, 1));
                 }
@@ -222,7 +267,8 @@ impl Estimate {
                 live.extend(working_tensors.iter().copied());
             }
             Moment::Optimizer => {
-                live.extend(per_param(weight_bytes, 2 * (1 + moments)));
+                live.extend(per_param(weight_bytes, 1));
+                live.extend(per_owned(weight_bytes, 1 + 2 * moments));
                 live.extend(per_param(grad_bytes, 1));
             }
         }
@@ -306,6 +352,9 @@ impl Estimate {
                 state,
                 true,
                 match cfg.optim.kind {
+                    OptimKind::AdamW if shards > 1 => format!(
+                        "AdamW: 2 moments x {owned_params} of the {params} parameters (this device's share of {shards}, the largest) x {weight_bytes} bytes"
+                    ),
                     OptimKind::AdamW => {
                         format!("AdamW: 2 moments x {params} x {weight_bytes} bytes")
                     }
@@ -348,7 +397,7 @@ impl Estimate {
             ),
             term(
                 TermKind::OptimizerStepCopy,
-                Bytes(weights.0 + state.0),
+                Bytes(owned_weights.0 + state.0),
                 !at_bwd,
                 "the trainer keeps the last good weights and state until the step passes its checks".into(),
             ),

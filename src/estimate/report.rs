@@ -3,9 +3,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::calibrate::Calibration;
-use super::fit::{largest_batch, smallest_card};
+use super::fit::{largest_batch, largest_sharded_batch, smallest_card};
 use super::model::{Estimate, Target, TermKind};
-use crate::config::RunConfig;
+use crate::config::{RunConfig, StrategySpec};
+use crate::strategy::from_spec;
 use crate::units::Bytes;
 
 /// One configuration's prediction.
@@ -42,31 +43,57 @@ pub struct EstimateReport {
     pub capacity: Bytes,
     /// Where that figure comes from (the card, the GPU's free memory, host RAM).
     pub capacity_from: String,
-    /// The configured batch.
+    /// The configured batch (the whole run's, over every device).
     pub batch: usize,
+    /// Devices of a data-parallel run (1: one device); each row is one device's.
+    #[serde(default = "one")]
+    pub world: usize,
     /// Parameters.
     pub params: u64,
     /// One row per configuration.
     pub rows: Vec<EstimateRow>,
 }
 
+fn one() -> usize {
+    1
+}
+
 impl EstimateRow {
-    /// Predicts `cfg` for `target`, sized against `capacity`.
+    /// Predicts `cfg` for `target`, sized against `capacity`, on each of `world` devices
+    /// (1: one device): each takes `batch / world` samples, and with `shard-optimizer`
+    /// keeps the optimizer state of its share of the parameters. The largest batch is
+    /// then the whole run's (per device x `world`).
     pub fn new(
         label: &str,
         cfg: &RunConfig,
         vocab: usize,
         target: Target,
         capacity: Bytes,
+        world: usize,
     ) -> Self {
-        let estimate = Estimate::of(cfg, vocab, target);
-        let card = smallest_card(cfg, vocab);
+        let world = world.max(1);
+        let shards = if cfg.train.strategy == StrategySpec::ShardOptimizer {
+            world
+        } else {
+            1
+        };
+        let mut share = cfg.clone();
+        share.train.batch = (cfg.train.batch / world).max(1);
+        let cfg = &share;
+        let plan = from_spec(cfg.train.strategy).plan(cfg.train.batch);
+        let estimate = Estimate::sharded(cfg, vocab, target, plan, shards);
+        let card = smallest_card(cfg, vocab, shards);
+        let largest = if shards > 1 {
+            largest_sharded_batch(cfg, vocab, target, capacity, shards)
+        } else {
+            largest_batch(cfg, vocab, target, capacity)
+        };
         Self {
             label: label.to_string(),
             strategy: cfg.train.strategy.name().to_string(),
             precision: cfg.train.precision.label(),
             checkpointing: cfg.train.checkpointing,
-            largest_batch: largest_batch(cfg, vocab, target, capacity),
+            largest_batch: largest.map(|n| n * world),
             gpu_peak: card.as_ref().map(|(_, peak)| *peak),
             smallest_card: card.map(|(c, _)| c.name),
             estimate,
@@ -80,7 +107,7 @@ impl EstimateReport {
     pub fn to_terminal(&self) -> String {
         use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
         let mut out = format!(
-            "Predicted peak memory, {} ({}), config {}, batch {}, {} parameters\n",
+            "Predicted peak memory, {} ({}), config {}, batch {}{}, {} parameters\n",
             match self.target {
                 Target::Cuda { total } => format!("GPU with {total}: NVML process memory"),
                 Target::Cpu { threads } => format!("CPU: host heap, {threads} threads"),
@@ -88,6 +115,15 @@ impl EstimateReport {
             "analytic, from the model's shapes",
             self.config,
             self.batch,
+            if self.world > 1 {
+                format!(
+                    " over {} devices: each device's peak, at {} samples per device",
+                    self.world,
+                    self.batch / self.world
+                )
+            } else {
+                String::new()
+            },
             self.params
         );
         let mut t = Table::new();

@@ -27,6 +27,8 @@ pub struct EstimatePlan {
     pub card: Option<Card>,
     /// `--calibrate`.
     pub calibrate: bool,
+    /// Devices of a data-parallel run (`--devices`, `--gpus`; 1: one device).
+    pub world: usize,
     /// No progress on stderr.
     pub quiet: bool,
 }
@@ -117,7 +119,16 @@ pub fn run_estimate(plan: &EstimatePlan) -> Result<EstimateReport, Error> {
     let mut rows: Vec<EstimateRow> = plan
         .rows
         .iter()
-        .map(|(label, _, cfg)| EstimateRow::new(label, cfg, vocab, sizing.target, sizing.capacity))
+        .map(|(label, _, cfg)| {
+            EstimateRow::new(
+                label,
+                cfg,
+                vocab,
+                sizing.target,
+                sizing.capacity,
+                plan.world,
+            )
+        })
         .collect();
     if plan.calibrate {
         if plan.card.is_some() {
@@ -167,6 +178,7 @@ pub fn run_estimate(plan: &EstimatePlan) -> Result<EstimateReport, Error> {
         capacity: sizing.capacity,
         capacity_from: sizing.from,
         batch: first.train.batch,
+        world: plan.world,
         params: rows.first().map(|r| r.estimate.params).unwrap_or(0),
         rows,
     })

@@ -17,6 +17,6 @@ pub use collective::{
 };
 pub use peer::Peer;
 pub use report::{ParallelReport, PeerReport};
-pub use run::{train_parallel, PeerSetup};
+pub use run::{check_split, train_parallel, PeerSetup};
 pub use shard::ShardPlan;
 pub use vote::{Ballot, Failure, PeerGone, StepVote, Tally};

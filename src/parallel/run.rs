@@ -97,6 +97,23 @@ pub fn train_parallel<B: TrainBackend>(
     merge(results, &links, share, sharded)
 }
 
+/// Whether `batch` splits evenly over `n` devices (each takes `batch / n` samples per
+/// step); the error says which batches would.
+pub fn check_split(batch: usize, n: usize) -> Result<(), String> {
+    if n == 0 || batch % n == 0 {
+        return Ok(());
+    }
+    let fits: Vec<String> = [batch - batch % n, batch + (n - batch % n)]
+        .iter()
+        .filter(|b| **b > 0)
+        .map(|b| b.to_string())
+        .collect();
+    Err(format!(
+        "--batch {batch} does not split evenly over {n} devices: each device takes batch / {n} samples per step; use a multiple of {n} (e.g. {})",
+        fits.join(" or ")
+    ))
+}
+
 /// Optimizer-state bytes per parameter element: AdamW's two f32 moments; oomlab's SGD
 /// has no momentum.
 pub fn state_bytes_per_element(kind: crate::config::OptimKind) -> u64 {

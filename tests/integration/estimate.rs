@@ -131,3 +131,87 @@ fn train_refuses_a_run_that_cannot_fit_and_says_what_would() {
         "{err}"
     );
 }
+
+#[test]
+fn over_two_devices_each_row_is_one_devices_and_sharding_halves_its_optimizer_state() {
+    // A wide, shallow model where AdamW's state is a large share of the peak.
+    let model = [
+        "--config",
+        "gpu",
+        "--set",
+        "model.n_layers=2",
+        "--card",
+        "24GiB",
+        "--batch",
+        "8",
+    ];
+    let one = estimate(&model);
+    let two = estimate(&[&model[..], &["--devices", "cuda:0,cuda:1"]].concat());
+    assert_eq!(two["world"], 2);
+    let row = |r: &Value, label: &str| -> Value {
+        r["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["label"] == label)
+            .unwrap_or_else(|| panic!("no {label} row: {r}"))
+            .clone()
+    };
+    let term = |row: &Value, kind: &str| -> u64 {
+        row["estimate"]["terms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["kind"] == kind)
+            .map_or(0, |t| t["bytes"].as_u64().unwrap())
+    };
+    let (single, plain, sharded) = (
+        row(&one, "baseline"),
+        row(&two, "baseline"),
+        row(&two, "shard-optimizer"),
+    );
+    // Plain data parallel: each device takes half the batch and keeps all the state.
+    assert_eq!(plain["estimate"]["plan"]["micro_batch"], 4);
+    assert_eq!(
+        term(&plain, "optimizer-state"),
+        term(&single, "optimizer-state")
+    );
+    assert!(term(&plain, "activations") < term(&single, "activations"));
+    // Sharded: the largest share of whole parameters, about half.
+    let (all, share) = (
+        term(&plain, "optimizer-state") as f64,
+        term(&sharded, "optimizer-state") as f64,
+    );
+    assert!(share >= all / 2.0 && share < all * 0.6, "{share} of {all}");
+    assert!(sharded["estimate"]["peak"].as_u64() < plain["estimate"]["peak"].as_u64());
+    // The largest batch is the whole run's: two devices' worth.
+    assert!(sharded["largest_batch"].as_u64().unwrap() >= plain["largest_batch"].as_u64().unwrap());
+    assert!(plain["largest_batch"].as_u64().unwrap() > single["largest_batch"].as_u64().unwrap());
+}
+
+#[test]
+fn several_devices_need_a_batch_that_splits_and_cannot_be_calibrated() {
+    let refused = |args: &[&str], says: &str| {
+        let out = crate::util::oomlab()
+            .arg("estimate")
+            .args(args)
+            .env("CUDA_VISIBLE_DEVICES", "")
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{err}");
+    };
+    refused(
+        &["--devices", "cpu,cpu", "--batch", "7"],
+        "does not split evenly over 2 devices",
+    );
+    refused(
+        &["--devices", "cpu,cpu", "--calibrate"],
+        "--calibrate with 2 devices",
+    );
+    refused(
+        &["--strategy", "shard-optimizer"],
+        "give two or more with --devices",
+    );
+}
