@@ -543,7 +543,7 @@ pub struct LessonArgs {
     /// auto, cpu, cuda or cuda:N.
     #[arg(long, short, default_value = "auto", value_name = "DEVICE")]
     pub device: String,
-    /// The budget standing in for the small card (default: 8GiB on a GPU, 50MiB on the CPU).
+    /// The budget standing in for the small card (default: 8GiB on a GPU; on the CPU 50MiB at the lesson's batch of 64, else 30MiB).
     #[arg(long, value_name = "SIZE", value_parser = size_arg)]
     pub budget: Option<Bytes>,
     /// Config (default: `gpu` on a GPU, `tiny` on the CPU).

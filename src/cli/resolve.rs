@@ -411,14 +411,17 @@ pub fn resolve_lesson(args: super::args::LessonArgs) -> Result<crate::lesson::Le
     // every figure by a MiB or more from one processor to another; at batch 32 the
     // baseline crossed a 30 MiB budget by 0.1 MiB on one machine and not on another.
     let cpu_defaults = !gpu
-        && args.config.is_none()
+        && args.config.as_deref().is_none_or(|c| c == "tiny")
         && !args
             .set
             .iter()
             .any(|s| s.trim_start().starts_with("train.batch"));
-    let budget = args
-        .budget
-        .unwrap_or(if gpu { Bytes(8 << 30) } else { Bytes(50 << 20) });
+    let budget = args.budget.unwrap_or(match (gpu, cpu_defaults) {
+        (true, _) => Bytes(8 << 30),
+        (false, true) => Bytes(50 << 20),
+        // Another model or batch on the CPU: the budget the lesson had before.
+        (false, false) => Bytes(30 << 20),
+    });
     let card_total = if gpu {
         crate::probe::NvmlView::init()
             .and_then(|v| v.device(index as u32))

@@ -3,6 +3,7 @@
 //! in so the binary carries them).
 
 mod crash;
+mod parallel;
 mod reading;
 
 use serde_json::Value;
@@ -461,10 +462,14 @@ fn all_topics() -> impl Iterator<Item = &'static (&'static str, &'static str, &'
         .iter()
         .chain(reading::TOPICS.iter())
         .chain(crash::TOPICS.iter())
+        .chain(parallel::TOPICS.iter())
 }
 
 fn measured(topic: &str) -> String {
-    if let Some(text) = reading::measured(topic).or_else(|| crash::measured(topic)) {
+    if let Some(text) = reading::measured(topic)
+        .or_else(|| crash::measured(topic))
+        .or_else(|| parallel::measured(topic))
+    {
         return text;
     }
     match topic {
