@@ -214,6 +214,8 @@ vocabulary! {
         AttentionMath = "attention-math",
         /// baseline with `--memory-mode exact`.
         PoolExact = "pool-exact",
+        /// `--strategy shard-optimizer`: only over several devices (`compare --devices`).
+        ShardOptimizer = "shard-optimizer",
     }
 }
 

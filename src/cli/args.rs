@@ -595,7 +595,7 @@ pub struct CompareArgs {
     /// checkpointing, empty-cache = baseline with --empty-cache-every 1, amp-bf16,
     /// amp-f16 = baseline with --precision bf16/f16, half-bf16, half-f16,
     /// attention-math = baseline with --attention math, pool-exact = baseline with
-    /// --memory-mode exact).
+    /// --memory-mode exact; with --devices also shard-optimizer).
     #[arg(long, default_value = "all", value_name = "LIST|all")]
     pub strategies: String,
     /// Built-in config name (tiny, gpu, h200) or path to a TOML file.
@@ -613,6 +613,16 @@ pub struct CompareArgs {
     /// auto, cpu, cuda or cuda:N.
     #[arg(long, short, default_value = "auto", value_name = "DEVICE")]
     pub device: String,
+    /// Every run data parallel over these devices (cuda:0,cuda:1; cpu,cpu for two CPU
+    /// peers), as `train --devices`; the table gains a per-device column and
+    /// shard-optimizer becomes a row.
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        conflicts_with = "device"
+    )]
+    pub devices: Vec<DeviceRequest>,
     /// CUDA: emulate a card of SIZE for every run (see `oomlab train --help`).
     #[arg(long, value_name = "SIZE", value_parser = size_arg)]
     pub vram_budget: Option<Bytes>,

@@ -327,7 +327,8 @@ fn devices_of(
 /// mistake in the shared settings is reported once (exit 2), and a row whose preset does
 /// not fit them (e.g. `--steps 3` with batch 32) becomes a row that says why.
 pub fn resolve_compare(args: CompareArgs) -> Result<crate::compare::ComparePlan, Error> {
-    let variants = crate::compare::parse_variants(&args.strategies).map_err(|reason| {
+    let several = args.devices.len() > 1;
+    let variants = crate::compare::parse_variants(&args.strategies, several).map_err(|reason| {
         ConfigError::Override {
             given: format!("--strategies {}", args.strategies),
             reason,
@@ -356,7 +357,28 @@ pub fn resolve_compare(args: CompareArgs) -> Result<crate::compare::ComparePlan,
             given: format!("--device {}", args.device),
             reason,
         })?;
-    let mut run_args = vec!["--device".to_string(), args.device.clone()];
+    let mut run_args = match args.devices.as_slice() {
+        [] => vec!["--device".to_string(), args.device.clone()],
+        [one] => vec!["--device".to_string(), one.to_string()],
+        many => {
+            let list: Vec<String> = many.iter().map(|d| d.to_string()).collect();
+            vec!["--devices".to_string(), list.join(",")]
+        }
+    };
+    if several && args.vram_budget.is_some() {
+        return Err(Error::Unsupported(
+            "--vram-budget with --devices: its ballast holds memory on one card; compare over several devices without it".into(),
+        ));
+    }
+    if !several && variants.contains(&crate::vocab::Variant::ShardOptimizer) {
+        return Err(Error::Unsupported(
+            "--strategies shard-optimizer splits the optimizer state across devices: give two or more with --devices (e.g. --devices cuda:0,cuda:1; --devices cpu,cpu runs it on two CPU peers)".into(),
+        ));
+    }
+    if several {
+        crate::parallel::check_split(shared.clone().validate()?.1.train.batch, args.devices.len())
+            .map_err(Error::Unsupported)?;
+    }
     if let Some(b) = args.vram_budget {
         run_args.extend(["--vram-budget".to_string(), b.0.to_string()]);
     }
@@ -444,6 +466,7 @@ pub fn resolve_lesson(args: super::args::LessonArgs) -> Result<crate::lesson::Le
         batch: cpu_defaults.then_some(64),
         max_steps: Some(args.max_steps.unwrap_or(if gpu { 10 } else { 20 })),
         device,
+        devices: Vec::new(),
         vram_budget: gpu.then_some(budget),
         memory_budget: (!gpu).then_some(budget),
         set: args.set,
@@ -491,7 +514,10 @@ pub fn resolve_estimate(
             _ => rows[0].1.train.grad_accum_steps.max(1) as u64,
         };
         for v in crate::vocab::Variant::ALL {
-            if *v == crate::vocab::Variant::EmptyCache {
+            // empty-cache changes nothing before training; shard-optimizer needs devices.
+            if *v == crate::vocab::Variant::EmptyCache
+                || (*v == crate::vocab::Variant::ShardOptimizer && world < 2)
+            {
                 continue;
             }
             let mut d = draft.clone();
@@ -500,16 +526,6 @@ pub fn resolve_estimate(
             // is left out, as compare would report it.
             if let Ok((file, config)) = d.validate() {
                 rows.push((v.name().to_string(), file, config));
-            }
-        }
-        // Over several devices, the optimizer state split across them too.
-        if world > 1 {
-            let mut d = draft.clone();
-            d.flag("--strategy shard-optimizer", "train.strategy", |f| {
-                f.train.strategy = Strategy::ShardOptimizer
-            });
-            if let Ok((file, config)) = d.validate() {
-                rows.push(("shard-optimizer".to_string(), file, config));
             }
         }
     }

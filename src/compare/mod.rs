@@ -47,9 +47,14 @@ pub struct ComparePlan {
 }
 
 /// Parses `--strategies`: `all` or a comma-separated list of [`Variant`] words.
-pub fn parse_variants(list: &str) -> Result<Vec<Variant>, String> {
+pub fn parse_variants(list: &str, several_devices: bool) -> Result<Vec<Variant>, String> {
     if list.trim() == "all" {
-        return Ok(Variant::ALL.to_vec());
+        // shard-optimizer splits the optimizer state across devices: a row only with them.
+        return Ok(Variant::ALL
+            .iter()
+            .copied()
+            .filter(|v| several_devices || *v != Variant::ShardOptimizer)
+            .collect());
     }
     let mut out = Vec::new();
     for word in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
@@ -172,6 +177,12 @@ fn predicted(
     total: Option<crate::units::Bytes>,
 ) -> Option<u64> {
     use crate::estimate::{Estimate, Target};
+    // Over several devices the row's process figure is one device's (CUDA) or the
+    // shared process's (CPU peers), neither of which the whole-batch estimate predicts:
+    // `oomlab estimate --devices` gives each device's.
+    if !row.per_device.is_empty() {
+        return None;
+    }
     let target = match row.memory_kind? {
         MemoryKind::Gpu => Target::Cuda { total: total? },
         MemoryKind::Host => Target::this_cpu(),

@@ -21,6 +21,7 @@ impl Variant {
             Variant::AutoHalve => Strategy::AutoHalve,
             Variant::Checkpointing => Strategy::Checkpointing,
             Variant::HalfBf16 | Variant::HalfF16 => Strategy::Half,
+            Variant::ShardOptimizer => Strategy::ShardOptimizer,
             _ => Strategy::Baseline,
         };
         set("train.strategy", &|f| f.train.strategy = strategy);
@@ -40,7 +41,10 @@ impl Variant {
                 f.model.attention = AttentionKind::Math
             }),
             Variant::PoolExact => set("memory.mode", &|f| f.memory.mode = PoolMode::Exact),
-            Variant::Baseline | Variant::AutoHalve | Variant::Checkpointing => {}
+            Variant::Baseline
+            | Variant::AutoHalve
+            | Variant::Checkpointing
+            | Variant::ShardOptimizer => {}
         }
     }
 }

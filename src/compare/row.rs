@@ -78,6 +78,23 @@ pub struct Row {
     pub note: Option<String>,
     /// The run folder, relative to the comparison folder.
     pub run_dir: String,
+    /// A data-parallel row (`compare --devices`): every device's figures, by rank.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub per_device: Vec<DeviceFigures>,
+}
+
+/// One device of a data-parallel row.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DeviceFigures {
+    /// `cuda:1 NVIDIA H200`, `cpu`.
+    pub device: String,
+    /// NVML's figure for this process on this device (CPU peers: the whole process's
+    /// heap, which they share).
+    pub process_peak_bytes: Option<u64>,
+    /// burn's allocator peak in use on this device (CUDA; at phase ends).
+    pub peak_in_use_bytes: Option<u64>,
+    /// The optimizer state this device keeps (all of it, or its shard).
+    pub optimizer_state_bytes: Option<u64>,
 }
 
 impl Row {
@@ -122,6 +139,7 @@ impl Row {
             status,
             note: None,
             run_dir: run_dir.to_string(),
+            per_device: Vec::new(),
         }
     }
 
@@ -174,6 +192,17 @@ impl Row {
             final_loss: s.final_loss.map(f64::from),
             note: (s.cache_cleanups.is_some() && !gpu).then(|| {
                 "no pool on the CPU: the cleanup frees nothing, only its call is measured".into()
+            }),
+            per_device: s.parallel.as_ref().map_or_else(Vec::new, |p| {
+                p.peers
+                    .iter()
+                    .map(|peer| DeviceFigures {
+                        device: peer.device.clone(),
+                        process_peak_bytes: bytes(peer.process_peak),
+                        peak_in_use_bytes: bytes(peer.allocator_peak_in_use),
+                        optimizer_state_bytes: bytes(peer.optimizer_state),
+                    })
+                    .collect()
             }),
             ..Self::empty(strategy, run_dir, status)
         }

@@ -113,7 +113,44 @@ impl Comparison {
         ]
         .iter()
         .map(|s| s.to_string())
+        .chain(self.several_devices().then(|| {
+            if self.gpu() {
+                "per device (NVML process peak, allocator in use, optimizer state)".to_string()
+            } else {
+                "per device (optimizer state; CPU peers share one heap)".to_string()
+            }
+        }))
         .collect()
+    }
+
+    /// Whether some row ran over several devices (`compare --devices`): then every
+    /// rendering has a per-device column.
+    fn several_devices(&self) -> bool {
+        self.rows.iter().any(|r| !r.per_device.is_empty())
+    }
+
+    /// A row's per-device figures, one device after another.
+    fn per_device_cell(&self, r: &Row) -> String {
+        if r.per_device.is_empty() {
+            return "n/a".into();
+        }
+        let b = |x: Option<u64>| x.map(|v| Bytes(v).to_string());
+        r.per_device
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                let figures: Vec<String> = [
+                    self.gpu().then(|| b(d.process_peak_bytes)).flatten(),
+                    b(d.peak_in_use_bytes).map(|v| format!("in use {v}")),
+                    b(d.optimizer_state_bytes).map(|v| format!("state {v}")),
+                ]
+                .into_iter()
+                .flatten()
+                .collect();
+                format!("#{i} {}: {}", d.device, figures.join(", "))
+            })
+            .collect::<Vec<_>>()
+            .join(" | ")
     }
 
     /// The cells of every row, formatted for people (units from [`crate::units`]).
@@ -169,6 +206,9 @@ impl Comparison {
                         .map(|n| format!(" ({n})"))
                         .unwrap_or_default(),
                 ]
+                .into_iter()
+                .chain(self.several_devices().then(|| self.per_device_cell(r)))
+                .collect()
             })
             .collect()
     }
@@ -208,13 +248,19 @@ impl Comparison {
         // strategy, split, peak process memory, peak in use (heap or allocator: what a
         // budget counts), OOMs hit, final loss, status.
         const KEEP: [usize; 7] = [0, 1, 3, 5, 13, 15, 16];
+        // Over several devices, the per-device column (the last) too.
+        let keep: Vec<usize> = KEEP
+            .iter()
+            .copied()
+            .chain(self.several_devices().then_some(17))
+            .collect();
         let headers = self.headers();
         let mut t = Table::new();
         t.load_preset(presets::UTF8_FULL_CONDENSED)
             .set_content_arrangement(ContentArrangement::Disabled)
-            .set_header(KEEP.iter().map(|&i| headers[i].clone()));
+            .set_header(keep.iter().map(|&i| headers[i].clone()));
         for (row, r) in self.cells().into_iter().zip(&self.rows) {
-            t.add_row(KEEP.iter().map(|&i| {
+            t.add_row(keep.iter().map(|&i| {
                 if i == 16 {
                     match &r.status {
                         RowStatus::Completed => "completed".to_string(),
@@ -285,6 +331,7 @@ impl Comparison {
             "time_vs_baseline",
             "note",
             "status",
+            "per_device",
         ])?;
         let o = |v: Option<String>| v.unwrap_or_default();
         for r in &self.rows {
@@ -315,6 +362,20 @@ impl Comparison {
                     RowStatus::Failed(w) => format!("failed: {w}"),
                     RowStatus::NotRun => "not-run".into(),
                 },
+                // device=process_peak/in_use/optimizer_state bytes, `|` between devices.
+                r.per_device
+                    .iter()
+                    .map(|d| {
+                        format!(
+                            "{}={}/{}/{}",
+                            d.device,
+                            o(d.process_peak_bytes.map(|v| v.to_string())),
+                            o(d.peak_in_use_bytes.map(|v| v.to_string())),
+                            o(d.optimizer_state_bytes.map(|v| v.to_string()))
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join("|"),
             ])?;
         }
         let bytes = w.into_inner().map_err(|e| e.into_error())?;

@@ -159,3 +159,67 @@ fn buckets_and_one_operation_per_parameter_reduce_to_the_same_weights() {
         bucketed["final_params"]["fnv1a64"]
     );
 }
+
+#[test]
+fn compare_over_two_cpu_peers_adds_shard_optimizer_and_a_column_per_device() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = oomlab()
+        .args([
+            "compare",
+            "--devices",
+            "cpu,cpu",
+            "--strategies",
+            "baseline,shard-optimizer",
+            "--max-steps",
+            "3",
+            "--batch",
+            "8",
+            "--set",
+            "model.seq_len=16",
+            "--quiet",
+            "--json",
+            "--out",
+        ])
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    assert_exit(&out, 0);
+    let c: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = c["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    let state = |row: &Value| -> Vec<u64> {
+        row["per_device"]
+            .as_array()
+            .unwrap_or_else(|| panic!("no per_device: {row}"))
+            .iter()
+            .map(|d| d["optimizer_state_bytes"].as_u64().unwrap())
+            .collect()
+    };
+    for row in rows {
+        assert_eq!(row["status"]["kind"], "completed", "{row}");
+        assert_eq!(row["per_device"].as_array().unwrap().len(), 2);
+        // The whole-batch estimate does not predict one device's figure.
+        assert!(row["predicted_peak_bytes"].is_null());
+    }
+    // Plain: every peer keeps all of AdamW's state; sharded: the two shares add up to it.
+    let (plain, sharded) = (state(&rows[0]), state(&rows[1]));
+    assert_eq!(plain[0], plain[1]);
+    assert_eq!(sharded[0] + sharded[1], plain[0]);
+    assert!(sharded.iter().all(|s| *s < plain[0]));
+    // Every rendering has the per-device column.
+    let md = std::fs::read_to_string(tmp.path().join("compare.md")).unwrap();
+    assert!(md.contains("per device (optimizer state"), "{md}");
+    let csv = std::fs::read_to_string(tmp.path().join("compare.csv")).unwrap();
+    assert!(csv.lines().next().unwrap().ends_with("per_device"), "{csv}");
+}
+
+#[test]
+fn shard_optimizer_in_compare_needs_several_devices() {
+    let out = oomlab()
+        .args(["compare", "--strategies", "baseline,shard-optimizer"])
+        .output()
+        .unwrap();
+    assert_exit(&out, 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("give two or more with --devices"), "{err}");
+}
