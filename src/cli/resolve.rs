@@ -312,15 +312,20 @@ fn devices_of(
         devices.clear();
     }
     if config.train.strategy == config::StrategySpec::ShardOptimizer && devices.len() < 2 {
-        return Err(Error::Unsupported(
-            "--strategy shard-optimizer splits the optimizer state across devices: give two or more with --devices (e.g. --devices cuda:0,cuda:1 or --gpus 2; --devices cpu,cpu runs it on two CPU peers)".into(),
-        ));
+        return Err(shard_needs_devices("--strategy"));
     }
     if devices.len() > 1 {
         crate::parallel::check_split(config.train.batch, devices.len())
             .map_err(Error::Unsupported)?;
     }
     Ok((device, devices))
+}
+
+/// `FLAG shard-optimizer` on one device, refused with the way out.
+fn shard_needs_devices(flag: &str) -> Error {
+    Error::Unsupported(format!(
+        "{flag} shard-optimizer splits the optimizer state across devices: give two or more with --devices (e.g. --devices cuda:0,cuda:1; --devices cpu,cpu runs it on two CPU peers)"
+    ))
 }
 
 /// Turns `compare` flags into a plan: one typed config per row, each checked here, so a
@@ -350,7 +355,7 @@ pub fn resolve_compare(args: CompareArgs) -> Result<crate::compare::ComparePlan,
         });
     }
     // The shared settings must hold on their own.
-    shared.clone().validate()?;
+    let (_, common) = shared.clone().validate()?;
     args.device
         .parse::<crate::device::DeviceRequest>()
         .map_err(|reason| ConfigError::Override {
@@ -371,12 +376,10 @@ pub fn resolve_compare(args: CompareArgs) -> Result<crate::compare::ComparePlan,
         ));
     }
     if !several && variants.contains(&crate::vocab::Variant::ShardOptimizer) {
-        return Err(Error::Unsupported(
-            "--strategies shard-optimizer splits the optimizer state across devices: give two or more with --devices (e.g. --devices cuda:0,cuda:1; --devices cpu,cpu runs it on two CPU peers)".into(),
-        ));
+        return Err(shard_needs_devices("--strategies"));
     }
     if several {
-        crate::parallel::check_split(shared.clone().validate()?.1.train.batch, args.devices.len())
+        crate::parallel::check_split(common.train.batch, args.devices.len())
             .map_err(Error::Unsupported)?;
     }
     if let Some(b) = args.vram_budget {
