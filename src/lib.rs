@@ -34,5 +34,6 @@ pub mod text;
 pub mod train;
 pub mod units;
 pub mod vocab;
+pub mod warm_up;
 
 pub use error::Error;

@@ -109,13 +109,18 @@ impl RunDir {
 
     /// Writes `summary.json` and `summary.txt`.
     pub fn write_summary(&self, summary: &RunSummary) -> Result<(), Error> {
-        let json_path = self.path.join("summary.json");
-        let json = serde_json::to_string_pretty(summary).unwrap_or_default();
-        fs::write(&json_path, json + "\n").map_err(io_err(&json_path))?;
-        let txt_path = self.path.join("summary.txt");
-        fs::write(&txt_path, render_summary(summary) + "\n").map_err(io_err(&txt_path))?;
-        Ok(())
+        write_summary_at(&self.path, summary)
     }
+}
+
+/// Writes `summary.json` and `summary.txt` into run folder `dir`.
+pub fn write_summary_at(dir: &Path, summary: &RunSummary) -> Result<(), Error> {
+    let json_path = dir.join("summary.json");
+    let json = serde_json::to_string_pretty(summary).unwrap_or_default();
+    fs::write(&json_path, json + "\n").map_err(io_err(&json_path))?;
+    let txt_path = dir.join("summary.txt");
+    fs::write(&txt_path, render_summary(summary) + "\n").map_err(io_err(&txt_path))?;
+    Ok(())
 }
 
 /// Writes `config.toml`: the resolved config (file + flags), so the folder says how the

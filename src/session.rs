@@ -63,6 +63,43 @@ pub struct TrainPlan {
     pub leak: crate::train::LeakSpec,
     /// `--leak-demo`: a deliberate leak.
     pub leak_demo: Option<crate::vocab::LeakDemo>,
+    /// `--json`: the summary goes to stdout as JSON.
+    pub json: bool,
+    /// A SIMULATED slow start before step 1, for tests of the stop path.
+    pub simulated_slow_start: Option<Duration>,
+}
+
+/// Prints a train run's result on stdout: the summary as JSON, or the rendered summary
+/// and the run folder. A closed pipe is not the run's failure, so write errors are
+/// dropped.
+pub fn print_train_result(json: bool, summary: &RunSummary, run_dir: &std::path::Path) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = if json {
+        serde_json::to_writer_pretty(&mut out, summary)
+            .map_err(std::io::Error::other)
+            .and_then(|_| writeln!(out))
+    } else {
+        write!(
+            out,
+            "{}\nrun folder: {}\n",
+            crate::report::render_summary(summary),
+            run_dir.display()
+        )
+    };
+    let _ = out.flush();
+}
+
+/// The exit code of a run that ended with `stop`.
+pub fn exit_code(stop: &crate::report::StopReason, flag: &StopFlag) -> i32 {
+    use crate::report::StopReason;
+    match stop {
+        StopReason::Completed => 0,
+        StopReason::Interrupted if flag.terminated() => crate::error::EXIT_TERMINATED,
+        StopReason::Interrupted => crate::error::EXIT_INTERRUPTED,
+        StopReason::Failed(_) => crate::error::EXIT_FAILURE,
+        StopReason::OutOfMemory(_) => crate::error::EXIT_OOM,
+    }
 }
 
 /// A checked `--resume`: the run folder and the configuration keys `--force` let change.
@@ -400,6 +437,13 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
         "training on {device_label}, run folder {}",
         run_dir.path().display()
     ));
+    kit.simulated_slow_start = plan.simulated_slow_start;
+    kit.abandon = Some(abandon_action(
+        plan,
+        run_dir.path(),
+        held.cubecl.as_ref().and_then(|c| c.scratch.clone()),
+        stop,
+    ));
     let mut progress = TrainProgress::new(plan.quiet);
     let checkpointing = plan.config.train.checkpointing;
     let result = dispatch(
@@ -423,6 +467,36 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
     Ok(TrainOutcome {
         summary: result.summary,
         run_dir: run_dir.path().to_path_buf(),
+    })
+}
+
+/// What a stop does when the device is too busy for the loop to see it (see
+/// `train::stall`): write the summary the watchdog made, print it as the run would, and
+/// end the process with the stop's exit code (130 Ctrl-C, 143 SIGTERM).
+fn abandon_action(
+    plan: &TrainPlan,
+    dir: &std::path::Path,
+    scratch: Option<PathBuf>,
+    stop: &StopFlag,
+) -> Arc<dyn Fn(crate::train::RunResult) + Send + Sync> {
+    let dir = dir.to_path_buf();
+    let json = plan.json;
+    let quiet = plan.quiet;
+    let stop = stop.clone();
+    Arc::new(move |result: crate::train::RunResult| {
+        if !quiet {
+            if let Some(during) = &result.summary.stopped_during {
+                eprintln!("\noomlab: {during}; the summary is written");
+            }
+        }
+        if let Err(e) = crate::run_dir::write_summary_at(&dir, &result.summary) {
+            eprintln!("oomlab: error: {e}");
+        }
+        if let Some(s) = &scratch {
+            let _ = std::fs::remove_dir_all(s);
+        }
+        print_train_result(json, &result.summary, &dir);
+        std::process::exit(exit_code(&result.summary.stop, &stop));
     })
 }
 
@@ -521,11 +595,21 @@ fn cuda_instruments(
         say(note);
     }
     if let (Some(dir), true) = (&setup.kernel_cache, plan.tuned_pack) {
-        if let Some(line) = install_tuned(dir, name, index) {
+        if !setup.autotune.matches_shipped() {
+            // At another level their keys would not match: say so once, in the note.
+        } else if let Some(line) = install_tuned(dir, name, index) {
+            say(&line);
+            kit.notes.push(line);
+        }
+        if let Some(done) =
+            crate::device::install_compiled(dir, name, crate::device::driver_version())
+        {
+            let line = done.note(name);
             say(&line);
             kit.notes.push(line);
         }
     }
+    kit.notes.push(setup.autotune.note());
     kit.kernel_cache = setup.kernel_cache.clone();
     held.cubecl = Some(setup);
     let nvml = match NvmlView::init() {

@@ -57,6 +57,10 @@ pub enum Command {
         #[arg(long, short, value_name = "FILE")]
         out: Option<PathBuf>,
     },
+    /// Compile and autotune ahead of time every kernel a lesson or a compare needs (GPU),
+    /// so a class does not wait for it; says how long it took.
+    #[command(name = "warm-up", long_about = WARM_UP_ABOUT)]
+    WarmUp(WarmUpArgs),
     /// Print the generated training language (the default data) to stdout.
     Dataset(DatasetArgs),
     /// GPUs, the processes holding VRAM (stale ones flagged), and a careful way to free it.
@@ -458,6 +462,10 @@ pub struct TrainArgs {
     /// No progress on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+    /// For tests of the stop path: wait SECS before step 1 without looking at the stop
+    /// flag, as a kernel compilation does (SIMULATED; said in the output).
+    #[arg(long, value_name = "SECS", hide = true)]
+    pub simulate_slow_start: Option<f64>,
 }
 
 /// `--check-every` values.
@@ -646,6 +654,55 @@ pub struct CompareArgs {
     /// the compare folder).
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+    /// No progress on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+const WARM_UP_ABOUT: &str = "\
+Compile and autotune, ahead of time, the kernels that `oomlab lesson` and `oomlab compare`
+will need on this GPU, and say how long it took.
+
+On a GPU, burn 0.21 compiles its kernels (NVRTC) the first time a process meets a shape
+and precision, and may benchmark candidate kernels (autotune). Both are kept in the kernel
+cache folder (~/.cache/oomlab/cubecl, or --kernel-cache of train), so every later process
+finds them. oomlab ships the kernels and autotune results it measured on an NVIDIA H200;
+on another card, or for a config of your own, the first run of each row compiles.
+warm-up runs every compare row of each config for --max-steps steps, each in a fresh
+process as compare does, plus the baseline at the micro-batches auto-halve falls back to
+(--halvings), and prints what each run compiled. Run it before a class:
+
+  oomlab warm-up                          # what `oomlab lesson` and `compare --config gpu` need
+  oomlab warm-up --config tiny,gpu,h200   # every built-in config
+  oomlab warm-up --strategies baseline,amp-bf16 --halvings 0
+
+On the CPU nothing is compiled at run time, so there is nothing to warm up.";
+
+/// `oomlab warm-up`
+#[derive(Debug, Args)]
+pub struct WarmUpArgs {
+    /// Comma-separated configs: built-in names (tiny, gpu, h200) or TOML files.
+    #[arg(long, short, default_value = "gpu", value_name = "LIST")]
+    pub config: String,
+    /// Compare rows to run for each config (as `compare --strategies`), or all.
+    #[arg(long, default_value = "all", value_name = "LIST|all")]
+    pub strategies: String,
+    /// Also run the baseline at batch/2, batch/4, ... this many times halved: the
+    /// micro-batches auto-halve falls back to under a budget.
+    #[arg(long, default_value_t = 2, value_name = "N")]
+    pub halvings: u32,
+    /// Optimizer steps per run (the first compiles; later ones are quick).
+    #[arg(long, default_value_t = 2, value_name = "N")]
+    pub max_steps: u64,
+    /// auto, cpu, cuda or cuda:N.
+    #[arg(long, short, default_value = "auto", value_name = "DEVICE")]
+    pub device: String,
+    /// Folder for the runs and warm-up.json (default runs/<time>-warm-up).
+    #[arg(long, short, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Print the report as JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
     /// No progress on stderr.
     #[arg(long, short)]
     pub quiet: bool,

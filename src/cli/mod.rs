@@ -7,15 +7,14 @@ mod resolve;
 
 pub use args::{
     Cli, Command, CompareArgs, DatasetArgs, DiagnoseArgs, EstimateArgs, GpuArgs, LessonArgs,
-    TrainArgs,
+    TrainArgs, WarmUpArgs,
 };
-pub use resolve::{resolve, resolve_compare, resolve_estimate, resolve_lesson};
+pub use resolve::{resolve, resolve_compare, resolve_estimate, resolve_lesson, resolve_warm_up};
 
 use std::io::Write;
 
 use crate::config::{self, builtin_config, BUILTIN_CONFIGS};
 use crate::error::{Error, EXIT_INTERRUPTED};
-use crate::report::{render_summary, StopReason};
 use crate::session::run_train;
 use crate::train::StopFlag;
 
@@ -46,6 +45,18 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
             let stop = stop_on_ctrl_c();
             crate::lesson::run_lesson(&plan, &stop)?;
             Ok(if stop.requested() {
+                EXIT_INTERRUPTED
+            } else {
+                0
+            })
+        }
+        Command::WarmUp(args) => {
+            let json = args.json;
+            let plan = resolve_warm_up(args)?;
+            let stop = stop_on_ctrl_c();
+            let report = crate::warm_up::run_warm_up(&plan, &stop)?;
+            print_result(json, &report, || report.to_terminal());
+            Ok(if report.interrupted {
                 EXIT_INTERRUPTED
             } else {
                 0
@@ -98,20 +109,8 @@ fn train(args: TrainArgs) -> Result<i32, Error> {
     // A second Ctrl-C quits at once; the step log already holds every finished step.
     let stop = stop_on_ctrl_c();
     let outcome = run_train(&plan, &stop)?;
-    print_result(json, &outcome.summary, || {
-        format!(
-            "{}\nrun folder: {}\n",
-            render_summary(&outcome.summary),
-            outcome.run_dir.display()
-        )
-    });
-    Ok(match outcome.summary.stop {
-        StopReason::Completed => 0,
-        StopReason::Interrupted if stop.terminated() => crate::error::EXIT_TERMINATED,
-        StopReason::Interrupted => EXIT_INTERRUPTED,
-        StopReason::Failed(_) => crate::error::EXIT_FAILURE,
-        StopReason::OutOfMemory(_) => crate::error::EXIT_OOM,
-    })
+    crate::session::print_train_result(json, &outcome.summary, &outcome.run_dir);
+    Ok(crate::session::exit_code(&outcome.summary.stop, &stop))
 }
 
 /// Writes a command's result to stdout: as JSON with `--json`, else the text `terminal`

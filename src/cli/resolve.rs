@@ -272,6 +272,11 @@ pub fn resolve(args: TrainArgs) -> Result<TrainPlan, Error> {
             ..Default::default()
         },
         leak_demo: args.leak_demo,
+        json: args.json,
+        simulated_slow_start: args
+            .simulate_slow_start
+            .filter(|s| s.is_finite() && *s > 0.0)
+            .map(std::time::Duration::from_secs_f64),
         file,
         config,
         device,
@@ -405,6 +410,96 @@ pub fn resolve_compare(args: CompareArgs) -> Result<crate::compare::ComparePlan,
             crate::run_dir::default_run_path(std::path::Path::new("runs"), "compare")
         }),
         quiet: args.quiet,
+    })
+}
+
+/// Turns `warm-up` flags into passes of compare rows: every row at each config's batch,
+/// then the baseline at each halving.
+pub fn resolve_warm_up(args: super::args::WarmUpArgs) -> Result<crate::warm_up::WarmUpPlan, Error> {
+    let out = args.out.clone().unwrap_or_else(|| {
+        crate::run_dir::default_run_path(std::path::Path::new("runs"), "warm-up")
+    });
+    let configs: Vec<&str> = args
+        .config
+        .split(',')
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect();
+    if configs.is_empty() {
+        return Err(ConfigError::Override {
+            given: format!("--config {}", args.config),
+            reason: "no config given".into(),
+        }
+        .into());
+    }
+    let pass = |config: &str, strategies: &str, batch: Option<u64>| {
+        let stem = std::path::Path::new(config)
+            .file_stem()
+            .map_or_else(|| config.to_string(), |s| s.to_string_lossy().into_owned());
+        let folder = match batch {
+            Some(b) => format!("{stem}-batch-{b}"),
+            None => stem,
+        };
+        let compare = resolve_compare(CompareArgs {
+            strategies: strategies.to_string(),
+            config: config.to_string(),
+            steps: 4,
+            batch,
+            max_steps: Some(args.max_steps),
+            device: args.device.clone(),
+            devices: Vec::new(),
+            vram_budget: None,
+            memory_budget: None,
+            set: Vec::new(),
+            out: Some(out.join(folder)),
+            json: false,
+            brief: true,
+            html: None,
+            quiet: true,
+        })?;
+        let batch = compare
+            .rows
+            .iter()
+            .find_map(|(_, c)| c.as_ref().ok().map(|(_, rc)| rc.train.batch as u64))
+            .unwrap_or(0);
+        Ok::<_, Error>(crate::warm_up::WarmUpPass {
+            config: config.to_string(),
+            batch,
+            compare,
+        })
+    };
+    if args.device == "auto" {
+        let selected = crate::device::select(crate::device::DeviceRequest::Auto)?;
+        if let crate::device::Selected::Cpu { note } = selected {
+            return Ok(crate::warm_up::WarmUpPlan {
+                passes: Vec::new(),
+                out,
+                quiet: args.quiet,
+                nothing_to_do: Some(format!(
+                    "oomlab warm-up: no GPU here{}; the CPU backend compiles nothing at run time, so there is nothing to warm up (--device cpu runs the warm-up on the CPU anyway, e.g. to try it)",
+                    note.map(|n| format!(" ({n})")).unwrap_or_default()
+                )),
+            });
+        }
+    }
+    let mut passes = Vec::new();
+    for config in configs {
+        let first = pass(config, &args.strategies, None)?;
+        let batch = first.batch;
+        passes.push(first);
+        for k in 1..=args.halvings {
+            let b = batch >> k;
+            if b == 0 {
+                break;
+            }
+            passes.push(pass(config, "baseline", Some(b))?);
+        }
+    }
+    Ok(crate::warm_up::WarmUpPlan {
+        passes,
+        out,
+        quiet: args.quiet,
+        nothing_to_do: None,
     })
 }
 

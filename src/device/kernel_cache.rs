@@ -9,6 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
+use cubecl::config::autotune::AutotuneLevel;
 use cubecl::config::cache::CacheConfig;
 use cubecl::config::memory::PersistentMemory;
 use cubecl::config::{CubeClRuntimeConfig, RuntimeConfig};
@@ -45,6 +46,78 @@ pub struct CubeclSetup {
     /// With the kernel cache off: the folder of this process's autotune results, which
     /// [`CubeclSetup::remove_scratch`] deletes at the end of the run.
     pub scratch: Option<PathBuf>,
+    /// The autotune level cubecl runs at, and who chose it.
+    pub autotune: AutotuneChoice,
+}
+
+/// The autotune level the results oomlab ships were measured at. cubecl's autotune keys
+/// hold sizes rounded by the level (minimal: powers of 2.5, balanced: powers of 2), so a
+/// result measured at one level is not found at another.
+pub const SHIPPED_AUTOTUNE_LEVEL: &str = "minimal";
+
+/// The autotune level of this process.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct AutotuneChoice {
+    /// `minimal`, `balanced`, `extensive` or `full`.
+    pub level: &'static str,
+    /// Where it came from: `oomlab` (nothing set), `CUBECL_AUTOTUNE_LEVEL` or
+    /// `cubecl.toml`.
+    pub set_by: &'static str,
+}
+
+impl AutotuneChoice {
+    /// Whether the shipped autotune results can match at this level.
+    pub fn matches_shipped(&self) -> bool {
+        self.level == SHIPPED_AUTOTUNE_LEVEL
+    }
+
+    /// The line for the user.
+    pub fn note(&self) -> String {
+        if self.set_by == "oomlab" {
+            format!(
+                "autotune level: {} (oomlab's choice when CUBECL_AUTOTUNE_LEVEL is not set: the level its shipped autotune results were measured at)",
+                self.level
+            )
+        } else if self.matches_shipped() {
+            format!("autotune level: {} (set by {})", self.level, self.set_by)
+        } else {
+            format!(
+                "autotune level: {} (set by {}): the autotune results oomlab ships were measured at '{SHIPPED_AUTOTUNE_LEVEL}' and do not match this level, so the first step at each shape benchmarks candidate kernels (minutes on a fresh machine); unset it to use them",
+                self.level, self.set_by
+            )
+        }
+    }
+}
+
+fn level_name(level: &AutotuneLevel) -> &'static str {
+    match level {
+        AutotuneLevel::Minimal => "minimal",
+        AutotuneLevel::Balanced => "balanced",
+        AutotuneLevel::Extensive => "extensive",
+        AutotuneLevel::Full => "full",
+    }
+}
+
+/// The level to run at: the user's (`CUBECL_AUTOTUNE_LEVEL`, or a level other than the
+/// default in `cubecl.toml`) or, when they set none, the shipped results' level.
+fn choose_level(from_file: &AutotuneLevel, env: Option<&str>) -> (AutotuneLevel, AutotuneChoice) {
+    let parsed = env.and_then(|v| match v {
+        "minimal" | "0" => Some(AutotuneLevel::Minimal),
+        "balanced" | "1" => Some(AutotuneLevel::Balanced),
+        "extensive" | "2" => Some(AutotuneLevel::Extensive),
+        "full" | "3" => Some(AutotuneLevel::Full),
+        _ => None,
+    });
+    let (level, set_by) = match parsed {
+        Some(level) => (level, "CUBECL_AUTOTUNE_LEVEL"),
+        None if !matches!(from_file, AutotuneLevel::Balanced) => (from_file.clone(), "cubecl.toml"),
+        None => (AutotuneLevel::Minimal, "oomlab"),
+    };
+    let choice = AutotuneChoice {
+        level: level_name(&level),
+        set_by,
+    };
+    (level, choice)
 }
 
 impl CubeclSetup {
@@ -63,6 +136,10 @@ impl CubeclSetup {
 pub fn configure_cubecl(settings: &CubeclSettings) -> CubeclSetup {
     let mut config = CubeClRuntimeConfig::from_current_dir().override_from_env();
     let mut notes = Vec::new();
+    let env_level = std::env::var("CUBECL_AUTOTUNE_LEVEL").ok();
+    let (level, autotune) = choose_level(&config.autotune.level, env_level.as_deref());
+    config.autotune.level = level;
+    notes.push(autotune.note());
     let mut kernel_cache = None;
     let mut scratch = None;
     match &settings.kernel_cache {
@@ -108,12 +185,14 @@ pub fn configure_cubecl(settings: &CubeclSettings) -> CubeclSetup {
             ],
             kernel_cache: None,
             scratch: None,
+            autotune: AutotuneChoice::default(),
         };
     }
     CubeclSetup {
         notes,
         kernel_cache,
         scratch,
+        autotune,
     }
 }
 
@@ -175,6 +254,21 @@ fn walk(dir: &Path, visit: &mut dyn FnMut(&Path)) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_shipped_level_unless_the_user_chose_one() {
+        let (_, c) = choose_level(&AutotuneLevel::Balanced, None);
+        assert_eq!((c.level, c.set_by), ("minimal", "oomlab"));
+        assert!(c.matches_shipped() && c.note().contains("oomlab's choice"));
+        let (_, c) = choose_level(&AutotuneLevel::Balanced, Some("balanced"));
+        assert_eq!((c.level, c.set_by), ("balanced", "CUBECL_AUTOTUNE_LEVEL"));
+        assert!(!c.matches_shipped() && c.note().contains("do not match"));
+        let (_, c) = choose_level(&AutotuneLevel::Full, None);
+        assert_eq!((c.level, c.set_by), ("full", "cubecl.toml"));
+        // A value cubecl does not know is ignored by cubecl too: the file's or oomlab's.
+        let (_, c) = choose_level(&AutotuneLevel::Balanced, Some("fast"));
+        assert_eq!(c.set_by, "oomlab");
+    }
 
     #[test]
     fn counts_kernels_and_autotune_results_by_folder() {

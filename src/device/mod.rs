@@ -4,6 +4,7 @@
 //! needs at run time to compile kernels) can be loaded.
 
 mod ballast;
+mod compiled;
 mod cuda_libs;
 mod kernel_cache;
 mod prealloc;
@@ -12,9 +13,11 @@ mod select;
 mod tuned;
 
 pub use ballast::{hold_budget, Ballast, BudgetError, BudgetSetup};
+pub use compiled::{driver_version, install_compiled, Installed};
 pub use cuda_libs::{cuda_driver, locate_nvrtc, reexec_with_library_dir, CudaDriver, NvrtcStatus};
 pub use kernel_cache::{
-    configure_cubecl, default_kernel_cache, CacheCounts, CubeclSettings, CubeclSetup,
+    configure_cubecl, default_kernel_cache, AutotuneChoice, CacheCounts, CubeclSettings,
+    CubeclSetup, SHIPPED_AUTOTUNE_LEVEL,
 };
 pub use prealloc::{plan_pages, pool_page_sizes, PreallocError, PreallocReport};
 pub use request::DeviceRequest;

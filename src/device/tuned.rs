@@ -68,8 +68,8 @@ pub struct TunedInstall {
     pub results: usize,
 }
 
-/// Copies the shipped autotune results for `device_name` into kernel cache folder `dir`
-/// for CUDA device `index`, never replacing a file that exists. Returns a line for the
+/// Adds the shipped autotune results for `device_name` to kernel cache folder `dir` for
+/// CUDA device `index`: every result whose key the cache does not hold yet. Returns a line for the
 /// user, or `None` when oomlab ships nothing for this card.
 pub fn install_tuned(dir: &Path, device_name: &str, index: usize) -> Option<String> {
     let pack = PACKS.iter().find(|p| p.device == device_name)?;
@@ -80,15 +80,25 @@ pub fn install_tuned(dir: &Path, device_name: &str, index: usize) -> Option<Stri
     let done = write_missing(&target, pack.files);
     Some(match done {
         Ok(d) if d.written > 0 => format!(
-            "installed {} autotune results measured on an {} ({}) into {}: the first step compiles the chosen kernels without benchmarking the candidates",
+            "installed {} autotune results measured on an {} ({}) into {}: no candidate kernel is benchmarked for the shapes they cover",
             d.results, pack.device, pack.origin, target.display()
         ),
-        Ok(_) => format!("autotune results for the {}: already in {}", pack.device, target.display()),
+        Ok(_) => format!("autotune results for the {}: all already in {}", pack.device, target.display()),
         Err(e) => format!("could not install the shipped autotune results into {} ({e}); the first step autotunes itself", target.display()),
     })
 }
 
+/// The key of one cubecl autotune cache line (operation key and the tunables' checksum),
+/// as canonical JSON.
+fn line_key(line: &str) -> Option<String> {
+    let v: serde_json::Value = serde_json::from_str(line).ok()?;
+    Some(v.get("key")?.to_string())
+}
+
+/// Appends to each file in `target` the shipped lines whose key it does not hold yet
+/// (cubecl itself only ever appends lines), creating missing files.
 fn write_missing(target: &Path, files: &[(&str, &str)]) -> std::io::Result<TunedInstall> {
+    use std::io::Write;
     std::fs::create_dir_all(target)?;
     let mut done = TunedInstall {
         written: 0,
@@ -97,16 +107,35 @@ fn write_missing(target: &Path, files: &[(&str, &str)]) -> std::io::Result<Tuned
     };
     for (name, text) in files {
         let path = target.join(name);
-        if path.exists() {
+        let have: std::collections::HashSet<String> = match std::fs::read_to_string(&path) {
+            Ok(t) => t.lines().filter_map(line_key).collect(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Default::default(),
+            Err(e) => return Err(e),
+        };
+        let mut add = String::new();
+        let mut n = 0;
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            if line_key(line).is_some_and(|k| !have.contains(&k)) {
+                add += line;
+                add.push('\n');
+                n += 1;
+            }
+        }
+        if n == 0 {
             done.kept += 1;
             continue;
         }
-        // A temporary file and a rename, so a concurrent process never reads half a file.
-        let tmp = target.join(format!(".{name}.{}", std::process::id()));
-        std::fs::write(&tmp, text)?;
-        std::fs::rename(&tmp, &path)?;
+        if have.is_empty() && !path.exists() {
+            // A temporary file and a rename, so a concurrent process never reads half a file.
+            let tmp = target.join(format!(".{name}.{}", std::process::id()));
+            std::fs::write(&tmp, &add)?;
+            std::fs::rename(&tmp, &path)?;
+        } else {
+            let mut f = std::fs::OpenOptions::new().append(true).open(&path)?;
+            f.write_all(add.as_bytes())?;
+        }
         done.written += 1;
-        done.results += text.lines().filter(|l| !l.trim().is_empty()).count();
+        done.results += n;
     }
     Ok(done)
 }
@@ -126,6 +155,25 @@ mod tests {
         assert_eq!(n, PACKS[0].files.len());
         let again = install_tuned(dir.path(), "NVIDIA H200", 1).unwrap();
         assert!(again.contains("already"), "{again}");
+    }
+
+    #[test]
+    fn results_the_cache_lacks_are_appended_and_its_own_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let theirs = r#"{"key":{"key":"mine","checksum":"c"},"value":{"fastest_index":0}}"#;
+        let shipped = [
+            r#"{"key":{"key":"a","checksum":"c"},"value":{"fastest_index":1}}"#,
+            r#"{"key":{"key":"mine","checksum":"c"},"value":{"fastest_index":2}}"#,
+        ]
+        .join("\n");
+        std::fs::write(dir.path().join("f.json.log"), format!("{theirs}\n")).unwrap();
+        let files: [(&str, &str); 1] = [("f.json.log", &shipped)];
+        let done = write_missing(dir.path(), &files).unwrap();
+        assert_eq!((done.written, done.results), (1, 1));
+        let text = std::fs::read_to_string(dir.path().join("f.json.log")).unwrap();
+        assert_eq!(text.lines().count(), 2);
+        assert!(text.starts_with(theirs) && text.contains(r#""key":"a""#));
+        assert_eq!(write_missing(dir.path(), &files).unwrap().results, 0);
     }
 
     #[test]

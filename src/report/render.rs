@@ -111,9 +111,10 @@ pub fn render_summary(s: &RunSummary) -> String {
                 s.steps_planned,
                 match &s.stop {
                     StopReason::Completed => String::new(),
-                    StopReason::Interrupted => {
-                        " (stopped by Ctrl-C or SIGTERM after a finished step)".into()
-                    }
+                    StopReason::Interrupted => match &s.stopped_during {
+                        Some(during) => format!(" ({during})"),
+                        None => " (stopped by Ctrl-C or SIGTERM after a finished step)".into(),
+                    },
                     StopReason::Failed(m) => format!(" (failed: {m})"),
                     StopReason::OutOfMemory(e) => format!(
                         " (stopped by {} at step {}: that step was discarded, not applied)",

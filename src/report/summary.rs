@@ -221,4 +221,8 @@ pub struct RunSummary {
     /// throughput of the whole run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parallel: Option<crate::parallel::ParallelReport>,
+    /// A stop that could not wait for the step in progress (Ctrl-C or SIGTERM while
+    /// kernels compiled): where it found the run, and what that means.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped_during: Option<String>,
 }

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::stall::{Busy, Journal, Watchdog};
 use super::stop::StopFlag;
 use super::summarize::{summarize, Measured, Outcome, ScalerState};
 use super::trainer::{Instruments, StepRecord, TrainError, Trainer};
@@ -70,6 +71,13 @@ pub struct RunKit {
     pub leak_demo: Option<crate::vocab::LeakDemo>,
     /// This run is one peer of a data-parallel run (`--devices`).
     pub peer: Option<Arc<crate::parallel::Peer>>,
+    /// Called, on a watchdog thread, with the summary of a run that a stop request could
+    /// not reach because the device stayed busy (a kernel compilation): it writes the
+    /// summary and ends the process. `None`: stops wait for the step to end.
+    pub abandon: Option<Arc<dyn Fn(RunResult) + Send + Sync>>,
+    /// A SIMULATED slow start for tests of the stop path on the CPU: the loop sleeps this
+    /// long before step 1, without looking at the stop flag, as a compilation would.
+    pub simulated_slow_start: Option<Duration>,
 }
 
 impl Default for RunKit {
@@ -90,6 +98,8 @@ impl Default for RunKit {
             leak: super::LeakSpec::default(),
             leak_demo: None,
             peer: None,
+            abandon: None,
+            simulated_slow_start: None,
         }
     }
 }
@@ -190,14 +200,69 @@ pub fn train<B: super::TrainBackend>(
 
     let cache_counts = || kit.kernel_cache.as_deref().map(CacheCounts::read);
     let cache_before = cache_counts();
+    let journal = Journal::default();
+    let watchdog = kit.abandon.clone().map(|abandon| {
+        let early = EarlyStop {
+            cfg: cfg.clone(),
+            journal: journal.clone(),
+            stop: stop.clone(),
+            plan: initial_plan,
+            measured: Measured {
+                device: device_info.clone(),
+                data: data.clone(),
+                vocab,
+                initial_plan,
+                params: params.clone(),
+                compute_params: compute_params.clone(),
+                final_params: None,
+                memory: MemoryReport::default(),
+                warm_up_s: None,
+                kernel_cache: None,
+                prealloc: None,
+                scaler: None,
+                supports_half: kit.supports_half,
+                detector: kit.instruments.detector.name().to_string(),
+                checks: if kit.instruments.check_every_phase {
+                    Checks::Phase
+                } else {
+                    Checks::Step
+                },
+                wall_s: 0.0,
+                host_peak_rss: None,
+            },
+            kit: kit.clone(),
+            baseline,
+            cache_before,
+            started,
+        };
+        Watchdog::start(
+            journal.clone(),
+            stop.clone(),
+            Box::new(move || abandon(early.result())),
+        )
+    });
+    if let Some(r) = &kit.resume {
+        journal.restored(&r.records, &r.attempts);
+    }
     let warm_up_s = kit.warm_up_rows.and_then(|rows| {
         observer.on_warm_up(kit.kernel_cache.as_deref());
+        journal.enter(Busy::WarmUp, initial_plan, true);
         let took = contained(|| trainer.warm_up(rows))
             .and_then(Result::ok)
             .map(|d| d.as_secs_f64());
+        journal.leave();
         observer.on_warm_up_done();
         took
     });
+    if let Some(slow) = kit.simulated_slow_start {
+        observer.on_note(&format!(
+            "SIMULATED slow start: waiting {:.1} s before step 1 without looking at the stop flag, as a kernel compilation would (a test of the stop path)",
+            slow.as_secs_f64()
+        ));
+        journal.enter(Busy::WarmUp, initial_plan, true);
+        std::thread::sleep(slow);
+        journal.leave();
+    }
     let cache_after_warm_up = cache_counts();
 
     let outcome = match restore_failed {
@@ -214,9 +279,14 @@ pub fn train<B: super::TrainBackend>(
             stop,
             observer,
             started,
+            &journal,
         ),
         Some(why) => Outcome::failed_before_start(why, initial_plan),
     };
+    // The loop came back: it writes the summary itself.
+    if let Some(w) = watchdog {
+        w.finish();
+    }
     let poisoned = outcome.poisoned;
     // Peers still waiting for this one are released, whatever ended the loop.
     trainer.leave();
@@ -341,6 +411,7 @@ fn drive<B: super::TrainBackend>(
     stop: &StopFlag,
     observer: &mut dyn StepObserver,
     started: Instant,
+    journal: &Journal,
 ) -> Outcome {
     let mut plan = start.plan;
     observer.on_start(cfg.train.max_steps);
@@ -375,6 +446,7 @@ fn drive<B: super::TrainBackend>(
     let mut log_attempt = |mut a: AttemptRecord, observer: &mut dyn StepObserver| {
         a.attempt = attempts.len() + 1;
         observer.on_attempt(&a);
+        journal.attempt(&a);
         attempts.push(a);
     };
     let mut time_to_first_step = None;
@@ -406,8 +478,11 @@ fn drive<B: super::TrainBackend>(
             }
             trainer.set_plan(plan);
             let attempt_started = Instant::now();
+            journal.enter(Busy::Step(step), plan, !proven.contains(&plan));
             // A backend panic (see oom::contained) stops the run with its summary.
-            let Some(outcome) = contained(|| trainer.step(step)) else {
+            let stepped = contained(|| trainer.step(step));
+            journal.leave();
+            let Some(outcome) = stepped else {
                 reason = StopReason::Failed(format!(
                     "the backend panicked during step {step} (see the message above on stderr); on CUDA this follows an out-of-memory failure that burn could not recover from. Try a smaller --batch, or auto-halve with the kernel cache warm"
                 ));
@@ -433,6 +508,7 @@ fn drive<B: super::TrainBackend>(
                         log_attempt(a, observer);
                     }
                     observer.on_step(&rec);
+                    journal.step(&rec, time_to_first_step);
                     if let Some(line) = leak.observe(step, plan, rec.in_use) {
                         observer.on_note(&line);
                     }
@@ -518,6 +594,78 @@ fn drive<B: super::TrainBackend>(
         poisoned,
         checkpoints: checkpointer.map(|c| c.report()),
         leak: Some(leak.report()),
+        stopped_during: None,
+    }
+}
+
+/// What the watchdog needs to summarise a run whose loop it cannot wait for.
+struct EarlyStop {
+    cfg: RunConfig,
+    journal: Journal,
+    stop: StopFlag,
+    plan: StepPlan,
+    measured: Measured,
+    kit: RunKit,
+    baseline: MemoryReading,
+    cache_before: Option<CacheCounts>,
+    started: Instant,
+}
+
+impl EarlyStop {
+    /// The summary as of now, read without the device (which is busy): the process's
+    /// memory from the sampled source (NVML), the kernel cache from its folder.
+    fn result(self) -> RunResult {
+        let mut m = self.measured;
+        let end = self
+            .kit
+            .sampled
+            .as_ref()
+            .map(|p| p.read())
+            .unwrap_or_default();
+        m.memory = MemoryReport {
+            kind: self.kit.memory_kind,
+            sources: self
+                .kit
+                .sampled
+                .as_ref()
+                .map(|p| vec![p.source().to_string()])
+                .unwrap_or_default(),
+            notes: {
+                let mut n = self.kit.notes.clone();
+                n.push("stopped while the device was busy: the allocator was not read; figures are the process's as the sampled source saw it at the stop".into());
+                n
+            },
+            baseline: self.baseline,
+            end,
+            device_total: end.device_total,
+            host_heap_peak: host::counting().then(host::heap_peak),
+            ballast: self.kit.ballast,
+            ..Default::default()
+        };
+        if m.memory.kind == MemoryKind::Host {
+            m.memory.process_peak = host::peak_rss();
+        } else {
+            m.memory.process_peak = end.process;
+        }
+        m.kernel_cache = match (&self.kit.kernel_cache, self.cache_before) {
+            (Some(dir), Some(before)) => {
+                let now = CacheCounts::read(dir).since(before);
+                Some(KernelCacheReport {
+                    dir: dir.display().to_string(),
+                    before,
+                    added_in_warm_up: now,
+                    added_in_run: now,
+                })
+            }
+            _ => None,
+        };
+        m.wall_s = self.started.elapsed().as_secs_f64();
+        m.host_peak_rss = host::peak_rss();
+        let outcome = self.journal.abandoned(&self.stop, self.plan);
+        RunResult {
+            summary: summarize(&self.cfg, outcome, m),
+            timeline: Timeline::default(),
+        }
     }
 }
 

@@ -38,6 +38,8 @@ pub struct Outcome {
     pub checkpoints: Option<super::CheckpointReport>,
     /// What the leak detector saw.
     pub leak: Option<super::LeakReport>,
+    /// Where a stop that could not wait for the loop found it (see `train::stall`).
+    pub stopped_during: Option<String>,
 }
 
 impl Outcome {
@@ -55,6 +57,7 @@ impl Outcome {
             poisoned: false,
             checkpoints: None,
             leak: None,
+            stopped_during: None,
         }
     }
 }
@@ -235,6 +238,7 @@ pub fn summarize(cfg: &RunConfig, outcome: Outcome, m: Measured) -> RunSummary {
         checkpoints: outcome.checkpoints,
         leak: outcome.leak,
         parallel: None,
+        stopped_during: outcome.stopped_during,
     }
 }
 
@@ -329,6 +333,7 @@ mod tests {
             poisoned: false,
             checkpoints: None,
             leak: None,
+            stopped_during: None,
         };
         let s = summarize(&cfg, outcome, measured(whole));
         // The last 10% of 20 steps: losses 2 and 1.
@@ -363,6 +368,7 @@ mod tests {
             poisoned: false,
             checkpoints: None,
             leak: None,
+            stopped_during: None,
         };
         let s = summarize(&cfg, outcome, measured(whole));
         assert_eq!(

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Issue 23: a GPU user's first result, measured as a new user meets it. Nothing is set in
+# the environment for oomlab (no CUBECL_AUTOTUNE_LEVEL, no OOMLAB_KERNEL_CACHE, no
+# LD_LIBRARY_PATH: oomlab finds NVRTC itself); the kernel cache is the default
+# ~/.cache/oomlab/cubecl. Run from the repository root on the device machine, the binary
+# carried xz-compressed in .device-bin/oomlab.xz (scripts/device-setup.sh explains).
+#
+#   MODE=build  bash scripts/h200-cold-start.sh   # warm-up of the gpu config: the pack
+#   MODE=build2 bash scripts/h200-cold-start.sh   # then tiny and h200, same machine
+#   MODE=verify bash scripts/h200-cold-start.sh   # fresh machine, binary with the pack
+#   MODE=compare bash scripts/h200-cold-start.sh  # then compare --strategies all
+#
+# build/build2 leave $OUT/kernel-cache.tar.xz, from which scripts/kernel-pack.py makes
+# kernels/nvidia-h200/. Every timing here is wall-clock on the device machine.
+set -u
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+LOG=$OUT/log-${MODE:-build}.txt
+mkdir -p /tmp/bin
+python3 -c "import lzma,sys; open(sys.argv[2],'wb').write(lzma.open(sys.argv[1]).read())" .device-bin/oomlab.xz /tmp/bin/oomlab
+chmod +x /tmp/bin/oomlab
+BIN=/tmp/bin/oomlab
+# What a new user's shell has: none of the variables oomlab or cubecl read.
+unset CUBECL_AUTOTUNE_LEVEL OOMLAB_KERNEL_CACHE CUBECL_DEBUG_LOG XDG_CACHE_HOME
+CACHE=$HOME/.cache/oomlab/cubecl
+stamp() { date -u +%H:%M:%S.%N | cut -c1-12; }
+say() { echo "### $* ($(stamp))" | tee -a "$LOG"; }
+{
+  date -u +"date: %Y-%m-%dT%H:%M:%SZ"; echo "commit: ${COMMIT:-unknown}"; echo "mode: ${MODE:-build}"
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+  echo "kernel cache before: $(find "$CACHE" -type f 2>/dev/null | wc -l) files"
+  echo "driver JIT cache before: $(du -sh ~/.nv/ComputeCache 2>/dev/null | cut -f1)"
+  env | grep -E '^(CUBECL|OOMLAB|LD_LIBRARY_PATH|CUDA_CACHE)' | sed 's/^/env: /'
+} >> "$LOG" 2>&1
+
+# first_step NAME ARGS...: one fresh `oomlab train` process, 3 steps; the summary's first
+# step and what it compiled go to the log, the JSON to $R.
+first_step() {
+  local name=$1; shift
+  say "first step: $name: oomlab train $* --max-steps 3"
+  local t0=$(date +%s.%N)
+  timeout ${STEP_LIMIT:-240} $BIN train "$@" --max-steps 3 --json --out /tmp/runs/$name > /tmp/runs/$name.json 2> /tmp/runs/$name.stderr
+  local rc=$? t1=$(date +%s.%N)
+  python3 - "$name" "$rc" "$t0" "$t1" /tmp/runs/$name.json >> "$LOG" <<'EOF'
+import json, sys
+name, rc, t0, t1, path = sys.argv[1:]
+try:
+    s = json.load(open(path))
+except Exception as e:
+    print(f"{name}: exit {rc}, process {float(t1)-float(t0):.1f} s, no summary ({e})")
+    raise SystemExit
+k = s.get("kernel_cache") or {}
+run = k.get("added_in_run") or {}
+print(f"{name}: exit {rc}, process {float(t1)-float(t0):.1f} s, time to first step {s.get('time_to_first_step_s')} s, "
+      f"warm-up step {s.get('warm_up_s')} s, kernels compiled {run.get('kernels')}, autotuned {run.get('tuned')}, "
+      f"steady step {s.get('steady_step_s')} s, final loss {s.get('final_loss')}")
+EOF
+}
+mkdir -p /tmp/runs
+
+case ${MODE:-build} in
+build)
+  say "warm-up --config gpu (every compare row, two halvings)"
+  timeout ${LIMIT:-500} $BIN warm-up --config gpu --json --out /tmp/runs/warm-up-gpu > "$OUT/warm-up-gpu.json" 2> /tmp/runs/warm-up-gpu.stderr
+  echo "exit: $?" >> "$LOG"
+  tail -5 /tmp/runs/warm-up-gpu.stderr >> "$LOG"
+  ;;
+build2)
+  say "warm-up --config tiny (every row) and h200 (baseline, amp-bf16, amp-f16)"
+  timeout ${LIMIT:-300} $BIN warm-up --config tiny --halvings 1 --json --out /tmp/runs/warm-up-tiny > "$OUT/warm-up-tiny.json" 2> /tmp/runs/warm-up-tiny.stderr
+  echo "exit: $?" >> "$LOG"
+  timeout ${LIMIT2:-240} $BIN warm-up --config h200 --strategies amp-bf16,amp-f16,baseline --halvings 0 --json --out /tmp/runs/warm-up-h200 > "$OUT/warm-up-h200.json" 2> /tmp/runs/warm-up-h200.stderr
+  echo "exit: $?" >> "$LOG"
+  tail -5 /tmp/runs/warm-up-h200.stderr >> "$LOG"
+  # What the driver's own JIT cache costs: the PTX is all in oomlab's cache now; remove
+  # the driver's cache of machine code and start a run, then again with it.
+  rm -rf ~/.nv/ComputeCache
+  first_step jit-cold --config gpu --precision bf16
+  first_step jit-warm --config gpu --precision bf16
+  ;;
+verify)
+  # The Done-when runs, each a fresh process, in this order on a fresh machine.
+  first_step gpu-f32 --config gpu
+  first_step gpu-bf16 --config gpu --precision bf16
+  first_step gpu-f16 --config gpu --precision f16
+  first_step tiny-f32 --config tiny --device cuda
+  first_step h200-bf16 --config h200 --precision bf16
+  # SIGTERM while kernels compile: without the kernel cache (--kernel-cache off) the
+  # first step compiles for minutes; the signal comes 20 s in.
+  say "SIGTERM during a compile: train --config gpu --precision f16 --kernel-cache off, SIGTERM at 20 s"
+  $BIN train --config gpu --precision f16 --kernel-cache off --max-steps 3 --out /tmp/runs/sigterm > "$OUT/sigterm.stdout" 2> /tmp/runs/sigterm.stderr &
+  pid=$!
+  sleep 20
+  t0=$(date +%s.%N); kill -TERM $pid; wait $pid; rc=$?; t1=$(date +%s.%N)
+  python3 -c "import sys; print(f'sigterm: exit {sys.argv[1]}, ended {float(sys.argv[3])-float(sys.argv[2]):.2f} s after SIGTERM')" $rc $t0 $t1 >> "$LOG"
+  tail -3 /tmp/runs/sigterm.stderr >> "$LOG"
+  grep -o '"stopped_during": "[^"]*"' /tmp/runs/sigterm/summary.json >> "$LOG" 2>&1
+  say "lesson --yes"
+  t0=$(date +%s.%N)
+  timeout ${LESSON_LIMIT:-300} $BIN lesson --yes --out /tmp/runs/lesson > "$OUT/lesson.stdout" 2> /tmp/runs/lesson.stderr
+  rc=$?; t1=$(date +%s.%N)
+  python3 -c "import sys; print(f'lesson: exit {sys.argv[1]}, {float(sys.argv[3])-float(sys.argv[2]):.1f} s')" $rc $t0 $t1 >> "$LOG"
+  cp /tmp/runs/lesson/compare.json "$OUT/lesson-compare.json" 2>/dev/null
+  ;;
+compare)
+  say "compare --config gpu --strategies all"
+  t0=$(date +%s.%N)
+  timeout ${COMPARE_LIMIT:-420} $BIN compare --config gpu --strategies all --out /tmp/runs/compare > "$OUT/compare.stdout" 2> /tmp/runs/compare.stderr
+  rc=$?; t1=$(date +%s.%N)
+  python3 -c "import sys; print(f'compare: exit {sys.argv[1]}, {float(sys.argv[3])-float(sys.argv[2]):.1f} s')" $rc $t0 $t1 >> "$LOG"
+  cp /tmp/runs/compare/compare.json "$OUT/compare.json" 2>/dev/null
+  cp /tmp/runs/compare/report.html "$OUT/report.html" 2>/dev/null
+  ;;
+esac
+
+say "kernel cache after: $(find "$CACHE" -type f | wc -l) files, $(du -sh "$CACHE" | cut -f1); toc lines $(cat "$CACHE"/cuda/*/ptx/toc.json.log 2>/dev/null | wc -l), autotune lines $(cat "$CACHE"/autotune/*/*/*.json.log 2>/dev/null | wc -l)"
+case ${MODE:-build} in
+build|build2)
+  tar cf - -C "$CACHE" . | python3 -c "import lzma,sys; sys.stdout.buffer.write(lzma.compress(sys.stdin.buffer.read(), preset=6))" > "$OUT/kernel-cache.tar.xz"
+  ls -la "$OUT/kernel-cache.tar.xz" >> "$LOG"
+  ;;
+esac
+# Every run's summary (the figures in the log come from these), in one file.
+(cd /tmp/runs && find . -name summary.json -o -maxdepth 1 -name '*.json' | tar cf - -T - | python3 -c "import lzma,sys; sys.stdout.buffer.write(lzma.compress(sys.stdin.buffer.read()))" > "$OUT/runs-${MODE:-build}.tar.xz")
+say done
