@@ -5,7 +5,8 @@
 //! minutes there before the first step. cubecl can keep the PTX it compiled in a
 //! persistent cache (`<kernel cache>/cuda/0.10.0/ptx/`: `toc.json.log`, one line per
 //! kernel, `{"key": <u128>, "value": "<chunk file>"}`, and chunk files of CBOR entries).
-//! oomlab ships such a chunk, written on an H200 by `oomlab warm-up`, and adds it to the
+//! oomlab ships such a chunk (xz-compressed: PTX shrinks about 30 times), written on an
+//! H200 by `oomlab warm-up`, and adds it to the
 //! user's cache as a chunk file of its own, with a table-of-contents line for each kernel
 //! the cache does not have yet. cubecl then loads those kernels' PTX (the driver turns it
 //! into machine code) instead of compiling them.
@@ -19,7 +20,7 @@
 //! needs. oomlab has no `#[cube]` kernels of its own (a test holds it to that): every
 //! kernel comes from a locked crate version, so a key cannot meet changed kernel code.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::Path;
 
 use serde::Deserialize;
@@ -33,8 +34,8 @@ pub struct CompiledPack {
     pub min_driver: i32,
     /// The table of contents as cubecl wrote it.
     pub toc: &'static str,
-    /// The chunk file, gzip-compressed.
-    pub chunk_gz: &'static [u8],
+    /// The chunk file, xz-compressed.
+    pub chunk_xz: &'static [u8],
     /// Where it came from.
     pub origin: &'static str,
 }
@@ -44,7 +45,7 @@ pub const PACKS: &[CompiledPack] = &[CompiledPack {
     device: "NVIDIA H200",
     min_driver: include!("../../kernels/nvidia-h200/ptx/min-driver.txt"),
     toc: include_str!("../../kernels/nvidia-h200/ptx/toc.json.log"),
-    chunk_gz: include_bytes!("../../kernels/nvidia-h200/ptx/chunk.cbor.gz"),
+    chunk_xz: include_bytes!("../../kernels/nvidia-h200/ptx/chunk.cbor.xz"),
     origin: "kernels/nvidia-h200/ptx/, written by oomlab warm-up on an H200",
 }];
 
@@ -64,7 +65,7 @@ fn keys(toc: &str) -> Vec<u128> {
 /// The name of a pack's chunk file in the cache: one per pack content, so a new pack
 /// never overwrites the chunk an older table of contents points to.
 fn chunk_name(pack: &CompiledPack) -> String {
-    format!("oomlab-{:08x}.cbor", crc32fast::hash(pack.chunk_gz))
+    format!("oomlab-{:08x}.cbor", crc32fast::hash(pack.chunk_xz))
 }
 
 /// What [`install_compiled`] did, for the user.
@@ -155,8 +156,7 @@ fn add_to_cache(ptx: &Path, pack: &CompiledPack) -> std::io::Result<usize> {
     let name = chunk_name(pack);
     let chunk = ptx.join(&name);
     if !chunk.exists() {
-        let mut bytes = Vec::new();
-        flate2::read::GzDecoder::new(pack.chunk_gz).read_to_end(&mut bytes)?;
+        let bytes = unxz(pack.chunk_xz)?;
         let tmp = ptx.join(format!(".{name}.{}", std::process::id()));
         std::fs::write(&tmp, &bytes)?;
         std::fs::rename(&tmp, &chunk)?;
@@ -172,6 +172,13 @@ fn add_to_cache(ptx: &Path, pack: &CompiledPack) -> std::io::Result<usize> {
         .open(&toc_path)?;
     f.write_all(lines.as_bytes())?;
     Ok(missing.len())
+}
+
+fn unxz(packed: &[u8]) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    lzma_rs::xz_decompress(&mut std::io::BufReader::new(packed), &mut bytes)
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, format!("{e:?}")))?;
+    Ok(bytes)
 }
 
 /// The CUDA driver's version (`cuDriverGetVersion`: 13000 = CUDA 13.0), when the driver
@@ -193,10 +200,10 @@ pub fn driver_version() -> Option<i32> {
 mod tests {
     use super::*;
 
-    fn gz(bytes: &[u8]) -> &'static [u8] {
-        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-        e.write_all(bytes).unwrap();
-        Box::leak(e.finish().unwrap().into_boxed_slice())
+    fn xz(bytes: &[u8]) -> &'static [u8] {
+        let mut out = Vec::new();
+        lzma_rs::xz_compress(&mut std::io::BufReader::new(bytes), &mut out).unwrap();
+        Box::leak(out.into_boxed_slice())
     }
 
     fn pack(toc: &'static str, chunk: &[u8]) -> CompiledPack {
@@ -204,7 +211,7 @@ mod tests {
             device: "NVIDIA H200",
             min_driver: 13000,
             toc,
-            chunk_gz: gz(chunk),
+            chunk_xz: xz(chunk),
             origin: "test",
         }
     }
@@ -265,10 +272,7 @@ mod tests {
     #[test]
     fn every_shipped_table_line_is_a_cubecl_entry_of_the_shipped_chunk() {
         for pack in PACKS {
-            let mut chunk = Vec::new();
-            flate2::read::GzDecoder::new(pack.chunk_gz)
-                .read_to_end(&mut chunk)
-                .unwrap();
+            let chunk = unxz(pack.chunk_xz).unwrap();
             for line in pack.toc.lines().filter(|l| !l.trim().is_empty()) {
                 let v: serde_json::Value = serde_json::from_str(line).unwrap();
                 assert!(v["value"].is_string(), "{line}");

@@ -259,7 +259,7 @@ pub fn train<B: super::TrainBackend>(
             "SIMULATED slow start: waiting {:.1} s before step 1 without looking at the stop flag, as a kernel compilation would (a test of the stop path)",
             slow.as_secs_f64()
         ));
-        journal.enter(Busy::WarmUp, initial_plan, true);
+        journal.enter(Busy::SimulatedSlowStart, initial_plan, true);
         std::thread::sleep(slow);
         journal.leave();
     }

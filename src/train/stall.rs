@@ -34,12 +34,17 @@ pub enum Busy {
     WarmUp,
     /// Optimizer step `n` (0-based).
     Step(usize),
+    /// `--simulate-slow-start`: a SIMULATED wait before step 1 (tests of this path).
+    SimulatedSlowStart,
 }
 
 impl Busy {
     fn describe(self, steps_done: usize, first_at_split: bool) -> String {
         match self {
             Busy::WarmUp => "the warm-up step before step 1, while kernels were compiling".into(),
+            Busy::SimulatedSlowStart => {
+                "the SIMULATED slow start before step 1 (--simulate-slow-start)".into()
+            }
             Busy::Step(n) if steps_done == 0 => format!(
                 "step {} (the run's first, which compiles its kernels on a GPU), before it ended",
                 n + 1
