@@ -496,7 +496,15 @@ fn abandon_action(
             let _ = std::fs::remove_dir_all(s);
         }
         print_train_result(json, &result.summary, &dir);
-        std::process::exit(exit_code(&result.summary.stop, &stop));
+        let code = exit_code(&result.summary.stop, &stop);
+        // The device thread is still inside the compiler: `exit` would run the CUDA
+        // libraries' exit handlers beside it (on the H200 that ended in a segmentation
+        // fault, exit 139, after the summary was written). `_exit` ends the process
+        // without them; the files and stdout are written and flushed above.
+        let _ = std::io::Write::flush(&mut std::io::stderr());
+        // SAFETY: `_exit` takes an int and never returns; nothing of this process is
+        // needed after it.
+        unsafe { libc::_exit(code) }
     })
 }
 
