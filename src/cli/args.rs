@@ -576,9 +576,15 @@ pub struct LessonArgs {
 pub struct DiagnoseArgs {
     /// A file holding the error text; without it (or with -), standard input.
     pub file: Option<std::path::PathBuf>,
-    /// Print the report as JSON (the figures read, the case, the measured savings).
+    /// Print the report as JSON (the figures read, the case, the arithmetic behind it,
+    /// the measured savings).
     #[arg(long)]
     pub json: bool,
+    /// Your model's parameter count (124439808, 124M, 1.1B, 7e9): weighs its fixed state
+    /// (weights, gradients, AdamW: 16 bytes per parameter in f32) against the card and
+    /// names what acts on it.
+    #[arg(long, value_name = "N", value_parser = crate::diagnose::parse_params)]
+    pub params: Option<u64>,
 }
 
 /// `oomlab estimate`: the flags of `train`, and what to size for.

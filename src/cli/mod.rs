@@ -182,7 +182,7 @@ fn diagnose(args: DiagnoseArgs) -> Result<i32, Error> {
     let live = crate::probe::NvmlView::init()
         .ok()
         .map(|v| crate::gpu::snapshot(&v));
-    let report = crate::diagnose::DiagnoseReport::new(&text, live.as_ref());
+    let report = crate::diagnose::DiagnoseReport::new(&text, live.as_ref(), args.params);
     print_result(args.json, &report, || report.to_terminal());
     Ok(if report.classified() { 0 } else { 1 })
 }

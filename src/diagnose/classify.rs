@@ -1,25 +1,38 @@
 //! Which case an out-of-memory message is, from its figures alone.
 //!
-//! The cases and the order they are tested in:
+//! The cases and the order they are tested in, each from the message's own numbers:
 //! 1. one request larger than the whole card: nothing but a smaller tensor helps;
-//! 2. fragmentation: the caching allocator holds at least the requested bytes free, but in
-//!    no piece large enough (PyTorch has already released what it could before raising);
-//! 3. other processes: they hold a real share of the card, and without them this request
-//!    would have fit;
-//! 4. a per-process cap: the driver reports the request's bytes free, yet the process could
-//!    not have them (`set_per_process_memory_fraction`, an allocator limit);
-//! 5. a real shortage: what this process holds plus the request exceeds what it can have.
+//! 2. other processes: memory outside this process (total - free - this process; in the
+//!    old message total - free - PyTorch's reserve, less 1 GiB for this process's own
+//!    context) is at least 5% of the card, the card's free memory alone was short, and
+//!    with theirs this request would have fit (when the free memory covered the request,
+//!    only after the cache and a cap are ruled out: step 5);
+//! 3. fragmentation: PyTorch's cache holds at least the request in no tensor, and that
+//!    cache is at least 5% of the card (of the cap, under one; a smaller cache is said,
+//!    with what fixing it recovers, beside the shortage behind it);
+//! 4. a per-process cap: the message says "X allowed" and the card had the bytes free;
+//! 5. other processes again, when the card's free memory covered the request and nothing
+//!    above explains the failure, but others hold at least 5% of the card;
+//! 6. a real shortage: the request less what was free on the card and in the cache.
 //!
-//! Errors from outside the caching allocator (CUDA runtime, cuBLAS) and other frameworks'
-//! messages carry too few figures for these tests; they get their own verdicts.
+//! A "Process N has X memory in use" line that is this process (containers print the
+//! process's own PID) is not another process. Errors from outside the caching allocator
+//! (CUDA runtime, cuBLAS) and host memory get their own verdicts; TensorFlow's and XLA's
+//! messages are weighed by the same tests when they carry the figures.
 
 use serde::Serialize;
 
 use super::parse::{Facts, Source};
 use crate::units::Bytes;
 
-/// A share of the card other processes must hold before they count as the cause.
-const OTHERS_SHARE: f64 = 0.05;
+/// A share of the card other processes must hold before they count as the cause; the
+/// same share of free cache before fragmentation does.
+const SHARE: f64 = 0.05;
+
+/// What this process holds on the card besides PyTorch's reserve (its CUDA context,
+/// cuBLAS/cuDNN workspaces), set aside before memory outside the reserve is called
+/// another process's when the message does not say what this process holds.
+const CONTEXT_ALLOWANCE: Bytes = Bytes(1 << 30);
 
 /// What the message says happened.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -42,32 +55,38 @@ pub enum Verdict {
     },
     /// Other processes hold memory this one needed.
     OtherProcesses {
-        /// What they hold together (total - free - this process, or the sum the message
-        /// lists).
+        /// What they hold together, as the figures show it.
         held: Bytes,
-        /// The processes the message (or nvidia-smi's table) names.
+        /// The processes the message (or nvidia-smi's table) names, this one left out.
         named: Vec<Holder>,
         /// Free + theirs covers the request.
         freeing_them_fits_this_request: bool,
     },
-    /// The driver had the bytes free; a limit inside the process refused them.
+    /// The driver had the bytes free; a limit inside the process ("X allowed") refused
+    /// them.
     ProcessCap {
         /// The request.
         requested: Bytes,
         /// Free on the card.
         free: Bytes,
-        /// The cap, when the message gives it.
+        /// The cap the message gives.
         allowed: Option<Bytes>,
     },
     /// A real shortage: the process needs more than it can have.
     Shortage {
         /// The request minus what was free on the card and free in the allocator: a lower
         /// bound of the missing memory (later allocations of the same step may need more).
+        /// Zero when free and cache together cover the request but neither alone does.
         short_by: Bytes,
         /// Bytes in live tensors.
         allocated: Option<Bytes>,
-        /// The card.
+        /// The card (or the allocator's limit).
         total: Option<Bytes>,
+    },
+    /// Host memory (RAM) ran out, not the GPU's.
+    HostRam {
+        /// The request.
+        requested: Option<Bytes>,
     },
     /// The CUDA runtime or a library failed outside the caching allocator.
     OutsideAllocator {
@@ -79,15 +98,13 @@ pub enum Verdict {
         /// The request.
         requested: Option<Bytes>,
     },
-    /// TensorFlow or XLA/JAX ran out; their messages lack the figures for the tests above.
-    OtherFramework {
-        /// Which.
-        source: Source,
-        /// The request, when given.
-        requested: Option<Bytes>,
-    },
     /// An out-of-memory message without the figures the tests need.
-    TooFewFigures,
+    TooFewFigures {
+        /// Who wrote it.
+        source: Option<Source>,
+        /// What is missing, and the one line that would settle it.
+        missing: String,
+    },
     /// Not an out-of-memory message this reader knows.
     Unknown,
 }
@@ -101,12 +118,17 @@ pub enum Aside {
         /// Bytes.
         held: Bytes,
     },
-    /// The driver reports more free than was requested: a cap is in play.
+    /// The driver reports more free than was requested, and the message names a cap.
     Capped {
         /// Free on the card.
         free: Bytes,
-        /// The cap, when the message gives it.
+        /// The cap.
         allowed: Option<Bytes>,
+    },
+    /// Free on the card covered the request, yet it failed, and the message names no cap.
+    FreeCoversRequest {
+        /// Free on the card.
+        free: Bytes,
     },
     /// Memory in this process that is not PyTorch's: CUDA context, library workspaces,
     /// other allocators.
@@ -114,6 +136,21 @@ pub enum Aside {
         /// Bytes.
         bytes: Bytes,
     },
+    /// The cache could hold the request but is a small share of the card: fixing its
+    /// fragmentation recovers at most this much.
+    SmallCache {
+        /// Reserved, in no tensor.
+        cache: Bytes,
+    },
+    /// A "Process N has X memory in use" line is this process (containers print its own
+    /// PID so), not another.
+    OwnProcessListed {
+        /// Its PID as the driver gives it.
+        pid: u32,
+    },
+    /// The figures exceed the card (Windows lets a process spill into shared system
+    /// memory): what is outside the process cannot be worked out.
+    BeyondTheCard,
 }
 
 /// A process holding memory on the card.
@@ -127,49 +164,76 @@ pub struct Holder {
     pub name: Option<String>,
 }
 
-/// The verdict and what else the figures show.
+/// The verdict, what else the figures show, and the arithmetic behind both.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Diagnosis {
     /// The case.
     pub verdict: Verdict,
     /// Also true.
     pub asides: Vec<Aside>,
+    /// Each figure the verdict rests on, computed from the message's own numbers in one
+    /// line a reader can check.
+    pub arithmetic: Vec<String>,
 }
 
 fn sub(a: Bytes, b: Bytes) -> Bytes {
     Bytes(a.0.saturating_sub(b.0))
 }
 
-/// What other processes hold: total - free - this process when the message gives all
-/// three (it counts processes the message leaves out), else the sum it lists.
-fn others_held(f: &Facts) -> Bytes {
-    let listed = Bytes(f.other_processes.iter().map(|(_, b)| b.0).sum());
-    let implied = match (f.total, f.free, f.this_process) {
-        (Some(t), Some(fr), Some(p)) => sub(sub(t, fr), p),
-        _ => Bytes(0),
-    };
-    listed.max(implied)
+/// A size in GiB with two decimals, as the arithmetic lines print every figure.
+fn g(b: Bytes) -> String {
+    format!("{:.2}", b.0 as f64 / (1u64 << 30) as f64)
 }
 
-/// The processes named as holders: the message's list (named from nvidia-smi's table when
-/// it is pasted along), else the table's rows on the same GPU (this process may be one).
-fn named_holders(f: &Facts) -> Vec<Holder> {
+fn pct(part: Bytes, whole: Bytes) -> String {
+    format!("{:.1}%", 100.0 * part.0 as f64 / whole.0.max(1) as f64)
+}
+
+/// Which listed process is this one: the one whose figure is this process's own (within
+/// 1% or 64 MiB); without that figure (containers print the process's own PID instead of
+/// "this process has"), the one holding PyTorch's reserve plus at most 2 GiB of context.
+fn own_pid(f: &Facts) -> Option<(u32, Bytes)> {
+    let close = |a: Bytes, b: Bytes| a.0.abs_diff(b.0) <= (b.0 / 100).max(64 << 20);
+    if let Some(own) = f.this_process {
+        return f
+            .other_processes
+            .iter()
+            .copied()
+            .find(|&(_, u)| close(u, own));
+    }
+    let reserved = f.reserved?;
+    let mut fits = f
+        .other_processes
+        .iter()
+        .copied()
+        .filter(|&(_, u)| u >= reserved && u.0 - reserved.0 <= 2 << 30);
+    match (fits.next(), fits.next()) {
+        (Some(one), None) => Some(one),
+        _ => None,
+    }
+}
+
+/// The processes named as holders, this one left out: the message's list (named from
+/// nvidia-smi's table when it is pasted along), else the table's rows on the same GPU.
+fn named_holders(f: &Facts, own: Option<u32>) -> Vec<Holder> {
     let name_of = |pid: u32| {
         f.smi_processes
             .iter()
             .find(|p| p.pid == pid)
             .map(|p| p.name.clone())
     };
+    let listed: Vec<Holder> = f
+        .other_processes
+        .iter()
+        .filter(|(pid, _)| Some(*pid) != own)
+        .map(|&(pid, used)| Holder {
+            pid,
+            used: Some(used),
+            name: name_of(pid),
+        })
+        .collect();
     if !f.other_processes.is_empty() {
-        return f
-            .other_processes
-            .iter()
-            .map(|&(pid, used)| Holder {
-                pid,
-                used: Some(used),
-                name: name_of(pid),
-            })
-            .collect();
+        return listed;
     }
     f.smi_processes
         .iter()
@@ -185,71 +249,289 @@ fn named_holders(f: &Facts) -> Vec<Holder> {
 /// Classifies the figures `parse` read.
 pub fn diagnose(f: &Facts) -> Diagnosis {
     let mut asides = Vec::new();
+    let mut math = Vec::new();
     let verdict = match f.source {
         None => Verdict::Unknown,
+        Some(Source::HostRam) => {
+            if let Some(r) = f.requested {
+                math.push(format!("host memory asked for: {r} ({} bytes)", r.0));
+            }
+            Verdict::HostRam {
+                requested: f.requested,
+            }
+        }
         Some(Source::Cubecl) => Verdict::Cubecl {
             requested: f.requested,
         },
         Some(s @ (Source::CudaRuntime | Source::Cublas)) => Verdict::OutsideAllocator { source: s },
-        Some(s @ (Source::Tensorflow | Source::Xla)) => Verdict::OtherFramework {
-            source: s,
-            requested: f.requested,
-        },
-        Some(Source::Pytorch | Source::PytorchLegacy) => pytorch(f, &mut asides),
+        Some(Source::Tensorflow) => tensorflow(f, &mut math),
+        Some(Source::Xla) => xla(f, &mut math),
+        Some(Source::Pytorch | Source::PytorchLegacy) => pytorch(f, &mut asides, &mut math),
     };
-    Diagnosis { verdict, asides }
+    Diagnosis {
+        verdict,
+        asides,
+        arithmetic: math,
+    }
 }
 
-fn pytorch(f: &Facts, asides: &mut Vec<Aside>) -> Verdict {
-    let (Some(requested), Some(total), Some(free)) = (f.requested, f.total, f.free) else {
-        return Verdict::TooFewFigures;
+fn tensorflow(f: &Facts, math: &mut Vec<String>) -> Verdict {
+    match (f.requested, f.limit, f.in_use) {
+        (Some(r), Some(limit), Some(used)) => {
+            if r > limit {
+                math.push(format!("request {} GiB > the allocator's Limit {} GiB", g(r), g(limit)));
+                Verdict::LargerThanCard {
+                    requested: r,
+                    total: limit,
+                }
+            } else if used.0 + r.0 > limit.0 {
+                let short = Bytes(used.0 + r.0 - limit.0);
+                math.push(format!(
+                    "InUse {} + request {} - Limit {} = {} GiB short",
+                    g(used),
+                    g(r),
+                    g(limit),
+                    g(short)
+                ));
+                Verdict::Shortage {
+                    short_by: short,
+                    allocated: Some(used),
+                    total: Some(limit),
+                }
+            } else {
+                math.push(format!(
+                    "Limit {} - InUse {} = {} GiB free in the allocator >= request {} GiB, in no piece large enough",
+                    g(limit),
+                    g(used),
+                    g(sub(limit, used)),
+                    g(r)
+                ));
+                Verdict::Fragmentation {
+                    requested: r,
+                    unallocated: sub(limit, used),
+                }
+            }
+        }
+        _ => Verdict::TooFewFigures {
+            source: Some(Source::Tensorflow),
+            missing: "the allocator's Limit and InUse: TensorFlow prints them a few lines below the error, under 'Stats:' (with the request in 'ran out of memory trying to allocate')".into(),
+        },
+    }
+}
+
+fn xla(f: &Facts, math: &mut Vec<String>) -> Verdict {
+    match (f.requested, f.total, f.free) {
+        (Some(r), Some(t), _) if r > t => {
+            math.push(format!("request {} GiB > the card's {} GiB", g(r), g(t)));
+            Verdict::LargerThanCard {
+                requested: r,
+                total: t,
+            }
+        }
+        (Some(r), Some(t), Some(free)) if r > free => {
+            math.push(format!(
+                "request {} - free {} = {} GiB short (card {} GiB)",
+                g(r),
+                g(free),
+                g(sub(r, free)),
+                g(t)
+            ));
+            Verdict::Shortage {
+                short_by: sub(r, free),
+                allocated: None,
+                total: Some(t),
+            }
+        }
+        _ => Verdict::TooFewFigures {
+            source: Some(Source::Xla),
+            missing: "the card's total and free memory: nvidia-smi's table (or `nvidia-smi --query-gpu=memory.used,memory.total --format=csv`) pasted along settles it; JAX preallocates 75% of the card unless XLA_PYTHON_CLIENT_PREALLOCATE=false".into(),
+        },
+    }
+}
+
+fn pytorch(f: &Facts, asides: &mut Vec<Aside>, math: &mut Vec<String>) -> Verdict {
+    let (Some(r), Some(total), Some(free)) = (f.requested, f.total, f.free) else {
+        let missing: Vec<&str> = [
+            (f.requested.is_none(), "the request ('Tried to allocate')"),
+            (f.total.is_none(), "the card's total capacity"),
+            (f.free.is_none(), "its free memory"),
+        ]
+        .into_iter()
+        .filter_map(|(m, what)| m.then_some(what))
+        .collect();
+        return Verdict::TooFewFigures {
+            source: f.source,
+            missing: format!(
+                "{}: the whole line that starts 'CUDA out of memory. Tried to allocate' settles it (it is often cut where the terminal wrapped it)",
+                missing.join(", ")
+            ),
+        };
     };
-    let unallocated = f.reserved_unallocated.unwrap_or_default();
-    let others = others_held(f);
-    let others_matter = others.0 as f64 >= OTHERS_SHARE * total.0 as f64;
+    // With a cap ("X allowed"), the cap is what this process may have.
+    let cache = f.reserved_unallocated.unwrap_or_default();
+    let own = own_pid(f);
+    if let Some((pid, _)) = own {
+        asides.push(Aside::OwnProcessListed { pid });
+    }
+    let own_figure = f.this_process.or(own.map(|(_, u)| u));
     if let (Some(p), Some(a)) = (f.this_process, f.allocated) {
-        let non_pytorch = sub(sub(p, a), unallocated);
+        let non_pytorch = sub(sub(p, a), cache);
         if non_pytorch.0 > 0 {
             asides.push(Aside::NonPytorch { bytes: non_pytorch });
         }
     }
-    if requested > total {
-        return Verdict::LargerThanCard { requested, total };
-    }
-    if unallocated >= requested {
-        if others_matter {
-            asides.push(Aside::OthersHold { held: others });
-        }
-        if free >= requested {
-            asides.push(Aside::Capped {
-                free,
-                allowed: f.allowed,
-            });
-        }
-        return Verdict::Fragmentation {
-            requested,
-            unallocated,
+    if r > total {
+        math.push(format!(
+            "request {} GiB > the card's {} GiB",
+            g(r),
+            g(total)
+        ));
+        return Verdict::LargerThanCard {
+            requested: r,
+            total,
         };
     }
-    if others_matter && free < requested && others.0 + free.0 >= requested.0 {
+    let beyond = f.reserved.is_some_and(|rv| rv > total) || own_figure.is_some_and(|u| u > total);
+    let listed_others = Bytes(
+        f.other_processes
+            .iter()
+            .filter(|(pid, _)| Some(*pid) != own.map(|(p, _)| p))
+            .map(|(_, b)| b.0)
+            .sum(),
+    );
+    let outside = if beyond {
+        asides.push(Aside::BeyondTheCard);
+        math.push(format!(
+            "this process's figures exceed the card's {} GiB (shared system memory on Windows): what other processes hold cannot be worked out",
+            g(total)
+        ));
+        listed_others
+    } else if let Some(u) = own_figure {
+        let o = sub(sub(total, free), u);
+        math.push(format!(
+            "outside this process: {} total - {} free - {} this process = {} GiB ({} of the card)",
+            g(total),
+            g(free),
+            g(u),
+            g(o),
+            pct(o, total)
+        ));
+        o.max(listed_others)
+    } else if let Some(rv) = f.reserved {
+        let o = sub(sub(total, free), rv);
+        let o2 = sub(o, CONTEXT_ALLOWANCE);
+        math.push(format!(
+            "outside PyTorch's reserve: {} total - {} free - {} reserved = {} GiB; less 1 GiB for this process's own CUDA context and libraries = {} GiB ({} of the card)",
+            g(total),
+            g(free),
+            g(rv),
+            g(o),
+            g(o2),
+            pct(o2, total)
+        ));
+        o2.max(listed_others)
+    } else {
+        listed_others
+    };
+    let share = |b: Bytes| b.0 as f64 >= SHARE * total.0 as f64;
+    let others_matter = share(outside);
+    // Other processes are the cause only when the card's free memory alone was short.
+    if others_matter && free < r && r.0 <= free.0 + outside.0 {
+        math.push(format!(
+            "request {} <= free {} + outside {} = {} GiB: without them it would have fit",
+            g(r),
+            g(free),
+            g(outside),
+            g(Bytes(free.0 + outside.0))
+        ));
         return Verdict::OtherProcesses {
-            held: others,
-            named: named_holders(f),
+            held: outside,
+            named: named_holders(f, own.map(|(p, _)| p)),
             freeing_them_fits_this_request: true,
         };
     }
-    if free >= requested {
+    // Under a cap ("X allowed") shares are of what this process may have.
+    let room = f.allowed.unwrap_or(total);
+    let capped = f.allowed.filter(|_| free >= r);
+    if cache >= r {
+        math.push(format!(
+            "free in PyTorch's cache: {} GiB ({} of the {}) >= request {} GiB",
+            g(cache),
+            pct(cache, room),
+            if f.allowed.is_some() { "cap" } else { "card" },
+            g(r)
+        ));
+        if cache.0 as f64 >= SHARE * room.0 as f64 {
+            if others_matter {
+                asides.push(Aside::OthersHold { held: outside });
+            }
+            if let Some(a) = capped {
+                asides.push(Aside::Capped {
+                    free,
+                    allowed: Some(a),
+                });
+            }
+            return Verdict::Fragmentation {
+                requested: r,
+                unallocated: cache,
+            };
+        }
+        asides.push(Aside::SmallCache { cache });
+    }
+    if let Some(allowed) = capped {
+        math.push(format!(
+            "free on the card {} >= request {} GiB, and the message says {} GiB allowed",
+            g(free),
+            g(r),
+            g(allowed)
+        ));
         return Verdict::ProcessCap {
-            requested,
+            requested: r,
             free,
-            allowed: f.allowed,
+            allowed: Some(allowed),
+        };
+    }
+    if free >= r {
+        asides.push(Aside::FreeCoversRequest { free });
+    }
+    // The card's free memory covered the request and neither the cache nor a cap
+    // explains the failure: a card this shared is still the likeliest cause.
+    if others_matter && r.0 <= free.0 + outside.0 {
+        math.push(format!(
+            "request {} <= free {} GiB, yet it failed; other processes hold {} GiB ({} of the card)",
+            g(r),
+            g(free),
+            g(outside),
+            pct(outside, total)
+        ));
+        return Verdict::OtherProcesses {
+            held: outside,
+            named: named_holders(f, own.map(|(p, _)| p)),
+            freeing_them_fits_this_request: true,
         };
     }
     if others_matter {
-        asides.push(Aside::OthersHold { held: others });
+        asides.push(Aside::OthersHold { held: outside });
+    }
+    let short = sub(sub(r, free), cache);
+    if short.0 > 0 {
+        math.push(format!(
+            "shortfall: {} requested - {} free - {} cache = {} GiB",
+            g(r),
+            g(free),
+            g(cache),
+            g(short)
+        ));
+    } else {
+        math.push(format!(
+            "no shortfall in the figures: request {} <= free {} + cache {} GiB, yet neither alone held it",
+            g(r),
+            g(free),
+            g(cache)
+        ));
     }
     Verdict::Shortage {
-        short_by: sub(sub(requested, free), unallocated),
+        short_by: short,
         allocated: f.allocated,
         total: Some(total),
     }
@@ -314,14 +596,78 @@ reserved by PyTorch but unallocated.",
     }
 
     #[test]
-    fn free_on_the_card_but_refused_is_a_cap() {
-        let v = verdict(
-            "CUDA out of memory. Tried to allocate 1.00 GiB. GPU 0 has a total \
+    fn free_on_the_card_but_refused_is_a_cap_only_when_the_message_names_one() {
+        let capped = "CUDA out of memory. Tried to allocate 1.00 GiB. GPU 0 has a total \
 capacity of 40.00 GiB of which 30.00 GiB is free. Including non-PyTorch memory, this process has \
-4.50 GiB memory in use. Of the allocated memory 4.00 GiB is allocated by PyTorch, and 20.00 MiB is \
-reserved by PyTorch but unallocated.",
+4.50 GiB memory in use. 4.00 GiB allowed; Of the allocated memory 4.00 GiB is allocated by PyTorch, \
+and 20.00 MiB is reserved by PyTorch but unallocated.";
+        assert!(
+            matches!(verdict(capped), Verdict::ProcessCap { .. }),
+            "{:?}",
+            verdict(capped)
         );
-        assert!(matches!(v, Verdict::ProcessCap { .. }), "{v:?}");
+        // The same figures without "allowed": no cap is inferred from free >= request.
+        let uncapped = capped.replace("4.00 GiB allowed; ", "");
+        let d = diagnose(&parse(&uncapped));
+        assert!(
+            !matches!(d.verdict, Verdict::ProcessCap { .. }),
+            "{:?}",
+            d.verdict
+        );
+        assert!(d
+            .asides
+            .iter()
+            .any(|a| matches!(a, Aside::FreeCoversRequest { .. })));
+    }
+
+    #[test]
+    fn a_containers_own_pid_is_not_another_process() {
+        // PyTorch in a container names the process itself: 14.52 GiB = its reserve
+        // (14.06 + 0.32) and context. Nothing else holds the card.
+        let d = diagnose(&parse(
+            "CUDA out of memory. Tried to allocate 496.00 MiB. GPU 0 has a total capacty of \
+14.75 GiB of which 235.06 MiB is free. Process 20398 has 14.52 GiB memory in use. Of the allocated \
+memory 14.06 GiB is allocated by PyTorch, and 330.42 MiB is reserved by PyTorch but unallocated.",
+        ));
+        assert!(
+            matches!(d.verdict, Verdict::Shortage { .. }),
+            "{:?}",
+            d.verdict
+        );
+        assert!(d.asides.contains(&Aside::OwnProcessListed { pid: 20398 }));
+        assert!(
+            d.arithmetic
+                .iter()
+                .any(|l| l.starts_with("outside this process: 14.75 total")),
+            "{:?}",
+            d.arithmetic
+        );
+    }
+
+    #[test]
+    fn a_line_wrapped_mid_word_and_the_hint_are_read_right() {
+        let f = parse(
+            "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capa\ncity of 23.50 GiB of which 5.00 MiB is fr\nee. Including non-PyTorch memory, this process has 23.40 GiB memory in use. Of the allocated memory 22.\n90 GiB is allocated by PyTorch, and 100.00 MiB is reserved by PyTorch but unallocated. If reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.",
+        );
+        assert_eq!(f.total, Some(Bytes(23 * GIB + GIB / 2)));
+        assert_eq!(f.free, Some(Bytes(5 * MIB)));
+        assert_eq!(f.allocated, Some(Bytes((22.9 * GIB as f64).round() as u64)));
+        assert!(!f.expandable_segments_set);
+        assert!(parse("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True python train.py\nCUDA out of memory. Tried to allocate 2.00 MiB").expandable_segments_set);
+    }
+
+    #[test]
+    fn rocm_and_host_memory_are_named_as_such() {
+        let f = parse("torch.OutOfMemoryError: HIP out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total capacity of 63.98 GiB of which 1.00 GiB is free.");
+        assert!(f.hip);
+        assert_eq!(f.source, Some(Source::Pytorch));
+        let host = parse("RuntimeError: [enforce fail at alloc_cpu.cpp:114] data. DefaultCPUAllocator: not enough memory: you tried to allocate 1069551616 bytes.");
+        assert_eq!(
+            diagnose(&host).verdict,
+            Verdict::HostRam {
+                requested: Some(Bytes(1_069_551_616))
+            }
+        );
     }
 
     #[test]
@@ -337,10 +683,10 @@ reserved by PyTorch but unallocated.",
 
     #[test]
     fn a_message_without_sizes_is_too_few_figures_and_prose_is_unknown() {
-        assert_eq!(
+        assert!(matches!(
             verdict("CUDA out of memory. Tried to allocate 2.00 GiB."),
-            Verdict::TooFewFigures
-        );
+            Verdict::TooFewFigures { .. }
+        ));
         assert_eq!(
             verdict("Segmentation fault (core dumped)"),
             Verdict::Unknown

@@ -3,11 +3,13 @@
 //! and nvidia-smi output pasted along) and says which case it is, why, and what to do.
 
 mod classify;
+mod fixed;
 mod parse;
 mod render;
 mod savings;
 
 pub use classify::{diagnose, Aside, Diagnosis, Holder, Verdict};
+pub use fixed::{parse_params, Fix, FixedState};
 pub use parse::{parse, Facts, SmiProcess, Source};
 pub use savings::{measured_savings, paired_median, Saving};
 
@@ -27,12 +29,17 @@ pub struct DiagnoseReport {
     /// Processes holding VRAM on this machine now (NVML), when it can be read; the ones
     /// the message names are marked.
     pub live: Option<Vec<String>>,
+    /// The user's model's fixed state against the card (`--params N`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fixed_state: Option<FixedState>,
 }
 
 impl DiagnoseReport {
     /// Reads `text`; `live` is this machine's GPU snapshot when NVML answered.
-    pub fn new(text: &str, live: Option<&GpuSnapshot>) -> Self {
+    pub fn new(text: &str, live: Option<&GpuSnapshot>, params: Option<u64>) -> Self {
         let facts = parse(text);
+        let card = facts.allowed.or(facts.total);
+        let fixed_state = params.map(|p| FixedState::new(p, card));
         let diagnosis = diagnose(&facts);
         let savings = match diagnosis.verdict {
             Verdict::Shortage { .. }
@@ -66,6 +73,7 @@ impl DiagnoseReport {
             diagnosis,
             savings,
             live,
+            fixed_state,
         }
     }
 
@@ -73,7 +81,7 @@ impl DiagnoseReport {
     pub fn classified(&self) -> bool {
         !matches!(
             self.diagnosis.verdict,
-            Verdict::Unknown | Verdict::TooFewFigures
+            Verdict::Unknown | Verdict::TooFewFigures { .. }
         )
     }
 

@@ -29,6 +29,9 @@ pub enum Source {
     Tensorflow,
     /// XLA / JAX (`RESOURCE_EXHAUSTED: Out of memory`).
     Xla,
+    /// Host memory (RAM), not the GPU: PyTorch's CPU allocator (`DefaultCPUAllocator`,
+    /// `alloc_cpu.cpp`) could not get the bytes from the system.
+    HostRam,
 }
 
 /// A process in nvidia-smi's table.
@@ -74,8 +77,23 @@ pub struct Facts {
     pub non_releasable: Option<Bytes>,
     /// Processes from an nvidia-smi table pasted along.
     pub smi_processes: Vec<SmiProcess>,
-    /// The message names PYTORCH_CUDA_ALLOC_CONF's expandable segments as already set.
+    /// The message names PYTORCH_CUDA_ALLOC_CONF's expandable segments as already set
+    /// (outside PyTorch's own hint, which suggests it).
     pub expandable_segments_set: bool,
+    /// PyTorch's whole reserve (the old message's "reserved in total"; the new one's
+    /// allocated + reserved but unallocated).
+    pub reserved: Option<Bytes>,
+    /// PyTorch on ROCm ("HIP out of memory"): its allocator is the same, its variable is
+    /// PYTORCH_HIP_ALLOC_CONF.
+    pub hip: bool,
+    /// Allocated in private pools (CUDA/HIP graphs), part of the allocated figure.
+    pub private_pools: Option<Bytes>,
+    /// An allocator's limit (TensorFlow's BFC `Limit:`, bytes).
+    pub limit: Option<Bytes>,
+    /// In use in that allocator (TensorFlow's `InUse:`).
+    pub in_use: Option<Bytes>,
+    /// Per-GPU memory from a pasted nvidia-smi table: (used, total).
+    pub smi_devices: Vec<(Bytes, Bytes)>,
 }
 
 const SIZE: &str = r"([0-9]+(?:\.[0-9]+)?\s*(?:bytes|[KMGT]iB|B))";
@@ -86,18 +104,26 @@ fn re(pattern: &str) -> Regex {
     Regex::new(&pattern.replace("SIZE", SIZE)).expect("a valid built-in pattern")
 }
 
-static REQUESTED: LazyLock<Regex> = LazyLock::new(|| re(r"Tried to allocate SIZE"));
+static REQUESTED: LazyLock<Regex> = LazyLock::new(|| re(r"Tried\s*to\s*allocate\s*SIZE"));
 static GPU: LazyLock<Regex> = LazyLock::new(|| re(r"\(?GPU\s*([0-9]+)[;\s]"));
-static TOTAL: LazyLock<Regex> = LazyLock::new(|| re(r"total capacity of SIZE|SIZE total capacity"));
-static FREE: LazyLock<Regex> = LazyLock::new(|| re(r"of which SIZE is free|SIZE free"));
-static THIS: LazyLock<Regex> = LazyLock::new(|| re(r"this process has SIZE memory in use"));
-static OTHER: LazyLock<Regex> = LazyLock::new(|| re(r"Process ([0-9]+) has SIZE memory in use"));
-static ALLOWED: LazyLock<Regex> = LazyLock::new(|| re(r"SIZE allowed"));
+static TOTAL: LazyLock<Regex> =
+    LazyLock::new(|| re(r"total\s*capac(?:i)?t?y\s*of\s*SIZE|SIZE\s*total\s*capac(?:i)?t?y"));
+static FREE: LazyLock<Regex> = LazyLock::new(|| re(r"of\s*which\s*SIZE\s*is\s*free|SIZE\s*free"));
+static THIS: LazyLock<Regex> =
+    LazyLock::new(|| re(r"this\s*process\s*has\s*SIZE\s*memory\s*in\s*use"));
+static OTHER: LazyLock<Regex> =
+    LazyLock::new(|| re(r"Process\s*([0-9]+)\s*has\s*SIZE\s*memory\s*in\s*use"));
+static ALLOWED: LazyLock<Regex> = LazyLock::new(|| re(r"SIZE\s*allowed"));
 static ALLOCATED: LazyLock<Regex> =
-    LazyLock::new(|| re(r"SIZE is allocated by PyTorch|SIZE already allocated"));
+    LazyLock::new(|| re(r"SIZE\s*is\s*allocated\s*by\s*PyTorch|SIZE\s*already\s*allocated"));
 static UNALLOCATED: LazyLock<Regex> =
-    LazyLock::new(|| re(r"SIZE is reserved by PyTorch but unallocated"));
-static RESERVED_TOTAL: LazyLock<Regex> = LazyLock::new(|| re(r"SIZE reserved in total by PyTorch"));
+    LazyLock::new(|| re(r"SIZE\s*is\s*reserved\s*by\s*PyTorch\s*but\s*unallocated"));
+static RESERVED_TOTAL: LazyLock<Regex> =
+    LazyLock::new(|| re(r"SIZE\s*reserved\s*in\s*total\s*by\s*PyTorch"));
+/// Before PyTorch 1.5 the cache's free part was "N cached".
+static CACHED: LazyLock<Regex> = LazyLock::new(|| re(r"SIZE\s*cached\)"));
+static PRIVATE_POOLS: LazyLock<Regex> =
+    LazyLock::new(|| re(r"with\s*SIZE\s*allocated\s*in\s*private\s*pools"));
 static NON_RELEASABLE: LazyLock<Regex> =
     LazyLock::new(|| re(r"\|\s*Non-releasable memory\s*\|\s*SIZE"));
 static SMI_ROW: LazyLock<Regex> = LazyLock::new(|| {
@@ -105,9 +131,31 @@ static SMI_ROW: LazyLock<Regex> = LazyLock::new(|| {
         r"(?m)^\|\s+([0-9]+)\s+\S+\s+\S+\s+([0-9]+)\s+(?:C|G|M|C\+G|M\+C)\s+(.+?)\s+([0-9]+)(MiB|\.\.\.)\s*\|",
     )
 });
+static SMI_DEVICE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"\|\s*([0-9]+)MiB\s*/\s*([0-9]+)MiB\s*\|"));
 static CUBECL: LazyLock<Regex> = LazyLock::new(|| re(r"can't allocate buffer of size: ([0-9]+)"));
-static XLA: LazyLock<Regex> =
-    LazyLock::new(|| re(r"Out of memory (?:while trying to allocate|allocating) ([0-9]+) bytes"));
+static XLA: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?:Out\s*of\s*memory\s*(?:while\s*trying\s*to\s*allocate|allocating)|failed\s*to\s*allocate)\s*([0-9]+)\s*bytes",
+    )
+});
+static XLA_FREE_TOTAL: LazyLock<Regex> =
+    LazyLock::new(|| re(r"Free\s*memory/Total\s*memory:\s*([0-9]+)/([0-9]+)"));
+static TF_REQUEST: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"(?i)ran\s*out\s*of\s*memory\s*trying\s*to\s*allocate\s*([0-9.]+\s*[KMGT]?i?B)")
+});
+static TF_SHAPE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"OOM\s*when\s*allocating\s*tensor\s*(?:with\s*shape|of\s*shape)\s*\[([0-9,\s]+)\](?:\s*and\s*type\s*([a-z0-9_]+))?",
+    )
+});
+static TF_LIMIT: LazyLock<Regex> = LazyLock::new(|| re(r"Limit:\s*([0-9]+)"));
+static TF_IN_USE: LazyLock<Regex> = LazyLock::new(|| re(r"InUse:\s*([0-9]+)"));
+static HOST: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?:DefaultCPUAllocator|alloc_cpu\.cpp|CPUAllocator\.cpp)[^\n]*?(?:you\s*tried\s*to\s*allocate|allocate)\s*([0-9]+)\s*bytes",
+    )
+});
 
 fn size(text: &str) -> Option<Bytes> {
     let t = text.trim();
@@ -126,26 +174,75 @@ fn first_size(re: &Regex, text: &str) -> Option<Bytes> {
     })
 }
 
+/// One line as pasted, without what terminals and loggers put before it: a rank
+/// prefix (`[rank0]: `), a quote (`> `), indentation.
+fn strip_prefix(line: &str) -> &str {
+    static PREFIX: LazyLock<Regex> =
+        LazyLock::new(|| re(r"^\s*(?:>\s*)*(?:\[rank\s*[0-9]+\]:\s*)?"));
+    let line = line.trim_end_matches('\r');
+    match PREFIX.find(line) {
+        Some(m) => &line[m.end()..],
+        None => line,
+    }
+}
+
+/// The text with its lines joined without a separator, so a figure or a word wrapped
+/// across lines (narrow terminals, logs cut at 80 columns) reads whole; the patterns
+/// allow optional spaces where the message has them.
+fn joined(text: &str) -> String {
+    text.lines().map(strip_prefix).collect::<Vec<_>>().join("")
+}
+
+/// Whether expandable segments is named as set, not as PyTorch's own advice ("try
+/// setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True", PYTORCH_ALLOC_CONF and
+/// PYTORCH_HIP_ALLOC_CONF alike).
+fn expandable_set(joined: &str) -> bool {
+    static HINT: LazyLock<Regex> = LazyLock::new(|| {
+        re(r"try\s*setting\s*PYTORCH_(?:CUDA_|HIP_)?ALLOC_CONF\s*=\s*expandable_segments:\s*True")
+    });
+    HINT.replace_all(joined, "")
+        .contains("expandable_segments:True")
+}
+
+/// Bytes of a TensorFlow tensor `shape[a,b,c] and type t`.
+fn tensor_bytes(dims: &str, dtype: Option<&str>) -> Option<Bytes> {
+    let n = dims
+        .split(',')
+        .map(|d| d.trim().parse::<u64>().ok())
+        .try_fold(1u64, |acc, d| acc.checked_mul(d?))?;
+    let per = match dtype.unwrap_or("float") {
+        "float" | "float32" | "int32" | "uint32" => 4,
+        "half" | "float16" | "bfloat16" | "int16" => 2,
+        "double" | "float64" | "int64" | "uint64" | "complex64" => 8,
+        "int8" | "uint8" | "bool" => 1,
+        _ => return None,
+    };
+    n.checked_mul(per).map(Bytes)
+}
+
 /// Reads every figure `text` gives.
 pub fn parse(text: &str) -> Facts {
+    let j = joined(text);
+    let t = j.as_str();
     let mut f = Facts {
-        requested: first_size(&REQUESTED, text),
+        requested: first_size(&REQUESTED, t),
         gpu: GPU
-            .captures(text)
+            .captures(t)
             .and_then(|c| c.get(1))
             .and_then(|m| m.as_str().parse().ok()),
-        total: first_size(&TOTAL, text),
-        free: first_size(&FREE, text),
-        this_process: first_size(&THIS, text),
-        allowed: first_size(&ALLOWED, text),
-        allocated: first_size(&ALLOCATED, text),
-        reserved_unallocated: first_size(&UNALLOCATED, text),
+        total: first_size(&TOTAL, t),
+        free: first_size(&FREE, t),
+        this_process: first_size(&THIS, t),
+        allowed: first_size(&ALLOWED, t),
+        allocated: first_size(&ALLOCATED, t),
+        reserved_unallocated: first_size(&UNALLOCATED, t).or_else(|| first_size(&CACHED, t)),
+        private_pools: first_size(&PRIVATE_POOLS, t),
         non_releasable: first_size(&NON_RELEASABLE, text),
-        expandable_segments_set: text.contains("expandable_segments:True")
-            && !text.contains("try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"),
+        expandable_segments_set: expandable_set(t),
+        hip: t.contains("HIP out of memory"),
         ..Facts::default()
     };
-    for c in OTHER.captures_iter(text) {
+    for c in OTHER.captures_iter(t) {
         if let (Some(pid), Some(used)) = (
             c.get(1).and_then(|m| m.as_str().parse().ok()),
             c.get(2).and_then(|m| size(m.as_str())),
@@ -168,37 +265,92 @@ pub fn parse(text: &str) -> Facts {
             });
         }
     }
+    for c in SMI_DEVICE.captures_iter(text) {
+        let mib = |i: usize| {
+            c.get(i)
+                .and_then(|m| m.as_str().parse::<u64>().ok())
+                .map(|m| Bytes(m * 1024 * 1024))
+        };
+        if let (Some(used), Some(total)) = (mib(1), mib(2)) {
+            f.smi_devices.push((used, total));
+        }
+    }
+    let reserved_total = first_size(&RESERVED_TOTAL, t);
+    f.reserved = match (reserved_total, f.allocated, f.reserved_unallocated) {
+        (Some(r), _, _) => Some(r),
+        (None, Some(a), Some(u)) => Some(Bytes(a.0 + u.0)),
+        _ => None,
+    };
     // The old message gives reserved in total; the unallocated part is the difference.
     if f.reserved_unallocated.is_none() {
-        if let (Some(reserved), Some(allocated)) = (first_size(&RESERVED_TOTAL, text), f.allocated)
-        {
+        if let (Some(reserved), Some(allocated)) = (reserved_total, f.allocated) {
             f.reserved_unallocated = Some(Bytes(reserved.0.saturating_sub(allocated.0)));
         }
     }
-    let lower = text.to_ascii_lowercase();
-    let pytorch = f.requested.is_some() && lower.contains("cuda out of memory");
-    f.source = if pytorch && text.contains("total capacity;") {
+    let lower = t.to_ascii_lowercase();
+    // PyTorch's allocator: its "out of memory" with a request, or its figures (a paste
+    // that kept only "(GPU 0; 15.75 GiB total capacity; ...").
+    let pytorch = f.total.is_some()
+        || (f.requested.is_some()
+            && (lower.contains("cuda out of memory") || lower.contains("hip out of memory")));
+    let legacy = f.total.is_some() && TOTAL_LEGACY.is_match(t);
+    f.source = if let Some(c) = HOST.captures(t) {
+        f.requested = c.get(1).and_then(|m| m.as_str().parse().ok()).map(Bytes);
+        f.total = None;
+        Some(Source::HostRam)
+    } else if pytorch && legacy {
         Some(Source::PytorchLegacy)
     } else if pytorch {
         Some(Source::Pytorch)
-    } else if let Some(c) = CUBECL.captures(text) {
+    } else if let Some(c) = CUBECL.captures(t) {
         f.requested = c.get(1).and_then(|m| m.as_str().parse().ok()).map(Bytes);
         Some(Source::Cubecl)
     } else if lower.contains("cublas_status_alloc_failed") {
         Some(Source::Cublas)
-    } else if lower.contains("oom when allocating tensor") {
+    } else if lower.contains("oom when allocating tensor")
+        || lower.contains("bfc_allocator")
+        || (lower.contains("ran out of memory trying to allocate") && lower.contains("allocator"))
+    {
+        f.requested = first_size(&TF_REQUEST, t).or_else(|| {
+            TF_SHAPE
+                .captures(t)
+                .and_then(|c| tensor_bytes(c.get(1)?.as_str(), c.get(2).map(|m| m.as_str())))
+        });
+        let number = |re: &Regex| {
+            re.captures(t)
+                .and_then(|c| c.get(1))
+                .and_then(|m| m.as_str().parse::<u64>().ok())
+                .map(Bytes)
+        };
+        f.limit = number(&TF_LIMIT).filter(|b| b.0 > 0);
+        f.in_use = number(&TF_IN_USE);
         Some(Source::Tensorflow)
-    } else if lower.contains("resource_exhausted") && lower.contains("out of memory") {
+    } else if (lower.contains("resource_exhausted") || lower.contains("resource exhausted"))
+        && lower.contains("out of memory")
+        || lower.contains("xlaruntimeerror")
+    {
         f.requested = XLA
-            .captures(text)
+            .captures(t)
             .and_then(|c| c.get(1))
             .and_then(|m| m.as_str().parse().ok())
             .map(Bytes);
+        if let Some(c) = XLA_FREE_TOTAL.captures(t) {
+            let n = |i: usize| {
+                c.get(i)
+                    .and_then(|m| m.as_str().parse::<u64>().ok())
+                    .map(Bytes)
+            };
+            f.free = n(1);
+            f.total = n(2);
+        }
         Some(Source::Xla)
     } else if lower.contains("cuda error: out of memory")
         || lower.contains("cuda_error_out_of_memory")
         || lower.contains("cudaerrormemoryallocation")
         || lower.contains("cuda out of memory")
+        || lower.contains("hip out of memory")
+        || lower.contains("hiperroroutofmemory")
+        || (lower.contains("cuda runtime error") && lower.contains("out of memory"))
     {
         Some(Source::CudaRuntime)
     } else {
@@ -206,6 +358,9 @@ pub fn parse(text: &str) -> Facts {
     };
     f
 }
+
+/// The old message: "(GPU 0; 15.78 GiB total capacity; ...)".
+static TOTAL_LEGACY: LazyLock<Regex> = LazyLock::new(|| re(r"SIZE\s*total\s*capac(?:i)?t?y\s*;"));
 
 #[cfg(test)]
 mod tests {

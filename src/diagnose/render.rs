@@ -31,8 +31,9 @@ fn source_name(s: Source) -> &'static str {
         Source::CudaRuntime => "the CUDA runtime (outside PyTorch's caching allocator)",
         Source::Cublas => "cuBLAS",
         Source::Cubecl => "cubecl (burn's CUDA runtime; oomlab)",
-        Source::Tensorflow => "TensorFlow's BFC allocator",
+        Source::Tensorflow => "TensorFlow's allocator",
         Source::Xla => "XLA (JAX)",
+        Source::HostRam => "PyTorch's CPU allocator (host memory, not the GPU)",
     }
 }
 
@@ -49,7 +50,12 @@ pub fn render(r: &DiagnoseReport) -> String {
     let f = &r.facts;
     let d = &r.diagnosis;
     if let Some(src) = f.source {
-        let _ = writeln!(s, "Read: an out-of-memory error from {}.", source_name(src));
+        let rocm = if f.hip { " on ROCm (HIP)" } else { "" };
+        let _ = writeln!(
+            s,
+            "Read: an out-of-memory error from {}{rocm}.",
+            source_name(src)
+        );
     }
     let mut figures = Vec::new();
     let named = |label: &str, v: Option<Bytes>| v.map(|b| format!("{label} {b}"));
@@ -64,8 +70,16 @@ pub fn render(r: &DiagnoseReport) -> String {
         let gpu = f.gpu.map(|g| format!("GPU {g}: ")).unwrap_or_default();
         let _ = writeln!(s, "  {gpu}{}", figures.join("; "));
     }
+    let own = d.asides.iter().find_map(|a| match a {
+        Aside::OwnProcessListed { pid } => Some(*pid),
+        _ => None,
+    });
     for (pid, b) in &f.other_processes {
-        let _ = writeln!(s, "  process {pid} holds {b}");
+        if Some(*pid) == own {
+            let _ = writeln!(s, "  process {pid} holds {b}: this process itself (a container's PID for it), not another");
+        } else {
+            let _ = writeln!(s, "  process {pid} holds {b}");
+        }
     }
     for a in &d.asides {
         if let Aside::NonPytorch { bytes } = a {
@@ -75,8 +89,19 @@ pub fn render(r: &DiagnoseReport) -> String {
             );
         }
     }
+    if !d.arithmetic.is_empty() {
+        let _ = writeln!(s, "\nFrom the message's own figures (GiB):");
+        for line in &d.arithmetic {
+            let _ = writeln!(s, "{}", wrap_item(line));
+        }
+    }
     s.push('\n');
-    let (title, body, todo) = verdict_text(&d.verdict, f.expandable_segments_set);
+    let conf = if f.hip {
+        "PYTORCH_HIP_ALLOC_CONF"
+    } else {
+        "PYTORCH_CUDA_ALLOC_CONF"
+    };
+    let (title, body, todo) = verdict_text(&d.verdict, f.expandable_segments_set, conf);
     let _ = writeln!(s, "Case: {title}\n");
     s.push_str(&crate::text::wrap(&body, ""));
     s.push('\n');
@@ -98,7 +123,19 @@ pub fn render(r: &DiagnoseReport) -> String {
                 s.push_str(&crate::text::wrap(&format!("Also: the card itself had {free} free; this process is capped{cap} (torch.cuda.set_per_process_memory_fraction; oomlab's --vram-budget is the same kind of cap)."), ""));
                 s.push('\n');
             }
-            Aside::NonPytorch { .. } => {}
+            Aside::FreeCoversRequest { free } => {
+                s.push_str(&crate::text::wrap(&format!("Also: the driver reported {free} free, enough for this request, yet it failed, and the message names no cap (PyTorch prints 'X allowed' when torch.cuda.set_per_process_memory_fraction is set). What else it can be: free memory in pieces too small for the segment PyTorch asked for (requests are rounded up to 2 MiB, large ones to whole segments), memory another process took between the failure and the report, or Windows' WDDM keeping part of the card."), ""));
+                s.push('\n');
+            }
+            Aside::SmallCache { cache } => {
+                s.push_str(&crate::text::wrap(&format!("Also: PyTorch's cache held {cache} in no tensor, enough for this request but a small share of the card: defragmenting it (expandable_segments) recovers at most {cache}, and the shortage behind it remains for the next allocations."), ""));
+                s.push('\n');
+            }
+            Aside::BeyondTheCard => {
+                s.push_str(&crate::text::wrap("Also: this process's figures exceed the card: on Windows the driver lets a process spill into shared system memory (slow), so the card's own figures cannot show who holds it.", ""));
+                s.push('\n');
+            }
+            Aside::NonPytorch { .. } | Aside::OwnProcessListed { .. } => {}
         }
     }
     if !todo.is_empty() {
@@ -107,11 +144,28 @@ pub fn render(r: &DiagnoseReport) -> String {
             let _ = writeln!(s, "{}", wrap_item(&t));
         }
     }
+    match &r.fixed_state {
+        Some(fs) => {
+            let _ = writeln!(s, "\nYour model's fixed state (--params):");
+            for line in fs.lines() {
+                let _ = writeln!(s, "{}", wrap_item(&line));
+            }
+        }
+        None if matches!(
+            d.verdict,
+            Verdict::Shortage { .. } | Verdict::LargerThanCard { .. } | Verdict::ProcessCap { .. }
+        ) =>
+        {
+            let _ = writeln!(s, "\n{}", crate::text::wrap("`oomlab diagnose --params N` (your model's parameter count, e.g. 1.1B) weighs its fixed state, 16 bytes per parameter with AdamW in f32, against this card, and names what acts on it when it is most of the card.", "").trim_end());
+        }
+        None => {}
+    }
     if !r.savings.is_empty() {
-        let _ = writeln!(
-            s,
-            "\nWhat each technique did to the peak when oomlab measured it (your model's mix of weights and activations decides yours):"
-        );
+        s.push('\n');
+        s.push_str(&crate::text::wrap(
+            "What each technique did to the peak where it was measured (PyTorch rows: a 25.4M-parameter GPT; oomlab rows: a 110k-parameter GPT whose memory is nearly all activations). Your model's mix of fixed state and activations decides yours:",
+            "",
+        ));
         for x in &r.savings {
             let _ = writeln!(
                 s,
@@ -143,7 +197,7 @@ fn wrap_item(text: &str) -> String {
     out
 }
 
-fn verdict_text(v: &Verdict, expandable_set: bool) -> (String, String, Vec<String>) {
+fn verdict_text(v: &Verdict, expandable_set: bool, conf: &str) -> (String, String, Vec<String>) {
     let who_holds = "`oomlab gpu` (or nvidia-smi) lists who holds the card now and flags stale holders: zombies, processes of another container, a notebook kernel that still holds its tensors".to_string();
     match v {
         Verdict::LargerThanCard { requested, total } => (
@@ -162,9 +216,9 @@ fn verdict_text(v: &Verdict, expandable_set: bool) -> (String, String, Vec<Strin
                 if expandable_set {
                     t.push("expandable_segments is already set: the pieces are then a cap or a shortage in disguise; compare 'cached, in no tensor' with what the step needs.".to_string());
                 } else {
-                    t.push("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: segments grow in place instead of being cut into blocks, so freed space can be reused for a larger tensor.".into());
+                    t.push(format!("{conf}=expandable_segments:True: segments grow in place instead of being cut into blocks, so freed space can be reused for a larger tensor."));
                 }
-                t.push("Or PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:N: blocks above N MiB are never cut, so large requests find whole blocks (costs some reuse of small ones).".into());
+                t.push(format!("Or {conf}=max_split_size_mb:N: blocks above N MiB are never cut, so large requests find whole blocks (costs some reuse of small ones)."));
                 t.push("Keep shapes steady: variable sequence lengths leave holes of every size; pad to a few fixed lengths (buckets).".into());
                 t.push("oomlab shows the same on its own allocator: `oomlab explain pool` (growth pool vs exact pool, measured).".into());
                 t
@@ -205,7 +259,11 @@ fn verdict_text(v: &Verdict, expandable_set: bool) -> (String, String, Vec<Strin
             ],
         ),
         Verdict::Shortage { short_by, allocated, total } => {
-            let mut body = format!("This process needed at least {short_by} more for this one allocation: the request, less what was free on the card and in its cache.");
+            let mut body = if short_by.0 > 0 {
+                format!("This process needed at least {short_by} more for this one allocation: the request, less what was free on the card and in its cache.")
+            } else {
+                "What was free on the card and free in PyTorch's cache together cover this request, but neither alone did: the cache's free pieces are smaller than the request and the card's free memory is less than the new segment PyTorch asked the driver for. The card is all but full.".to_string()
+            };
             if let (Some(a), Some(t)) = (allocated, total) {
                 let _ = write!(body, " Its tensors already held {a} of the card's {t} ({:.0}%).", 100.0 * a.0 as f64 / t.0.max(1) as f64);
             }
@@ -254,25 +312,27 @@ fn verdict_text(v: &Verdict, expandable_set: bool) -> (String, String, Vec<Strin
                 ],
             )
         }
-        Verdict::OtherFramework { source, requested } => {
-            let size = requested.map(|r| format!(" It asked for {r}.")).unwrap_or_default();
-            let (body, todo) = match source {
-                Source::Xla => (
-                    format!("XLA (JAX) ran out.{size} JAX preallocates most of the card when it starts, so nvidia-smi shows it full from the first step; that is its pool, not its need."),
-                    vec!["XLA_PYTHON_CLIENT_PREALLOCATE=false allocates on demand; XLA_PYTHON_CLIENT_MEM_FRACTION=.F sets the share it takes; then treat it as a real shortage.".to_string()],
-                ),
-                _ => (
-                    format!("TensorFlow's allocator ran out.{size} TensorFlow takes nearly the whole card when it starts unless memory growth is on; the shape[...] in the message names the tensor it could not place."),
-                    vec!["tf.config.experimental.set_memory_growth(gpu, True) (or TF_FORCE_GPU_ALLOW_GROWTH=true) allocates on demand; then treat it as a real shortage.".to_string()],
-                ),
-            };
-            ("another framework's out-of-memory".into(), body, todo)
-        }
-        Verdict::TooFewFigures => (
-            "an out-of-memory error without its figures".into(),
-            "This reads as an out-of-memory error but the sizes are missing (was the line cut?). Paste the whole error line, ideally with torch.cuda.memory_summary() and nvidia-smi's output.".into(),
-            vec![],
+        Verdict::HostRam { requested } => (
+            "host memory (RAM), not the GPU".into(),
+            format!("The computer's own memory ran out{}: PyTorch's CPU allocator could not get the bytes from the system. The GPU's memory is not involved; nvidia-smi will not show it.", requested.map(|r| format!(" for a request of {r}")).unwrap_or_default()),
+            vec![
+                "Find what builds a large tensor on the CPU: a whole dataset loaded at once, a checkpoint loaded onto the CPU before moving to the GPU (torch.load(..., map_location='cuda'), or load_state_dict(..., assign=True) with mmap=True), DataLoader workers each holding a copy (fewer num_workers).".into(),
+                "`free -h` shows the machine's memory; a container's limit may be lower than the machine's (cat /sys/fs/cgroup/memory.max).".into(),
+            ],
         ),
+        Verdict::TooFewFigures { source, missing } => {
+            let mut todo = Vec::new();
+            match source {
+                Some(Source::Xla) => todo.push("JAX preallocates most of the card when it starts, so nvidia-smi shows it full from the first step: XLA_PYTHON_CLIENT_PREALLOCATE=false allocates on demand, XLA_PYTHON_CLIENT_MEM_FRACTION=.F sets the share it takes.".to_string()),
+                Some(Source::Tensorflow) => todo.push("TensorFlow takes nearly the whole card when it starts unless memory growth is on: tf.config.experimental.set_memory_growth(gpu, True) (or TF_FORCE_GPU_ALLOW_GROWTH=true) allocates on demand; the shape[...] in the message names the tensor it could not place.".to_string()),
+                _ => {}
+            }
+            (
+                "an out-of-memory error without the figures to tell which case".into(),
+                format!("This reads as an out-of-memory error{}, but it lacks {missing}.", source.map(|s| format!(" from {}", source_name(s))).unwrap_or_default()),
+                todo,
+            )
+        }
         Verdict::Unknown => (
             "cannot classify".into(),
             "No out-of-memory message oomlab knows is in this text (PyTorch's CUDA OOM, CUDA runtime or cuBLAS errors, cubecl/burn, TensorFlow, XLA). Paste the full error, from 'Traceback' to the last line.".into(),

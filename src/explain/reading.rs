@@ -250,8 +250,8 @@ fn case_name(v: &Verdict) -> &'static str {
         Verdict::Shortage { .. } => "a real shortage",
         Verdict::OutsideAllocator { .. } => "outside the allocator",
         Verdict::Cubecl { .. } => "cubecl",
-        Verdict::OtherFramework { .. } => "another framework",
-        Verdict::TooFewFigures => "too few figures",
+        Verdict::HostRam { .. } => "host memory (RAM)",
+        Verdict::TooFewFigures { .. } => "too few figures",
         Verdict::Unknown => "not an OOM message",
     }
 }
@@ -267,7 +267,7 @@ fn corpus_table() -> String {
         "case", "asked", "card", "free", "process", "tensors", "cached free"
     );
     for (name, text) in CORPUS {
-        let r = DiagnoseReport::new(text, None);
+        let r = DiagnoseReport::new(text, None, None);
         let f = &r.facts;
         out.push_str(&format!(
             "  {name:<20} {:>11} {:>11} {:>11} {:>11} {:>11} {:>11}  {}\n",

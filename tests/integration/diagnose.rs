@@ -101,10 +101,18 @@ fn a_context_that_cannot_be_created_is_outside_the_allocator() {
 fn the_other_formats_are_read() {
     let (r, _) = diagnose("shape-pytorch-legacy.txt");
     assert_eq!(r["facts"]["source"], "pytorch-legacy");
-    // 14.60 GiB reserved, 14.20 GiB allocated: 0.40 GiB free in the cache for 64 MiB.
-    assert_eq!(case(&r), "fragmentation");
+    // 14.60 GiB reserved, 14.20 GiB allocated: 0.40 GiB free in the cache for 64 MiB,
+    // but 2.5% of the 15.78 GiB card: a shortage, with what defragmenting would recover.
+    assert_eq!(case(&r), "shortage");
+    let asides = r["diagnosis"]["asides"].as_array().expect("asides");
+    assert!(
+        asides.iter().any(|a| a["note"] == "small-cache"),
+        "{asides:?}"
+    );
     let (r, _) = diagnose("shape-tensorflow.txt");
-    assert_eq!(case(&r), "other-framework");
+    assert_eq!(case(&r), "too-few-figures");
+    // shape[64,16,1024,1024] of float: 4 GiB.
+    assert_eq!(r["facts"]["requested"].as_u64(), Some(4 << 30));
     let (r, _) = diagnose("shape-xla.txt");
     assert_eq!(r["facts"]["requested"].as_u64(), Some(17_179_869_184));
     let (r, _) = diagnose("shape-cubecl.txt");
@@ -142,4 +150,108 @@ fn a_missing_file_is_a_usage_error_naming_it() {
         .expect("oomlab runs");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/oom.txt"));
+}
+
+/// One message of the corpus of real ones (tests/data/oom-messages/real/sources.toml).
+#[derive(serde::Deserialize)]
+struct RealMessage {
+    file: String,
+    source: String,
+    case: String,
+    arithmetic: String,
+}
+
+#[derive(serde::Deserialize)]
+struct RealCorpus {
+    message: Vec<RealMessage>,
+}
+
+fn real_corpus() -> RealCorpus {
+    let text = std::fs::read_to_string(corpus("real/sources.toml")).expect("sources.toml");
+    toml::from_str(&text).expect("sources.toml parses")
+}
+
+#[test]
+fn every_real_message_is_named_the_case_its_own_figures_show() {
+    let corpus = real_corpus();
+    assert!(corpus.message.len() >= 40, "{}", corpus.message.len());
+    let mut wrong = Vec::new();
+    for m in &corpus.message {
+        assert!(
+            m.source.starts_with("https://") && !m.arithmetic.is_empty(),
+            "{}: a source and the arithmetic",
+            m.file
+        );
+        let text = std::fs::read_to_string(corpus_path_real(&m.file)).expect("message file");
+        let report = oomlab::diagnose::DiagnoseReport::new(&text, None, None);
+        let got = serde_json::to_value(&report.diagnosis.verdict).unwrap();
+        let got = got["case"].as_str().unwrap_or("").to_string();
+        if got != m.case {
+            wrong.push(format!("{}: expected {}, got {got}", m.file, m.case));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} of {} wrong:\n{}",
+        wrong.len(),
+        corpus.message.len(),
+        wrong.join("\n")
+    );
+}
+
+fn corpus_path_real(file: &str) -> PathBuf {
+    corpus("real").join(file)
+}
+
+#[test]
+fn no_advice_names_a_flag_the_cli_rejects() {
+    // Every `--flag value` pair in the savings' oomlab column must parse as train flags.
+    for s in oomlab::diagnose::measured_savings() {
+        let mut args = vec!["oomlab", "train"];
+        args.extend(s.oomlab.split_whitespace());
+        assert!(
+            <oomlab::cli::Cli as clap::Parser>::try_parse_from(&args).is_ok(),
+            "{}",
+            s.oomlab
+        );
+    }
+}
+
+#[test]
+fn the_text_shows_the_arithmetic_behind_the_verdict() {
+    let out = oomlab()
+        .args(["diagnose"])
+        .arg(corpus_path_real(
+            &real_corpus()
+                .message
+                .iter()
+                .find(|m| m.case == "other-processes")
+                .expect("one")
+                .file,
+        ))
+        .output()
+        .expect("oomlab runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("From the message's own figures") && text.contains(" total - "),
+        "{text}"
+    );
+}
+
+#[test]
+fn params_weigh_the_fixed_state_against_the_card() {
+    let out = oomlab()
+        .args(["diagnose", "--json", "--params", "1.1B"])
+        .arg(corpus("h200-shortage-filled.txt"))
+        .output()
+        .expect("oomlab runs");
+    let r: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(r["fixed_state"]["params"], 1_100_000_000u64);
+    assert_eq!(r["fixed_state"]["total"], 17_600_000_000u64);
+    let bad = oomlab()
+        .args(["diagnose", "--params", "-5"])
+        .arg(corpus("h200-shortage-filled.txt"))
+        .output()
+        .expect("oomlab runs");
+    assert_eq!(bad.status.code(), Some(2));
 }

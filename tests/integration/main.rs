@@ -15,6 +15,7 @@ mod collective;
 mod compare;
 mod diagnose;
 mod estimate;
+mod first_result;
 mod grad_accum;
 mod leak;
 mod lesson;
