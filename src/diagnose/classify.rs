@@ -319,8 +319,28 @@ fn tensorflow(f: &Facts, math: &mut Vec<String>) -> Verdict {
     }
 }
 
+/// The card's total and free memory from a pasted nvidia-smi table, when it shows one GPU.
+fn smi_card(f: &Facts, math: &mut Vec<String>) -> (Option<Bytes>, Option<Bytes>) {
+    match f.smi_devices.as_slice() {
+        [(used, total)] => {
+            math.push(format!(
+                "nvidia-smi's table: {} used of {} GiB, so {} GiB free",
+                g(*used),
+                g(*total),
+                g(sub(*total, *used))
+            ));
+            (Some(*total), Some(sub(*total, *used)))
+        }
+        _ => (None, None),
+    }
+}
+
 fn xla(f: &Facts, math: &mut Vec<String>) -> Verdict {
-    match (f.requested, f.total, f.free) {
+    let (total, free) = match (f.total, f.free) {
+        (Some(t), free) => (Some(t), free),
+        _ => smi_card(f, math),
+    };
+    match (f.requested, total, free) {
         (Some(r), Some(t), _) if r > t => {
             math.push(format!("request {} GiB > the card's {} GiB", g(r), g(t)));
             Verdict::LargerThanCard {
@@ -654,6 +674,21 @@ memory 14.06 GiB is allocated by PyTorch, and 330.42 MiB is reserved by PyTorch 
         assert_eq!(f.allocated, Some(Bytes((22.9 * GIB as f64).round() as u64)));
         assert!(!f.expandable_segments_set);
         assert!(parse("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True python train.py\nCUDA out of memory. Tried to allocate 2.00 MiB").expandable_segments_set);
+    }
+
+    #[test]
+    fn a_pasted_nvidia_smi_table_gives_xla_the_card() {
+        let d = diagnose(&parse("jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 4294967296 bytes.\n| N/A   53C    P0    70W / 300W |  79000MiB /  81920MiB |    100%      Default |"));
+        assert!(
+            matches!(d.verdict, Verdict::Shortage { .. }),
+            "{:?}",
+            d.verdict
+        );
+        assert!(
+            d.arithmetic[0].starts_with("nvidia-smi's table"),
+            "{:?}",
+            d.arithmetic
+        );
     }
 
     #[test]

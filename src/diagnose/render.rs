@@ -70,6 +70,12 @@ pub fn render(r: &DiagnoseReport) -> String {
         let gpu = f.gpu.map(|g| format!("GPU {g}: ")).unwrap_or_default();
         let _ = writeln!(s, "  {gpu}{}", figures.join("; "));
     }
+    for (i, (used, total)) in f.smi_devices.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "  nvidia-smi (pasted along), GPU row {i}: {used} used of {total}"
+        );
+    }
     let own = d.asides.iter().find_map(|a| match a {
         Aside::OwnProcessListed { pid } => Some(*pid),
         _ => None,
