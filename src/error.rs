@@ -57,6 +57,14 @@ pub enum Error {
         /// Why.
         source: std::io::Error,
     },
+    /// A folder the command reads (`oomlab report DIR`) is not there.
+    #[error("cannot read the folder {path}: {source} (give a folder `oomlab compare`, `lesson` or `train` wrote)")]
+    InputDir {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
 }
 
 /// Exit code for invalid input: config, flags, data file, unavailable device.
@@ -81,7 +89,8 @@ impl Error {
             | Error::Unsupported(_)
             | Error::WontFit(_)
             | Error::Resume(_)
-            | Error::Input { .. } => EXIT_USAGE,
+            | Error::Input { .. }
+            | Error::InputDir { .. } => EXIT_USAGE,
             Error::Kill(e) if e.is_refusal() => EXIT_USAGE,
             Error::RunDir { .. } | Error::Report(_) | Error::Kill(_) | Error::Probe(_) => {
                 EXIT_FAILURE

@@ -240,7 +240,7 @@ pub struct GpuArgs {
     pub yes: bool,
     /// Before a job: exit 0 if the GPU (--index) has SIZE free, 1 if not (or if NVML cannot
     /// tell), listing who holds the rest (`oomlab gpu --free-check 20GiB && python train.py`).
-    #[arg(long, value_name = "SIZE", value_parser = size_arg, conflicts_with_all = ["kill", "watch"])]
+    #[arg(long, value_name = "SIZE", value_parser = size_arg, allow_hyphen_values = true, conflicts_with_all = ["kill", "watch"])]
     pub free_check: Option<Bytes>,
     /// With --free-check: which GPU.
     #[arg(long, default_value_t = 0, requires = "free_check", value_name = "N")]
@@ -388,12 +388,12 @@ pub struct TrainArgs {
     pub out: Option<PathBuf>,
     /// CPU only: a SIMULATED out-of-memory event when the host heap exceeds SIZE (e.g.
     /// 64MiB). The step is discarded as on a GPU; everything shown is labelled simulated.
-    #[arg(long, value_name = "SIZE", value_parser = size_arg)]
+    #[arg(long, value_name = "SIZE", value_parser = size_arg, allow_hyphen_values = true)]
     pub memory_budget: Option<Bytes>,
     /// CUDA only: leave SIZE (e.g. 8GiB) of the card to this run by holding the rest of its
     /// memory outside burn; allocations past it fail for real in the driver. burn's page
     /// sizes still follow the physical card (a quarter of it, then quarters of that).
-    #[arg(long, value_name = "SIZE", value_parser = size_arg)]
+    #[arg(long, value_name = "SIZE", value_parser = size_arg, allow_hyphen_values = true)]
     pub vram_budget: Option<Bytes>,
     /// How often the background memory sampler reads NVML (or the host), in ms.
     #[arg(long, default_value_t = 10, value_name = "MS")]
@@ -447,7 +447,7 @@ pub struct TrainArgs {
     )]
     pub leak_window: u64,
     /// Leak detector: growth per step that raises the alarm (default 1MiB).
-    #[arg(long, value_name = "SIZE", value_parser = size_arg, default_value = "1MiB", help_heading = "Leak detector")]
+    #[arg(long, value_name = "SIZE", value_parser = size_arg, allow_hyphen_values = true, default_value = "1MiB", help_heading = "Leak detector")]
     pub leak_threshold: Bytes,
     /// A deliberate leak for the detector to catch. eval-graph (the default): each step
     /// also evaluates a micro-batch with the training model and keeps the loss in a list,
@@ -552,7 +552,7 @@ pub struct LessonArgs {
     #[arg(long, short, default_value = "auto", value_name = "DEVICE")]
     pub device: String,
     /// The budget standing in for the small card (default: 8GiB on a GPU; on the CPU 50MiB at the lesson's batch of 64, else 30MiB).
-    #[arg(long, value_name = "SIZE", value_parser = size_arg)]
+    #[arg(long, value_name = "SIZE", value_parser = size_arg, allow_hyphen_values = true)]
     pub budget: Option<Bytes>,
     /// Config (default: `gpu` on a GPU, `tiny` on the CPU).
     #[arg(long, short, value_name = "NAME|FILE")]
@@ -583,7 +583,7 @@ pub struct DiagnoseArgs {
     /// Your model's parameter count (124439808, 124M, 1.1B, 7e9): weighs its fixed state
     /// (weights, gradients, AdamW: 16 bytes per parameter in f32) against the card and
     /// names what acts on it.
-    #[arg(long, value_name = "N", value_parser = crate::diagnose::parse_params)]
+    #[arg(long, value_name = "N", value_parser = crate::diagnose::parse_params, allow_hyphen_values = true)]
     pub params: Option<u64>,
 }
 
@@ -595,7 +595,7 @@ pub struct EstimateArgs {
     pub run: TrainArgs,
     /// A GPU to size for: a size (24GiB, 80GB) or a card name (RTX 4090, A100-80GB,
     /// H100, H200). Sets the target to CUDA, so it works without a GPU.
-    #[arg(long, value_name = "SIZE|NAME")]
+    #[arg(long, value_name = "SIZE|NAME", allow_hyphen_values = true)]
     pub card: Option<String>,
     /// Also measure: two short runs per row on this device, peak = a + b x micro-batch.
     #[arg(long)]
@@ -638,10 +638,10 @@ pub struct CompareArgs {
     )]
     pub devices: Vec<DeviceRequest>,
     /// CUDA: emulate a card of SIZE for every run (see `oomlab train --help`).
-    #[arg(long, value_name = "SIZE", value_parser = size_arg)]
+    #[arg(long, value_name = "SIZE", value_parser = size_arg, allow_hyphen_values = true)]
     pub vram_budget: Option<Bytes>,
     /// CPU: SIMULATED OOM past SIZE of host heap, for every run.
-    #[arg(long, value_name = "SIZE", value_parser = size_arg)]
+    #[arg(long, value_name = "SIZE", value_parser = size_arg, allow_hyphen_values = true)]
     pub memory_budget: Option<Bytes>,
     /// Any config key for every run: --set model.d_ff=512 (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
@@ -729,6 +729,11 @@ pub struct DatasetArgs {
 }
 
 fn size_arg(s: &str) -> Result<Bytes, String> {
+    if s.trim_start().starts_with('-') {
+        return Err(format!(
+            "'{s}': a size must be positive (e.g. 8GiB, 512MiB)"
+        ));
+    }
     match parse_size(s) {
         Ok(b) if b.0 > 0 => Ok(b),
         Ok(_) => Err("the size must be more than 0".into()),

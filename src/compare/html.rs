@@ -62,7 +62,7 @@ fn chart(series: &[Series], y_label: &str) -> String {
     }
     let _ = write!(
         s,
-        r#"<text x="{}" y="{}" text-anchor="middle" font-size="12">seconds since the run started</text><text x="14" y="{}" font-size="12" transform="rotate(-90 14 {})" text-anchor="middle">{}</text>"#,
+        r#"<text x="{}" y="{}" text-anchor="middle" font-size="12">seconds since the first step began (setup and compilation before it cut)</text><text x="14" y="{}" font-size="12" transform="rotate(-90 14 {})" text-anchor="middle">{}</text>"#,
         (left + w - right) / 2.0,
         h - 6.0,
         h / 2.0,

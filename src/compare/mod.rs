@@ -265,6 +265,13 @@ fn details(dir: &Path, cmp: &Comparison) -> Vec<RunDetail> {
 /// Rebuilds the one-page HTML report of a compare folder (or of one run's folder) from
 /// the files in it.
 pub fn report_from_dir(dir: &Path) -> Result<String, Error> {
+    // A folder that is not there is the user's to fix (exit 2), not a failure.
+    if let Err(source) = fs::metadata(dir) {
+        return Err(Error::InputDir {
+            path: dir.to_path_buf(),
+            source,
+        });
+    }
     let compare_json = dir.join("compare.json");
     let cmp: Comparison = if compare_json.exists() {
         let text = fs::read_to_string(&compare_json).map_err(|source| Error::Input {

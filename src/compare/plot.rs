@@ -32,6 +32,29 @@ impl Series {
             label: label.to_string(),
             points,
         }
+        .cut_before_first_step()
+    }
+
+    /// The series from the start of its first step: on a GPU the seconds before it are
+    /// mostly kernel compilation, which would take most of the chart's width and leave a
+    /// step's rise and fall a few pixels wide. The cut is said in the label.
+    fn cut_before_first_step(mut self) -> Self {
+        let Some(first) = self.points.iter().position(|p| p.2.is_some()) else {
+            return self;
+        };
+        let cut = self.points[first].0;
+        if first == 0 || cut <= 0.0 {
+            return self;
+        }
+        self.points.drain(..first);
+        for p in &mut self.points {
+            p.0 -= cut;
+        }
+        self.label = format!(
+            "{} (from step 1; {cut:.1} s of setup and compilation before it cut)",
+            self.label
+        );
+        self
     }
 }
 
@@ -86,7 +109,7 @@ pub fn memory_svg(title: &str, y_label: &str, series: &[Series]) -> Result<Strin
             .map_err(|e| e.to_string())?;
         chart
             .configure_mesh()
-            .x_desc("seconds since the run started")
+            .x_desc("seconds since the first step began (what came before, setup and kernel compilation, is cut: see each legend)")
             .y_desc(y_label)
             .draw()
             .map_err(|e| e.to_string())?;
@@ -126,12 +149,28 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_chart_starts_at_the_first_step_and_says_what_it_cut() {
+        let csv = "t_s,step,in_use_bytes,process_bytes,device_used_bytes\n0.0,,,100,\n30.0,,,200,\n40.0,0,,300,\n41.0,1,,400,\n";
+        let s = Series::from_memory_csv("baseline", csv);
+        assert_eq!(s.points.first().map(|p| (p.0, p.2)), Some((0.0, Some(0))));
+        assert_eq!(s.points.len(), 2);
+        assert!(
+            s.label
+                .contains("40.0 s of setup and compilation before it cut"),
+            "{}",
+            s.label
+        );
+    }
+
+    #[test]
     fn reads_the_process_column_and_the_step() {
         let s = Series::from_memory_csv(
             "x",
             "t_s,step,in_use_bytes,process_bytes,device_used_bytes\n0.0,,10,,\n0.5,0,20,3000,\n",
         );
-        assert_eq!(s.points, vec![(0.0, 10, None), (0.5, 3000, Some(0))]);
+        // The sample before step 1 is cut, and the label says so.
+        assert_eq!(s.points, vec![(0.0, 3000, Some(0))]);
+        assert!(s.label.starts_with("x (from step 1; 0.5 s"), "{}", s.label);
     }
 
     #[test]

@@ -136,7 +136,7 @@ static SMI_DEVICE: LazyLock<Regex> =
 static CUBECL: LazyLock<Regex> = LazyLock::new(|| re(r"can't allocate buffer of size: ([0-9]+)"));
 static XLA: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?:Out\s*of\s*memory\s*(?:while\s*trying\s*to\s*allocate|allocating)|failed\s*to\s*allocate)\s*([0-9]+)\s*bytes",
+        r"(?:Out\s*of\s*memory\s*(?:while\s*trying\s*to\s*allocate|allocating)|failed\s*to\s*allocate)\s*([0-9]+)\s*bytes|(?i:failed\s*to\s*allocate\s*request\s*for)\s*[0-9.]+\s*[KMGT]?i?B\s*\(([0-9]+)B\)",
     )
 });
 static XLA_FREE_TOTAL: LazyLock<Regex> =
@@ -326,12 +326,12 @@ pub fn parse(text: &str) -> Facts {
         f.in_use = number(&TF_IN_USE);
         Some(Source::Tensorflow)
     } else if (lower.contains("resource_exhausted") || lower.contains("resource exhausted"))
-        && lower.contains("out of memory")
+        && (lower.contains("out of memory") || lower.contains("failed to allocate"))
         || lower.contains("xlaruntimeerror")
     {
         f.requested = XLA
             .captures(t)
-            .and_then(|c| c.get(1))
+            .and_then(|c| c.get(1).or(c.get(2)))
             .and_then(|m| m.as_str().parse().ok())
             .map(Bytes);
         if let Some(c) = XLA_FREE_TOTAL.captures(t) {
@@ -440,6 +440,11 @@ PyTorch) If reserved memory is >> allocated memory try setting max_split_size_mb
         assert_eq!(
             parse("RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`").source,
             Some(Source::Cublas)
+        );
+        let p = parse("2019-06-13 E external/org_tensorflow/tensorflow/compiler/xla/pjrt: Execution of replica 0 failed: Resource exhausted: Failed to allocate request for 128.00MiB (134217728B) on device ordinal 0");
+        assert_eq!(
+            (p.source, p.requested),
+            (Some(Source::Xla), Some(Bytes(134_217_728)))
         );
         let x = parse("jaxlib.xla_extension.XlaRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 17179869184 bytes.");
         assert_eq!(x.source, Some(Source::Xla));

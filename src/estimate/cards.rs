@@ -14,6 +14,22 @@ pub struct Card {
     pub bytes: Bytes,
 }
 
+/// The smallest card `--card` takes: below it no GPU trains anything oomlab sizes.
+pub const SMALLEST_CARD: Bytes = Bytes(256 << 20);
+
+/// The H200's memory as NVML reports it (143,771 MiB, 140.40 GiB on every H200 the
+/// project measured): its "141 GB" is decimal gigabytes, unlike the others' GiB.
+const H200_BYTES: Bytes = Bytes(143_771 << 20);
+
+/// A card's memory: the H200's as measured, the others' vendor "GB" read as GiB.
+fn card_bytes(gb: u64) -> Bytes {
+    if gb == 141 {
+        H200_BYTES
+    } else {
+        Bytes(gb << 30)
+    }
+}
+
 /// The built-in list, smallest first: (GB, cards with that much memory).
 pub const CARDS: &[(u64, &str)] = &[
     (8, "RTX 4060, RTX 3070"),
@@ -33,7 +49,7 @@ pub fn cards() -> Vec<Card> {
         .iter()
         .map(|(gb, names)| Card {
             name: format!("{gb} GB ({names})"),
-            bytes: Bytes(gb << 30),
+            bytes: card_bytes(*gb),
         })
         .collect()
 }
@@ -41,6 +57,11 @@ pub fn cards() -> Vec<Card> {
 /// A `--card` value: a size (`24GiB`, `24GB`, `24G`) or a card name of the list
 /// (`H100`, `rtx 4090`, case and spaces ignored).
 pub fn parse_card(arg: &str) -> Result<Card, String> {
+    if arg.trim_start().starts_with('-') {
+        return Err(format!(
+            "--card {arg}: a card's memory must be positive (e.g. 24GiB, or a name such as H100)"
+        ));
+    }
     let squash = |s: &str| s.to_lowercase().replace([' ', '-', '_'], "");
     let wanted = squash(arg);
     for (gb, names) in CARDS {
@@ -48,18 +69,21 @@ pub fn parse_card(arg: &str) -> Result<Card, String> {
             if squash(name) == wanted {
                 return Ok(Card {
                     name: format!("{name} ({gb} GB)"),
-                    bytes: Bytes(gb << 30),
+                    bytes: card_bytes(*gb),
                 });
             }
         }
     }
     match parse_size(arg) {
+        Ok(bytes) if bytes < SMALLEST_CARD => Err(format!(
+            "the card must have at least {SMALLEST_CARD} of memory"
+        )),
         Ok(bytes) => Ok(Card {
             name: bytes.to_string(),
             bytes,
         }),
         Err(e) => Err(format!(
-            "--card {arg}: not a size ({e}) and not a card oomlab knows; sizes like 24GiB or 24GB, or one of: {}",
+            "not a size ({e}) and not a card oomlab knows; sizes like 24GiB or 24GB, or one of: {}",
             CARDS
                 .iter()
                 .flat_map(|(_, n)| n.split(", "))
@@ -72,6 +96,15 @@ pub fn parse_card(arg: &str) -> Result<Card, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_card_too_small_to_size_for_is_refused_and_the_h200_is_its_measured_size() {
+        for tiny in ["0GiB", "1B", "100MiB"] {
+            let e = parse_card(tiny).unwrap_err();
+            assert!(e.contains("at least 256.0 MiB"), "{e}");
+        }
+        assert_eq!(parse_card("H200").unwrap().bytes, Bytes(143_771 << 20));
+    }
 
     #[test]
     fn a_card_is_found_by_size_or_by_name() {

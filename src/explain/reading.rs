@@ -360,7 +360,7 @@ fn fragmentation_case() -> String {
 
 fn savings() -> String {
     let mut out = String::from(
-        "\nMeasured by oomlab (the process's peak with the technique / without; read from the files named):\n",
+        "\nMeasured by oomlab's scripts (the process's peak with the technique / without; PyTorch rows on a 25.4M-parameter GPT, oomlab rows on a 110k-parameter one whose memory is nearly all activations; read from the files named):\n",
     );
     for s in measured_savings() {
         out.push_str(&format!(

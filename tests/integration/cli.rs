@@ -379,3 +379,24 @@ fn kill_refuses_to_run_without_a_holder_list() {
         .code(1)
         .stderr(predicate::str::contains("NVML unavailable"));
 }
+
+#[test]
+fn bad_inputs_exit_2_and_say_what_is_wrong() {
+    let cases: [(&[&str], &str); 5] = [
+        (&["estimate", "--card", "0GiB"], "at least 256.0 MiB"),
+        (&["estimate", "--card", "1B"], "at least 256.0 MiB"),
+        (&["estimate", "--card", "-5GiB"], "must be positive"),
+        (&["train", "--leak-threshold", "-1"], "must be positive"),
+        (
+            &["report", "/nonexistent/oomlab-folder"],
+            "/nonexistent/oomlab-folder",
+        ),
+    ];
+    for (args, says) in cases {
+        let out = oomlab().args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
