@@ -113,7 +113,7 @@ mod tests {
         assert_eq!(parse_card("H100").unwrap().bytes, Bytes(80 << 30));
         let err = parse_card("voodoo2").unwrap_err();
         assert!(
-            err.contains("--card voodoo2") && err.contains("H200"),
+            err.contains("'voodoo2' is not a size") && err.contains("H200"),
             "{err}"
         );
     }
