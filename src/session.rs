@@ -538,6 +538,16 @@ fn cpu_instruments(
     if plan.vram_budget.is_some() {
         return Err(BudgetError::NotCuda.into());
     }
+    // Before anything uses rayon's pool (the fit check below reads its size).
+    if plan.memory_budget.is_some() {
+        let threads = crate::device::BUDGET_THREADS;
+        let note = match crate::device::pin_compute_threads(threads) {
+            Ok(()) => format!("--memory-budget: {threads} compute threads, so the heap (the matrix library keeps an L2-sized buffer per thread) and the SIMULATED OOMs are the same on any machine"),
+            Err(e) => format!("--memory-budget: could not fix the compute threads at {threads} ({e}): the heap, and so the SIMULATED OOMs, depend on this machine's thread count"),
+        };
+        say(&note);
+        kit.notes.push(note);
+    }
     if let Some(available) = host::host_available() {
         host_preflight(&plan.config, corpus.vocab.len(), available)?;
         crate::estimate::check_fits(

@@ -175,6 +175,7 @@ fn predicted(
     cfg: &crate::config::RunConfig,
     vocab: usize,
     total: Option<crate::units::Bytes>,
+    simulated: bool,
 ) -> Option<u64> {
     use crate::estimate::{Estimate, Target};
     // Over several devices the row's process figure is one device's (CUDA) or the
@@ -185,6 +186,8 @@ fn predicted(
     }
     let target = match row.memory_kind? {
         MemoryKind::Gpu => Target::Cuda { total: total? },
+        // Under a SIMULATED budget the run fixed its compute threads.
+        MemoryKind::Host if simulated => Target::budgeted_cpu(),
         MemoryKind::Host => Target::this_cpu(),
     };
     Some(Estimate::of(cfg, vocab, target).peak.0)
@@ -217,7 +220,7 @@ pub fn run_row(plan: &ComparePlan, v: Variant, config: &RowConfig, exe: &Path) -
     let mut f = run_one(plan, v, file, exe);
     f.row.predicted_peak_bytes = f
         .vocab
-        .and_then(|voc| predicted(&f.row, run_config, voc, f.device_total));
+        .and_then(|voc| predicted(&f.row, run_config, voc, f.device_total, plan.simulated));
     RowRun {
         row: f.row,
         series: f.series,
@@ -321,14 +324,16 @@ pub fn rebuild_from_runs(dir: &Path) -> Result<Comparison, Error> {
         let s: RunSummary = serde_json::from_str(&text)
             .map_err(|e| Error::Report(format!("{name}/summary.json: {e}")))?;
         // A budget on the CPU is the only source of SIMULATED OOMs; its detector says so.
-        simulated |= s.oom_detector.contains("simulated");
+        let this_simulated = s.oom_detector.contains("simulated");
+        simulated |= this_simulated;
         let mut row = Row::from_summary(*v, name, &s);
         let cfg = crate::config::load(
             &crate::config::ConfigSource::File(dir.join(format!("{name}.toml"))),
             &[],
         );
         if let Ok((_, cfg)) = cfg {
-            row.predicted_peak_bytes = predicted(&row, &cfg, s.vocab, s.memory.device_total);
+            row.predicted_peak_bytes =
+                predicted(&row, &cfg, s.vocab, s.memory.device_total, this_simulated);
         }
         device = device.or(Some(s.device.label.clone()));
         rows.push(row);

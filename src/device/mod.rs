@@ -10,6 +10,7 @@ mod kernel_cache;
 mod prealloc;
 mod request;
 mod select;
+mod threads;
 mod tuned;
 
 pub use ballast::{hold_budget, Ballast, BudgetError, BudgetSetup};
@@ -22,4 +23,5 @@ pub use kernel_cache::{
 pub use prealloc::{plan_pages, pool_page_sizes, PreallocError, PreallocReport};
 pub use request::DeviceRequest;
 pub use select::{select, DeviceError, Selected};
+pub use threads::{compute_threads, pin_compute_threads, BUDGET_THREADS};
 pub use tuned::{install_tuned, TunedInstall, CUBECL_VERSION};

@@ -31,9 +31,15 @@ impl Target {
     /// The CPU with the threads this machine has.
     pub fn this_cpu() -> Self {
         Target::Cpu {
-            threads: std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1),
+            threads: crate::device::compute_threads(),
+        }
+    }
+
+    /// The CPU of a run under a SIMULATED host-heap budget, whose compute threads are
+    /// fixed (`device::BUDGET_THREADS`).
+    pub fn budgeted_cpu() -> Self {
+        Target::Cpu {
+            threads: crate::device::BUDGET_THREADS,
         }
     }
 

@@ -99,7 +99,7 @@ pub fn run_lesson(plan: &LessonPlan, stop: &StopFlag) -> Result<Comparison, Erro
                     total: plan.card_total?,
                 }
             } else {
-                Target::this_cpu()
+                Target::budgeted_cpu()
             };
             Some(Estimate::of(cfg, corpus.vocab.len(), target).peak)
         });
