@@ -403,8 +403,9 @@ pub struct TrainArgs {
     /// ~/.cache/oomlab/cubecl.
     #[arg(long, value_name = "DIR|off")]
     pub kernel_cache: Option<String>,
-    /// CUDA: do not install the autotune results oomlab ships for this card (kernels/)
-    /// into the kernel cache, e.g. to measure a cold first step.
+    /// CUDA: do not install the compiled kernels and autotune results oomlab ships for
+    /// this card (kernels/) into the kernel cache: what a GPU oomlab has no pack for gets,
+    /// e.g. to measure its cold first step (with a --kernel-cache folder of its own).
     #[arg(long)]
     pub no_tuned_pack: bool,
     /// When oomlab waits for the device to look for a failed allocation and read the
