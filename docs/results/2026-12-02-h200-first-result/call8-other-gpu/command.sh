@@ -1,0 +1,5 @@
+# Call 8: on call 6's machine right after call 7, the stand-in for a GPU oomlab ships no
+# kernels for (this H200, pack withheld, a fresh cache of its own) run to the end of its
+# first step. Run by the device tool from the repository root at commit cb20128, carrying
+# .device-bin (the binary /tmp/bin/oomlab was unpacked there by call 6):
+B=/tmp/bin/oomlab; unset CUBECL_AUTOTUNE_LEVEL OOMLAB_KERNEL_CACHE; date -u; t0=$(date +%s.%N); timeout 470 $B train --config gpu --no-tuned-pack --kernel-cache /tmp/other-gpu-cache2 --max-steps 3 --json --out /tmp/runs/other2 > $OUT/other-gpu-f32-full.json 2> $OUT/other-gpu-f32-full.stderr; rc=$?; t1=$(date +%s.%N); python3 -c "import sys; print(f'other-gpu-f32-full: exit {sys.argv[1]}, process {float(sys.argv[3])-float(sys.argv[2]):.1f} s')" $rc $t0 $t1 | tee $OUT/other-gpu-f32-full.txt; python3 -c "import json;s=json.load(open('$OUT/other-gpu-f32-full.json'));print(s.get('time_to_first_step_s'), s.get('kernel_cache'))"; tail -5 $OUT/other-gpu-f32-full.stderr
