@@ -126,6 +126,7 @@ mod tests {
             ],
             notes: vec![],
             inheritors: vec![],
+            unmatched_pid_namespace: None,
         }
     }
 

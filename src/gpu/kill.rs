@@ -26,6 +26,14 @@ pub enum KillError {
     /// Listed by NVML but not visible here.
     #[error("PID {0} holds VRAM but is not visible in this PID namespace (another container/VM); it cannot be signalled from here")]
     NotVisible(u32),
+    /// NVML's PIDs cannot be matched to processes in this PID namespace.
+    #[error("refusing to signal PID {pid}: oomlab runs in a PID namespace of its own ({namespace}, not the host's) and none of NVML's holders is a process here, so NVML's PIDs are probably the host's and which process here holds that memory cannot be known; run `oomlab gpu --kill` on the host (or with docker run --pid=host), or end the process yourself if you know it is the one")]
+    PidNamespace {
+        /// PID asked for.
+        pid: u32,
+        /// This process's namespace.
+        namespace: String,
+    },
     /// The PID now names another process than the one shown before asking.
     #[error("PID {0} is no longer the process shown (it exited and the PID was reused); nothing sent. Run `oomlab gpu` again")]
     Reused(u32),
@@ -69,7 +77,10 @@ impl KillError {
     pub fn is_refusal(&self) -> bool {
         matches!(
             self,
-            KillError::Protected { .. } | KillError::NotAHolder(_) | KillError::NotVisible(_)
+            KillError::Protected { .. }
+                | KillError::NotAHolder(_)
+                | KillError::NotVisible(_)
+                | KillError::PidNamespace { .. }
         )
     }
 }
@@ -98,6 +109,13 @@ pub fn plan_kill(snapshot: &GpuSnapshot, pid: u32) -> Result<KillPlan, KillError
     }
     let rows: Vec<_> = snapshot.holders.iter().filter(|h| h.pid == pid).collect();
     let Some(first) = rows.first() else {
+        // NVML's PIDs are not this namespace's: a process here is not known to hold it.
+        if let Some(namespace) = &snapshot.unmatched_pid_namespace {
+            return Err(KillError::PidNamespace {
+                pid,
+                namespace: namespace.clone(),
+            });
+        }
         // Not charged itself, but keeping a dead holder's context open.
         if let Some(i) = snapshot.inheritors.iter().find(|i| i.pid == pid) {
             let vram = snapshot
@@ -187,6 +205,7 @@ mod tests {
             holders: rows,
             notes: vec![],
             inheritors: vec![],
+            unmatched_pid_namespace: None,
         }
     }
 
@@ -279,6 +298,31 @@ mod tests {
         let advice = advice.unwrap();
         assert!(
             advice.contains("PID 777 (python worker)") && advice.contains("oomlab gpu --kill 777"),
+            "{advice}"
+        );
+    }
+
+    #[test]
+    fn a_local_cuda_process_is_not_offered_when_nvml_pids_are_another_namespaces() {
+        // A container without the host's PID namespace: NVML lists host PID 4243, which is
+        // no process here, and PID 777 here has CUDA's device files open.
+        let mut s = snap(vec![row(4243, ProcState::Gone)]);
+        s.inheritors.push(super::super::Inheritor {
+            pid: 777,
+            command: "python train.py".into(),
+        });
+        s.unmatched_pid_namespace = Some("pid:[4026532511]".into());
+        let refused = plan_kill(&s, 777).unwrap_err();
+        assert!(refused.is_refusal());
+        assert!(
+            refused.to_string().contains("PID namespace of its own"),
+            "{refused}"
+        );
+        let advice = crate::gpu::namespace_advice("pid:[4026532511]", &s.inheritors);
+        assert!(
+            advice.contains("PID 777")
+                && advice.contains("cannot tell")
+                && !advice.contains("--kill"),
             "{advice}"
         );
     }

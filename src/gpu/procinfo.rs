@@ -46,6 +46,29 @@ impl ProcState {
     }
 }
 
+/// `/proc/self/ns/pid` of a process in the host's (the initial) PID namespace: the kernel
+/// gives that namespace the fixed inode `PROC_PID_INIT_INO` (0xEFFFFFFC).
+pub const HOST_PID_NAMESPACE: &str = "pid:[4026531836]";
+
+/// This process's PID namespace as `/proc/self/ns/pid` names it.
+pub fn pid_namespace() -> Option<String> {
+    std::fs::read_link("/proc/self/ns/pid")
+        .ok()
+        .map(|p| p.to_string_lossy().into_owned())
+}
+
+/// When NVML's PIDs cannot be matched to processes here: every holder is unknown to
+/// /proc and this process runs in a PID namespace of its own (a container without the
+/// host's). NVML then may report host PIDs, and a local process with CUDA's device files
+/// open may be one of its holders under another number, not a dead holder's heir.
+/// Returns the namespace, for the message. In the host's namespace, or with one holder
+/// visible here, the PIDs are this namespace's.
+pub fn unmatched_namespace(holders: &[ProcState], namespace: Option<&str>) -> Option<String> {
+    let ns = namespace?;
+    let all_gone = !holders.is_empty() && holders.iter().all(|p| *p == ProcState::Gone);
+    (all_gone && ns != HOST_PID_NAMESPACE).then(|| ns.to_string())
+}
+
 /// A process that has CUDA's device files open without being in NVML's list.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Inheritor {
@@ -217,5 +240,33 @@ mod tests {
         std::thread::sleep(std::time::Duration::from_millis(300));
         assert!(matches!(process_state(pid), ProcState::Zombie { .. }));
         drop(child); // not waited: reaped when the test process exits
+    }
+}
+
+#[cfg(test)]
+mod namespace_tests {
+    use super::*;
+
+    #[test]
+    fn pids_are_unmatched_only_when_every_holder_is_unknown_inside_a_namespace_of_its_own() {
+        let gone = [ProcState::Gone, ProcState::Gone];
+        let one_here = [
+            ProcState::Gone,
+            ProcState::Alive {
+                command: "python".into(),
+                ppid: 1,
+            },
+        ];
+        let container = Some("pid:[4026532511]");
+        assert_eq!(
+            unmatched_namespace(&gone, container),
+            Some("pid:[4026532511]".into())
+        );
+        // In the host's namespace NVML's PIDs are ours: a gone holder is a dead process.
+        assert_eq!(unmatched_namespace(&gone, Some(HOST_PID_NAMESPACE)), None);
+        // One holder visible here: the PIDs are this namespace's.
+        assert_eq!(unmatched_namespace(&one_here, container), None);
+        assert_eq!(unmatched_namespace(&[], container), None);
+        assert_eq!(unmatched_namespace(&gone, None), None);
     }
 }

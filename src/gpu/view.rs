@@ -3,7 +3,9 @@
 use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
 use serde::{Deserialize, Serialize};
 
-use super::procinfo::{cuda_file_holders, process_state, Inheritor, ProcState};
+use super::procinfo::{
+    cuda_file_holders, pid_namespace, process_state, unmatched_namespace, Inheritor, ProcState,
+};
 use crate::probe::{NvmlDevice, NvmlView};
 use crate::units::Bytes;
 
@@ -37,6 +39,11 @@ pub struct GpuSnapshot {
     /// when a holder is gone or a zombie: who keeps a dead process's memory.
     #[serde(default)]
     pub inheritors: Vec<Inheritor>,
+    /// This process's PID namespace when NVML's PIDs cannot be matched to processes here
+    /// ([`unmatched_namespace`]): no holder is visible and the namespace is not the
+    /// host's. `--kill` then refuses to end a process by those PIDs.
+    #[serde(default)]
+    pub unmatched_pid_namespace: Option<String>,
 }
 
 /// Reads every device and holder.
@@ -79,15 +86,41 @@ pub fn snapshot(view: &NvmlView) -> GpuSnapshot {
     } else {
         Vec::new()
     };
+    let states: Vec<ProcState> = holders.iter().map(|h| h.proc.clone()).collect();
+    let unmatched = unmatched_namespace(&states, pid_namespace().as_deref());
     for h in &mut holders {
-        (h.stale, h.advice) = advice(h.pid, &h.proc, &inheritors);
+        (h.stale, h.advice) = match &unmatched {
+            Some(ns) => (true, Some(namespace_advice(ns, &inheritors))),
+            None => advice(h.pid, &h.proc, &inheritors),
+        };
+    }
+    if let Some(ns) = &unmatched {
+        notes.push(format!(
+            "oomlab runs in a PID namespace of its own ({ns}, not the host's) and none of NVML's holders is a process here: NVML's PIDs are probably the host's, so they cannot be matched to processes here and `oomlab gpu --kill` refuses them; run `oomlab gpu` on the host, or in a container started with the host's PID namespace (docker run --pid=host)"
+        ));
     }
     GpuSnapshot {
         devices,
         holders,
         notes,
         inheritors,
+        unmatched_pid_namespace: unmatched,
     }
+}
+
+/// What to say of a holder whose PID cannot be matched to a process here.
+pub fn namespace_advice(namespace: &str, local: &[Inheritor]) -> String {
+    let here = if local.is_empty() {
+        String::new()
+    } else {
+        let list: Vec<String> = local.iter().map(|i| format!("PID {}", i.pid)).collect();
+        format!(
+            "; {} here {} CUDA's device files open and may be this holder under another number, or a fork keeping an exited one's memory: oomlab cannot tell which",
+            list.join(", "),
+            if local.len() == 1 { "has" } else { "have" }
+        )
+    };
+    format!("PID from another PID namespace ({namespace} here is not the host's): not matched to a process here{here}")
 }
 
 /// Whether a holder is stale, and what to do about it. Measured on the H200
