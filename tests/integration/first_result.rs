@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::util::oomlab;
+use crate::util::{assert_exit, oomlab};
 
 fn spawn_slow(dir: &std::path::Path, slow: &str) -> std::process::Child {
     std::process::Command::new(assert_cmd::cargo::cargo_bin("oomlab"))
@@ -105,11 +105,7 @@ fn warm_up_runs_the_rows_and_the_halvings_and_reports_each() {
         .arg(tmp.path())
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_exit(&out, 0);
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     let rows = report["rows"].as_array().unwrap();
     let seen: Vec<(u64, &str)> = rows
