@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The cold-start table of docs/results/2026-11-30-h200-cold-start, from the run folders'
-summary.json files (scripts/h200-attention.sh, benches/paired.sh). Markdown on stdout.
+summary.json files (scripts/gpu/cold-first-step.sh, benches/paired.sh). Markdown on stdout.
 
   python3 benches/cold_start.py docs/results/2026-11-30-h200-cold-start
 """

@@ -3,7 +3,7 @@
 # root:
 #   COMMIT=<sha> CONFIG=gpu STEPS=20 REPEATS=3 bash benches/paired.sh
 # Carries .device-bin/ (oomlab.xz; optionally kernels.tar.xz, a kernel cache an earlier call
-# returned; see scripts/device-setup.sh).
+# returned; see scripts/gpu/setup.sh).
 # 1. (unless SKIP_COLD=1) cold start on this fresh machine: `oomlab train --config $CONFIG` (f32, defaults) with
 #    an empty kernel cache into which oomlab installs the autotune results it ships
 #    (kernels/), then, if TRULY_COLD=1, once more without them (--no-tuned-pack);
@@ -17,7 +17,7 @@ CONFIG=${CONFIG:-gpu}
 STEPS=${STEPS:-20}
 REPEATS=${REPEATS:-3}
 BUDGET=${BUDGET:-540}
-source scripts/device-setup.sh
+source scripts/gpu/setup.sh
 start_log "paired-$CONFIG"
 left() { echo $(( BUDGET - SECONDS )); }
 

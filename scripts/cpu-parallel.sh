@@ -87,7 +87,7 @@ out += ["",
         "  run ends with the weights of the bucketed plain run when its weights column says so (fingerprints compared).",
         "", "Not shown here: two GPUs. No machine with two GPUs was lent (`status` listed `nvidia-h200` only), so the two-GPU",
         "throughput, the per-GPU VRAM with and without sharding, and the PyTorch DDP / ZeroRedundancyOptimizer table are",
-        "not measured: `MODE=two-gpus bash scripts/h200-parallel.sh` makes them on a machine that has two."]
+        "not measured: `MODE=two-gpus bash scripts/gpu/run.sh data-parallel` makes them on a machine that has two."]
 open(f"{d}/README.md", "w").write("\n".join(out) + "\n")
 PY
 find "$D" -name memory.csv -size +200k -delete

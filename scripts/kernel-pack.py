@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Makes the kernel pack oomlab ships for a card from a kernel cache folder a device run
-returned (scripts/h200-cold-start.sh leaves it as kernel-cache.tar.xz).
+returned (scripts/gpu/first-result.sh leaves it as kernel-cache.tar.xz).
 
     python3 scripts/kernel-pack.py KERNEL-CACHE.tar.xz [kernels/nvidia-h200]
 

@@ -1,7 +1,7 @@
 //! GPU-only: memory-efficient attention on burn's CUDA backend equals the written-out one
 //! (forward and dQ, dK, dV), in f32 and bf16, at a small shape and at the `gpu` config's
 //! shape; prints the time of a forward + backward of each. Ignored by default (CI has no
-//! GPU); run on the H200 by `scripts/h200-attention.sh` (`gpu --ignored --nocapture attention::`).
+//! GPU); run on the H200 by `scripts/gpu/run.sh cold-first-step` (`gpu --ignored --nocapture attention::`).
 
 use std::time::Instant;
 

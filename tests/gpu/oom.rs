@@ -1,6 +1,6 @@
 //! GPU-only: a step that does not fit the VRAM budget is caught, never applied, and memory
 //! returns to its baseline. Ignored by default (CI has no GPU); run on the H200 with
-//! `scripts/h200-oom.sh`, which runs the `gpu` test binary with `--ignored --nocapture oom::`.
+//! `scripts/gpu/run.sh oom-detector`, which runs the `gpu` test binary with `--ignored --nocapture oom::`.
 
 use std::sync::Arc;
 

@@ -1,7 +1,6 @@
-#!/usr/bin/env bash
-# Issue 13: `oomlab estimate` checked against measured runs on a GPU (device tool,
-# repository root, or any NVIDIA machine with OOMLAB=path/to/oomlab):
-#   COMMIT=<sha> bash scripts/h200-estimate.sh
+# Experiment for scripts/gpu/run.sh (issue 13): `oomlab estimate` checked against measured
+# runs on a GPU (device tool, repository root, or any NVIDIA machine with OOMLAB=path/to/oomlab):
+#   COMMIT=<sha> bash scripts/gpu/run.sh estimate
 # Parts (PARTS, default "compare calibrate bisect"; "h200" for the large config):
 #   compare    `oomlab compare --config gpu`: every row in a fresh process, the predicted
 #              peak beside the NVML peak (compare.json: predicted_peak_bytes).
@@ -12,8 +11,6 @@
 #   h200       the `h200` config: baseline, grad-accum and amp-bf16 (compare), calibrated.
 # Results in $RESULTS/estimate (default /tmp/res/estimate); the tables are made from them by
 # scripts/estimate-validation.py.
-set -u
-source scripts/device-setup.sh
 start_log estimate
 PARTS=${PARTS:-compare calibrate bisect}
 export OOMLAB_CALIBRATION=$R/calibration-cache

@@ -1,14 +1,11 @@
-#!/usr/bin/env bash
-# GPU evidence for issue 6, second call: the two-process demonstration of memory growth
+# Experiment for scripts/gpu/run.sh (issue 6): the two-process demonstration of memory growth
 # vs preallocation, then `oomlab compare --strategies all` (f32, AMP, pure half and the
 # memory strategies), on the H200 through the device tool from the repository root:
-#   COMMIT=<sha> bash scripts/h200-prealloc.sh      (COMPARE=0: the demonstration only)
-# Carries .device-bin/ (oomlab.xz, kernels.tar.xz; see scripts/device-setup.sh).
+#   COMMIT=<sha> OUT=<dir> bash scripts/gpu/run.sh prealloc   (COMPARE=0: the demonstration only)
+# Carries .device-bin/ (oomlab.xz, kernels.tar.xz; see setup.sh).
 # Results: $OUT/results.tar.gz, kernel cache: $OUT/kernels.tar.xz.
-set -u
 OUT=${OUT:?set OUT}
 BATCH=${BATCH:-2048}
-source scripts/device-setup.sh
 start_log prealloc
 
 # Two trainings of the tiny GPT at batch $BATCH on one GPU, both with --memory-mode MODE:

@@ -1,12 +1,9 @@
-#!/usr/bin/env bash
-# GPU evidence for auto-halve's options (issue 4): --search bisect and
+# Experiment for scripts/gpu/run.sh: auto-halve's options (issue 4): --search bisect and
 # --keep-effective-batch false, 16384 samples of the tiny GPT under --vram-budget 4GiB.
 # Run on the H200 through the device tool from the repository root:
-#   COMMIT=<sha> bash scripts/h200-bisect.sh
+#   COMMIT=<sha> OUT=<dir> bash scripts/gpu/run.sh auto-halve-options
 # Carries .device-bin/ (oomlab.xz; kernels.tar.xz from an earlier call, optional).
-set -u
 OUT=${OUT:?set OUT}
-source scripts/device-setup.sh
 start_log bisect
 TINY="--device cuda --config tiny --batch 16384 --max-steps 20 --strategy auto-halve --vram-budget 4GiB"
 say "1. --search bisect"

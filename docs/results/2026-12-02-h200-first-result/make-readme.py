@@ -3,14 +3,14 @@
 first-result block from the files the device calls returned (issue 23). Every figure is
 read from those files.
 
-    python3 scripts/first-result-readme.py
+    python3 docs/results/2026-12-02-h200-first-result/make-readme.py
 """
 import json
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-DIR = ROOT / "docs/results/2026-12-02-h200-first-result"
+DIR = Path(__file__).resolve().parent
+ROOT = DIR.parents[2]
 
 
 def log_line(path, prefix):
@@ -155,22 +155,22 @@ def main():
     k_h200_5 = h200_5["kernel_cache"]["added_in_run"]
     text = f"""# A GPU user's first result (issue 23), on a fresh H200 with nothing set
 
-Made by `scripts/h200-cold-start.sh` on the device machine ({card}), in calls each on
+Made by `bash scripts/gpu/run.sh first-result` on the device machine ({card}), in calls each on
 the binary of the commit named in its log, carried xz-compressed. Nothing was set in the
 environment for oomlab or cubecl (no CUBECL_AUTOTUNE_LEVEL, no OOMLAB_KERNEL_CACHE; each
 log lists the variables it saw): the kernel cache is the default ~/.cache/oomlab/cubecl,
 empty on a fresh machine. This README is written by
-`python3 scripts/first-result-readme.py` from the files here.
+`python3 docs/results/2026-12-02-h200-first-result/make-readme.py` from the files here.
 
 | call | command | what it left |
 |---|---|---|
-| 1 (fresh machine) | `COMMIT=abc07d6 MODE=build LIMIT=530 bash scripts/h200-cold-start.sh` | call1-build/: `oomlab warm-up --config gpu` until its 530 s limit |
-| 2 (fresh machine) | `COMMIT=50a1249 MODE=verify BUDGET=545 bash scripts/h200-cold-start.sh` | call2-verify/: first steps with the first pack, SIGTERM during a compile, the lesson |
-| 3 (call 2's machine) | `COMMIT=50a1249 MODE=build2 BUDGET=400 bash scripts/h200-cold-start.sh` | call3-build2/: warm-up of tiny and h200 (its kernel cache did not come back: packing it outran the call) |
-| 4 (fresh machine) | `COMMIT=19f6d08 MODE=build3 BUDGET=560 bash scripts/h200-cold-start.sh` | call4-build3/: tiny, h200 bf16 and the gpu f16 rows against the 889-kernel pack, compiled on |
+| 1 (fresh machine) | `COMMIT=abc07d6 MODE=build LIMIT=530 bash scripts/gpu/run.sh first-result` | call1-build/: `oomlab warm-up --config gpu` until its 530 s limit |
+| 2 (fresh machine) | `COMMIT=50a1249 MODE=verify BUDGET=545 bash scripts/gpu/run.sh first-result` | call2-verify/: first steps with the first pack, SIGTERM during a compile, the lesson |
+| 3 (call 2's machine) | `COMMIT=50a1249 MODE=build2 BUDGET=400 bash scripts/gpu/run.sh first-result` | call3-build2/: warm-up of tiny and h200 (its kernel cache did not come back: packing it outran the call) |
+| 4 (fresh machine) | `COMMIT=19f6d08 MODE=build3 BUDGET=560 bash scripts/gpu/run.sh first-result` | call4-build3/: tiny, h200 bf16 and the gpu f16 rows against the 889-kernel pack, compiled on |
 | 5 (call 4's machine) | call5-h200/command.sh | call5-h200/: h200 bf16 compiled to the end; the pack of {meta6.get('commit')} is made from its cache |
-| **6 (fresh machine)** | `COMMIT={meta6.get('commit')} MODE=verify BUDGET=470 bash scripts/h200-cold-start.sh` | call6-verify/: the five first steps, SIGTERM during a compile, the lesson, another GPU's stand-in |
-| **7 (call 6's machine)** | `COMMIT={meta7.get('commit')} MODE=compare BUDGET=520 bash scripts/h200-cold-start.sh` | call7-compare/: `oomlab compare --config gpu --strategies all` |
+| **6 (fresh machine)** | `COMMIT={meta6.get('commit')} MODE=verify BUDGET=470 bash scripts/gpu/run.sh first-result` | call6-verify/: the five first steps, SIGTERM during a compile, the lesson, another GPU's stand-in |
+| **7 (call 6's machine)** | `COMMIT={meta7.get('commit')} MODE=compare BUDGET=520 bash scripts/gpu/run.sh first-result` | call7-compare/: `oomlab compare --config gpu --strategies all` |
 | 8 (call 6's machine) | call8-other-gpu/command.sh | call8-other-gpu/: another GPU's stand-in, to the end of its first step |
 
 ## The run that settles it: calls 6 and 7 (commit {meta6.get('commit')})

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 12's code on a GPU (device tool, repository root, or any NVIDIA machine with
 # OOMLAB=path/to/oomlab):
-#   COMMIT=<sha> OUT=<dir> bash scripts/h200-issue12-smoke.sh
+#   COMMIT=<sha> OUT=<dir> bash docs/results/2026-11-30-h200-issue12-smoke/smoke.sh
 # Carries .device-bin/ (oomlab.xz, kernels.tar.xz) on the device machine.
 # 1-2. the `gpu` config, f32 defaults and AMP bf16 with --memory-mode exact (LayerNorm now
 #      in f32 under AMP, as autocast does): loss, step time, peak next to issue 11's
@@ -13,7 +13,7 @@
 #      <row>.toml and run as `train --config`, read back typed.
 set -u
 OUT=${OUT:?set OUT}
-source scripts/device-setup.sh
+source scripts/gpu/setup.sh
 start_log issue12-smoke
 summary() { # SUMMARY.JSON
   python3 - "$1" >> "$LOG" <<'PY'

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Table of the phase runs of scripts/h200-crash.sh (part `phases`): for each resumed run
+"""Table of the phase runs of scripts/gpu/crash.sh (part `phases`): for each resumed run
 under a --vram-budget, where the out-of-memory failure hit, whether the weights after it
 equal the checkpoint's (final_params fingerprint) and whether the checkpoint written at
 the stop holds byte for byte the model and optimizer state the run resumed from.

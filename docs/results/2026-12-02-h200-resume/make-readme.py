@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
-"""Writes docs/results/2026-12-02-h200-resume/README.md from the files scripts/h200-resume.sh
-returned (issue 25 item 12), and the README's sentence on resume under CUDA between its
-<!-- cuda-resume:start/end --> markers. Every figure is read from those files.
+"""Writes docs/results/2026-12-02-h200-resume/README.md from the files
+`bash scripts/gpu/run.sh resume` returned (issue 25 item 12), and the README's sentence on
+resume under CUDA between its <!-- cuda-resume:start/end --> markers. Every figure is read
+from those files.
 
-    python3 scripts/resume-readme.py
+    python3 docs/results/2026-12-02-h200-resume/make-readme.py
 """
 import json
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-DIR = ROOT / "docs/results/2026-12-02-h200-resume"
+DIR = Path(__file__).resolve().parent
+ROOT = DIR.parents[2]
 
 
 def main():
@@ -27,8 +28,8 @@ def main():
     table = "\n".join(rows)
     text = f"""# Resume on CUDA: the same run twice, and a killed and resumed run (issue 25 item 12)
 
-`COMMIT={commit} bash scripts/h200-resume.sh` on the device machine ({card}), nothing set
-in the environment; this README is written by `python3 scripts/resume-readme.py`. Four
+`COMMIT={commit} bash scripts/gpu/run.sh resume` on the device machine ({card}), nothing set
+in the environment; this README is written by `python3 docs/results/2026-12-02-h200-resume/make-readme.py`. Four
 processes of `oomlab train --config gpu --max-steps 30 --checkpoint-every 5`: whole1 and
 whole2 uninterrupted; cut, killed with SIGKILL once 17 steps were logged, then
 `oomlab train --resume` of its folder (it resumed from the checkpoint of step {at['at_step']}, redoing

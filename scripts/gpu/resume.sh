@@ -1,18 +1,16 @@
-#!/usr/bin/env bash
-# Issue 25 item 12: is resume on CUDA bit for bit, and if not, why? On the device machine,
-# from the repository root, the binary carried xz-compressed in .device-bin/oomlab.xz:
-#   OUT=... bash scripts/h200-resume.sh
+# Experiment for scripts/gpu/run.sh (issue 25 item 12): is resume on CUDA bit for bit, and
+# if not, why? On the device machine, from the repository root, the binary carried
+# xz-compressed in .device-bin/oomlab.xz, nothing set for oomlab:
+#   OUT=... bash scripts/gpu/run.sh resume
+# runner: new-user
 # Four processes of `oomlab train --config gpu --max-steps 30 --checkpoint-every 5`:
 # whole1 and whole2, uninterrupted (does CUDA give the same run twice?); cut, killed with
 # SIGKILL once 17 steps are logged, then `--resume` of its folder. Losses are compared
 # step by step and the final weights by their fingerprint (summary's final_params).
-set -u
 OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT" /tmp/bin /tmp/r
-[ -x /tmp/bin/oomlab ] || python3 -c "import lzma,sys; open(sys.argv[2],'wb').write(lzma.open(sys.argv[1]).read())" .device-bin/oomlab.xz /tmp/bin/oomlab
-chmod +x /tmp/bin/oomlab
+mkdir -p "$OUT" /tmp/r
 unset CUBECL_AUTOTUNE_LEVEL OOMLAB_KERNEL_CACHE
-export BIN=/tmp/bin/oomlab OUT
+export BIN OUT
 python3 - <<'PY' 2>&1 | tee "$OUT/log.txt"
 import json, os, signal, subprocess, time
 BIN, OUT = os.environ["BIN"], os.environ["OUT"]

@@ -2,7 +2,7 @@
 """A parent that starts a training process and, after it is killed, does not reap it for
 a while: the child is a zombie. Reports, as JSON lines, the child's /proc state and the
 VRAM in use while it is a zombie and after the parent reaps it. Used by
-scripts/h200-crash.sh.
+scripts/gpu/crash.sh.
 
   zombie-parent.py OOMLAB RUN_DIR   (oomlab train args are fixed below)
 """

@@ -1,14 +1,11 @@
-#!/usr/bin/env bash
-# GPU evidence for auto-halve (issue 4), run on the H200 through the device tool from the
-# repository root:
-#   COMMIT=<sha> bash scripts/h200-auto-halve.sh
+# Experiment for scripts/gpu/run.sh: auto-halve (issue 4) on a GPU, run on the H200 through
+# the device tool from the repository root:
+#   COMMIT=<sha> OUT=<dir> bash scripts/gpu/run.sh auto-halve
 # ONLY_RUNS=1 skips parts 4 and 5; COLD_TIMEOUT / CLEAN_TIMEOUT lengthen parts 1 and 3.
-# Carries .device-bin/ (oomlab.xz and gpu.xz, see scripts/device-setup.sh). Everything
+# Carries .device-bin/ (oomlab.xz and gpu.xz, see setup.sh). Everything
 # lands in $OUT/results.tar.gz; the kernel cache comes back as $OUT/kernels.tar.xz so a
 # later call can start warm.
-set -u
 OUT=${OUT:?set OUT}
-source scripts/device-setup.sh
 start_log auto-halve
 TINY="--device cuda --config tiny --batch 16384 --max-steps 20"
 

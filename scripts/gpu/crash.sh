@@ -1,17 +1,15 @@
-#!/usr/bin/env bash
-# GPU evidence for issue 14 (crash-safe training), run on the H200 through the device tool
-# from the repository root:
-#   COMMIT=<sha> PART=stuck|phases|soak bash scripts/h200-crash.sh   (default: stuck,phases)
-# Carries .device-bin/ (oomlab.xz, and gpu.xz for the soak; see scripts/device-setup.sh).
+# Experiment for scripts/gpu/run.sh: crash-safe training (issue 14) on a GPU, run on the
+# H200 through the device tool from the repository root:
+#   COMMIT=<sha> PART=stuck|phases|soak bash scripts/gpu/run.sh crash   (default: stuck,phases)
+# Carries .device-bin/ (oomlab.xz, and gpu.xz for the soak; see setup.sh). Its helpers are
+# the Python scripts beside it (vram-watch.py, zombie-parent.py, fork-holder.py, oom-phases.py).
 # Results: $RESULTS/crash (default /tmp/res/crash), log.txt first.
-set -u
-source scripts/device-setup.sh
 rm -rf "${RESULTS:-/tmp/res}/crash"   # a warm machine keeps the last call's folders
 start_log crash
 PART=${PART:-stuck,phases}
 T0=$(date +%s)
 elapsed() { echo $(( $(date +%s) - T0 )); }
-used() { python3 scripts/vram-watch.py used; }
+used() { python3 scripts/gpu/vram-watch.py used; }
 gib() { python3 -c "print(f'{int($1)/2**30:.2f} GiB')"; }
 # wait_steps DIR N SECS: until DIR/steps.jsonl has N lines
 wait_steps() {
@@ -42,7 +40,7 @@ if [[ $PART == *stuck* ]]; then
   "$BIN" gpu --json > "$R/a-before.json" 2>&1; "$BIN" gpu >> "$LOG" 2>&1
   U1=$(used); echo "in use while training: $(gib $U1) (PID $P)" >> "$LOG"
   kill -9 $P
-  MS=$(python3 scripts/vram-watch.py until-below $(( U0 + (1 << 30) )) 30)
+  MS=$(python3 scripts/gpu/vram-watch.py until-below $(( U0 + (1 << 30) )) 30)
   echo "exit status $(reap $P 10) (137 = SIGKILL); back within 1 GiB of the baseline after: $MS ms" >> "$LOG"
   "$BIN" gpu --json > "$R/a-after.json" 2>&1; "$BIN" gpu >> "$LOG" 2>&1
 
@@ -59,12 +57,12 @@ if [[ $PART == *stuck* ]]; then
   echo "in use after: $(gib $(used))" >> "$LOG"
 
   say "C. a zombie: killed, its parent does not reap it for 2 s"
-  timeout 150 python3 scripts/zombie-parent.py "$BIN" "$R/c" > "$R/c-zombie.jsonl" 2>> "$LOG"
+  timeout 150 python3 scripts/gpu/zombie-parent.py "$BIN" "$R/c" > "$R/c-zombie.jsonl" 2>> "$LOG"
   cat "$R/c-zombie.jsonl" >> "$LOG"
 
   say "D. an inherited context: PyTorch holds 20 GiB, forks a child that never uses CUDA; the parent is killed"
   rm -f /tmp/fork-ready
-  python3 scripts/fork-holder.py 20 /tmp/fork-ready 2>> "$LOG" &
+  python3 scripts/gpu/fork-holder.py 20 /tmp/fork-ready 2>> "$LOG" &
   for _ in $(seq 1 600); do [ -s /tmp/fork-ready ] && break; sleep 0.1; done
   read PARENT CHILD < /tmp/fork-ready
   echo "parent $PARENT child $CHILD; in use $(gib $(used))" >> "$LOG"
@@ -74,7 +72,7 @@ if [[ $PART == *stuck* ]]; then
   "$BIN" gpu > "$R/d-after-parent.txt" 2>&1; "$BIN" gpu --json > "$R/d-after-parent.json" 2>&1; cat "$R/d-after-parent.txt" >> "$LOG"
   echo "the child's open NVIDIA device files:" >> "$LOG"; ls -l /proc/$CHILD/fd 2>/dev/null | grep -c nvidia >> "$LOG"
   kill -9 $CHILD
-  MS=$(python3 scripts/vram-watch.py until-below $(( U0 + (1 << 30) )) 30)
+  MS=$(python3 scripts/gpu/vram-watch.py until-below $(( U0 + (1 << 30) )) 30)
   echo "after kill -9 of the child: back within 1 GiB of the baseline after $MS ms" >> "$LOG"
   "$BIN" gpu --json > "$R/d-after-child.json" 2>&1
   echo "stuck part done at $(elapsed) s" >> "$LOG"
@@ -96,7 +94,7 @@ if [[ $PART == *phases* ]]; then
   }
   sweep 64 1536MiB 2GiB 3GiB 4GiB 5GiB 6GiB 7GiB 8GiB 9GiB
   sweep 1 1GiB 1152MiB 1280MiB 1408MiB 1536MiB
-  python3 scripts/oom-phases.py "$R" > "$R/phases.md" 2>> "$LOG"; cat "$R/phases.md" >> "$LOG"
+  python3 scripts/gpu/oom-phases.py "$R" > "$R/phases.md" 2>> "$LOG"; cat "$R/phases.md" >> "$LOG"
 fi
 
 if [[ $PART == *soak* ]]; then

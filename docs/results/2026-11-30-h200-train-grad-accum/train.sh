@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # GPU evidence for `oomlab train` (issue 2), run on the H200 through the device tool:
-#   bash scripts/h200-train.sh   (with OUT set to the folder that comes back)
+#   bash docs/results/2026-11-30-h200-train-grad-accum/train.sh
+# (with OUT set to the folder that comes back)
 # LD_LIBRARY_PATH is deliberately left without the CUDA toolkit: oomlab must find NVRTC
 # (/usr/local/cuda-*/lib64 there) by itself.
 set -u

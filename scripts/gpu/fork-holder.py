@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A PyTorch process that holds GIB GiB of VRAM and then forks a child that never touches
 CUDA (as a DataLoader worker or a subprocess started with fork does). Used by
-scripts/h200-crash.sh to show who keeps VRAM after the parent is killed.
+scripts/gpu/crash.sh to show who keeps VRAM after the parent is killed.
 
   fork-holder.py GIB READY_FILE   writes 'parent_pid child_pid' to READY_FILE, sleeps
 """

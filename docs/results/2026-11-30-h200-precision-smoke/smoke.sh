@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Smoke run of the final issue-6 code on the H200 (device tool, repository root):
-#   COMMIT=<sha> bash scripts/h200-precision-smoke.sh
+#   COMMIT=<sha> bash docs/results/2026-11-30-h200-precision-smoke/smoke.sh
 # AMP bf16 with --memory-mode prealloc, and AMP f16 with grad-accum, 10 steps each.
 # Carries .device-bin/ (oomlab.xz, kernels.tar.xz). Results: $OUT/results.tar.gz.
 set -u
 OUT=${OUT:?set OUT}
-source scripts/device-setup.sh
+source scripts/gpu/setup.sh
 start_log smoke
 echo "### train --precision bf16 --memory-mode prealloc" >> "$LOG"
 timeout 120 $BIN train --device cuda --config tiny --batch 2048 --max-steps 10 --precision bf16 \

@@ -1,10 +1,7 @@
-#!/usr/bin/env bash
-# Issue 16: `oomlab lesson` on a GPU (device tool, repository root, or any NVIDIA machine
-# with OOMLAB=path/to/oomlab): the `gpu` config under --vram-budget 8GiB, every stage a
-# fresh process, no questions.
-#   COMMIT=<sha> bash scripts/h200-lesson.sh
-set -u
-source scripts/device-setup.sh
+# Experiment for scripts/gpu/run.sh (issue 16): `oomlab lesson` on a GPU (device tool,
+# repository root, or any NVIDIA machine with OOMLAB=path/to/oomlab): the `gpu` config
+# under --vram-budget 8GiB, every stage a fresh process, no questions.
+#   COMMIT=<sha> bash scripts/gpu/run.sh lesson
 start_log lesson
 say "lesson: $BIN lesson --yes --device cuda --max-steps ${STEPS:-5} --out $R/lesson"
 timeout ${LIMIT:-520} $BIN lesson --yes --device cuda --max-steps ${STEPS:-5} --out "$R/lesson" > "$R/lesson.stdout" 2> "$R/lesson.stderr"

@@ -1,11 +1,8 @@
-#!/usr/bin/env bash
-# GPU evidence for the OOM detector (issue 3), run on the H200 through the device tool
-# from the repository root:
-#   COMMIT=<sha> bash scripts/h200-oom.sh
-# Carries .device-bin/ (oomlab.xz and gpu.xz, see scripts/device-setup.sh).
-set -u
+# Experiment for scripts/gpu/run.sh: the OOM detector (issue 3) on a GPU, run on the H200
+# through the device tool from the repository root:
+#   COMMIT=<sha> OUT=<dir> bash scripts/gpu/run.sh oom-detector
+# Carries .device-bin/ (oomlab.xz and gpu.xz, see setup.sh).
 OUT=${OUT:?set OUT}
-source scripts/device-setup.sh
 {
   date -u +"date: %Y-%m-%dT%H:%M:%SZ"; echo "commit: ${COMMIT:-unknown}"
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader

@@ -1,12 +1,9 @@
-#!/usr/bin/env bash
-# GPU evidence for the memory probes, the OOM detector and `oomlab gpu` (issue 3), run on
-# the H200 through the device tool from the repository root:
-#   COMMIT=<sha> bash scripts/h200-memory.sh
-# It carries .device-bin/ (see scripts/device-setup.sh), holding oomlab.xz and gpu.xz (the
+# Experiment for scripts/gpu/run.sh: the memory probes, the OOM detector and `oomlab gpu`
+# (issue 3) on a GPU, run on the H200 through the device tool from the repository root:
+#   COMMIT=<sha> OUT=<dir> bash scripts/gpu/run.sh memory-probes
+# It carries .device-bin/ (see setup.sh), holding oomlab.xz and gpu.xz (the
 # test binary from `cargo test --release --test gpu --no-run`), compressed to fit the
 # device tool's 64 MiB transfer limit.
-set -u
-source scripts/device-setup.sh
 OUT=${OUT:?set OUT}
 LOG=$OUT/log.txt
 say() { echo "### $*" | tee -a "$LOG"; }

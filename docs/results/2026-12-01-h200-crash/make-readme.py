@@ -2,14 +2,14 @@
 """Writes docs/results/2026-12-01-h200-crash/README.md from the files of that folder (the
 figures are quoted from log.txt and the JSON files, never typed).
 
-  python3 scripts/crash-readme.py docs/results/2026-12-01-h200-crash
+  python3 docs/results/2026-12-01-h200-crash/make-readme.py [FOLDER, default: its own]
 """
 import json
 import pathlib
 import re
 import sys
 
-d = pathlib.Path(sys.argv[1])
+d = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parent)
 log = (d / "log.txt").read_text()
 # The log of the call that produced these files starts at its own 'date:' line.
 head = log[log.rfind("date: "):] if "date: " in log else log
@@ -55,9 +55,9 @@ Issue 14's GPU evidence. {meta[0]}; {meta[1]} (the script; the binary was built 
 card: {meta[2]}.
 
 Commands, from the repository root, through the device tool (carry `.device-bin` with
-`oomlab.xz` and `gpu.xz`, see scripts/device-setup.sh):
+`oomlab.xz` and `gpu.xz`, see scripts/gpu/setup.sh):
 
-    COMMIT=a12604a PART=stuck,phases,soak STOP_AT=300 bash scripts/h200-crash.sh
+    COMMIT=a12604a PART=stuck,phases,soak STOP_AT=300 bash scripts/gpu/run.sh crash
     # then, same machine (leak/):
     oomlab train --device cuda --config tiny --max-steps 60 --leak-demo --json
     oomlab train --device cuda --config tiny --max-steps 2000 --leak-demo --strategy auto-halve --vram-budget 2GiB --json
@@ -68,7 +68,7 @@ Commands, from the repository root, through the device tool (carry `.device-bin`
 whose A and B parts went wrong: the holder was started in a subshell, so `$!` named the
 subshell, not oomlab (fixed in e224cfd), and the second reused the first's folders on a
 warm machine and checked only once per step (fixed in a12604a). Their C and D parts
-measured what this call's did. This README is written by `python3 scripts/crash-readme.py {d}`.
+measured what this call's did. This README is written by `python3 docs/results/2026-12-01-h200-crash/make-readme.py`.
 
 ## A. A training process killed with SIGKILL
 
@@ -90,7 +90,7 @@ and `a-after.json` are `oomlab gpu --json` before and after.
 ## C. A zombie holds no VRAM
 
 A parent started a training run, killed it, and did not reap it for 2 s
-(`scripts/zombie-parent.py`, `c-zombie.jsonl`):
+(`scripts/gpu/zombie-parent.py`, `c-zombie.jsonl`):
 
 | moment | /proc state | device memory in use (NVML) |
 |---|---|---|
@@ -107,7 +107,7 @@ tells users to end a zombie's parent: the memory was back before the reaping.
 
 PyTorch allocated 20 GiB, then forked a child that never used CUDA (as a DataLoader
 worker or a `fork` subprocess does); the parent was killed with SIGKILL
-(`scripts/fork-holder.py`):
+(`scripts/gpu/fork-holder.py`):
 
 - {L4}
 - {L5}
@@ -129,7 +129,7 @@ copy of it under a smaller `--vram-budget`, with `--check-every phase` (and `--b
 The last two columns compare the weights after the failed step with the 3-step run's
 (fingerprint of every bit) and the model and AdamW sections of the checkpoint written at
 the out-of-memory stop with those of the checkpoint the run resumed from, byte for byte
-(`scripts/oom-phases.py`):
+(`scripts/gpu/oom-phases.py`):
 
 {phases_text}
 

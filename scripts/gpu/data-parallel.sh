@@ -1,8 +1,7 @@
-#!/usr/bin/env bash
-# Issue 15: data parallelism and shard-optimizer on the GPU (device tool, repository root,
-# or any NVIDIA machine with OOMLAB=path/to/oomlab):
-#   MODE=two-gpus COMMIT=<sha> bash scripts/h200-parallel.sh   (needs 2 GPUs: the table)
-#   MODE=one-gpu  COMMIT=<sha> bash scripts/h200-parallel.sh   (one GPU: two peers share it)
+# Experiment for scripts/gpu/run.sh (issue 15): data parallelism and shard-optimizer on the
+# GPU (device tool, repository root, or any NVIDIA machine with OOMLAB=path/to/oomlab):
+#   MODE=two-gpus COMMIT=<sha> bash scripts/gpu/run.sh data-parallel   (needs 2 GPUs: the table)
+#   MODE=one-gpu  COMMIT=<sha> bash scripts/gpu/run.sh data-parallel   (one GPU: two peers share it)
 # two-gpus: oomlab on one GPU at the per-GPU batch, on cuda:0,cuda:1 (plain data parallel
 #   and shard-optimizer), the same with PyTorch DDP over NCCL (torchrun) and
 #   ZeroRedundancyOptimizer; then a state-heavy model (d_model 2048, batch 8) where
@@ -12,11 +11,10 @@
 #   batch, identical replicas, the sharded state's saving in the process's total), and
 #   that the PyTorch script runs (torchrun, one process). Not a scaling figure.
 # Results: $RESULTS/parallel-$MODE (log.txt, one run folder per oomlab run, torch-*.json),
-# tarred to $OUT/parallel.tar.gz when OUT is set; README: scripts/parallel-readme.py.
-set -u
+# tarred to $OUT/parallel.tar.gz when OUT is set; README of the one-gpu results:
+# docs/results/2026-12-01-h200-parallel-one-gpu/make-readme.py.
 MODE=${MODE:-two-gpus}
 STEPS=${STEPS:-20}
-source scripts/device-setup.sh
 start_log "parallel-$MODE"
 nvidia-smi --query-gpu=index,name,memory.total --format=csv,noheader >> "$LOG"
 $BIN configs gpu > "$R/gpu.toml"

@@ -1,9 +1,9 @@
-#!/usr/bin/env bash
-# GPU evidence for issue 11, first part, run on the H200 through the device tool from the
+# Experiment for scripts/gpu/run.sh: where a cold first step's time goes, and efficient
+# attention on CUDA (issue 11, first part), run on the H200 through the device tool from the
 # repository root:
-#   COMMIT=<sha> bash scripts/h200-attention.sh
+#   COMMIT=<sha> OUT=<dir> bash scripts/gpu/run.sh cold-first-step
 # Carries .device-bin/ (oomlab.xz, gpu.xz: the test binary from
-# `cargo test --release --test gpu --no-run`; see scripts/device-setup.sh).
+# `cargo test --release --test gpu --no-run`; see setup.sh).
 # 1. efficient attention equals the written-out one on CUDA (tests/gpu/attention.rs),
 #    with its own kernel cache so the next steps start cold;
 # 2. where a cold first step's time goes, `gpu` config, f32, efficient attention, 5 steps:
@@ -12,9 +12,7 @@
 # 3. --memory-mode exact, one short run; 4. PyTorch side of the paired yardstick, one short
 #    run per configuration (benches/pytorch_gpt.py).
 # Results: $OUT/results.tar.gz; the kernel cache A built: $OUT/kernels.tar.xz.
-set -u
 OUT=${OUT:?set OUT}
-source scripts/device-setup.sh
 start_log attention
 # The device call has 600 s: every step gets at most what is left before 520 s, so the
 # results are packed in any case.

@@ -1,27 +1,23 @@
-#!/usr/bin/env bash
-# Issue 23: a GPU user's first result, measured as a new user meets it. Nothing is set in
-# the environment for oomlab (no CUBECL_AUTOTUNE_LEVEL, no OOMLAB_KERNEL_CACHE, no
-# LD_LIBRARY_PATH: oomlab finds NVRTC itself); the kernel cache is the default
-# ~/.cache/oomlab/cubecl. Run from the repository root on the device machine, the binary
-# carried xz-compressed in .device-bin/oomlab.xz (scripts/device-setup.sh explains).
+# Experiment for scripts/gpu/run.sh (issue 23): a GPU user's first result, measured as a
+# new user meets it. Nothing is set in the environment for oomlab (no
+# CUBECL_AUTOTUNE_LEVEL, no OOMLAB_KERNEL_CACHE, no LD_LIBRARY_PATH: oomlab finds NVRTC
+# itself); the kernel cache is the default ~/.cache/oomlab/cubecl. Run from the repository
+# root on the device machine, the binary carried xz-compressed in .device-bin/oomlab.xz
+# (setup.sh explains).
+# runner: new-user
 #
-#   MODE=build  bash scripts/h200-cold-start.sh   # warm-up of the gpu config: the pack
-#   MODE=build2 bash scripts/h200-cold-start.sh   # then tiny and h200, same machine
-#   MODE=build3 bash scripts/h200-cold-start.sh   # fresh machine: tiny, h200, f16 rows
-#   MODE=verify bash scripts/h200-cold-start.sh   # fresh machine, binary with the pack,
-#                                                 # and another GPU's stand-in
-#   MODE=compare bash scripts/h200-cold-start.sh  # then compare --strategies all
+#   MODE=build  bash scripts/gpu/run.sh first-result   # warm-up of the gpu config: the pack
+#   MODE=build2 bash scripts/gpu/run.sh first-result   # then tiny and h200, same machine
+#   MODE=build3 bash scripts/gpu/run.sh first-result   # fresh machine: tiny, h200, f16 rows
+#   MODE=verify bash scripts/gpu/run.sh first-result   # fresh machine, binary with the pack,
+#                                                      # and another GPU's stand-in
+#   MODE=compare bash scripts/gpu/run.sh first-result  # then compare --strategies all
 #
 # build/build2/build3 leave $OUT/kernel-cache.tar.xz, from which scripts/kernel-pack.py makes
 # kernels/nvidia-h200/. Every timing here is wall-clock on the device machine.
-set -u
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 LOG=$OUT/log-${MODE:-build}.txt
-mkdir -p /tmp/bin
-python3 -c "import lzma,sys; open(sys.argv[2],'wb').write(lzma.open(sys.argv[1]).read())" .device-bin/oomlab.xz /tmp/bin/oomlab
-chmod +x /tmp/bin/oomlab
-BIN=/tmp/bin/oomlab
 # What a new user's shell has: none of the variables oomlab or cubecl read.
 unset CUBECL_AUTOTUNE_LEVEL OOMLAB_KERNEL_CACHE CUBECL_DEBUG_LOG XDG_CACHE_HOME
 CACHE=$HOME/.cache/oomlab/cubecl

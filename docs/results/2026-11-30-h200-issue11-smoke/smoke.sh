@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The final code of issue 11 on the H200 (device tool, repository root):
-#   COMMIT=<sha> bash scripts/h200-final-smoke.sh
+#   COMMIT=<sha> bash docs/results/2026-11-30-h200-issue11-smoke/smoke.sh
 # Carries .device-bin/ (oomlab.xz, kernels.tar.xz from benches/paired.sh).
 # 1-2. the `gpu` config with the defaults (efficient attention, checks once per step), f32
 #      and AMP bf16 with --memory-mode exact; 3. a 6 GiB --vram-budget that batch 64 does
@@ -8,7 +8,7 @@
 #      --memory-mode exact (sizes change: does the exact pool cope?).
 set -u
 OUT=${OUT:?set OUT}
-source scripts/device-setup.sh
+source scripts/gpu/setup.sh
 start_log final-smoke
 one() { # NAME ARGS...
   local name=$1; shift
