@@ -13,7 +13,7 @@ use cubecl::Runtime;
 
 use crate::device::{plan_pages, pool_page_sizes, PreallocError, PreallocReport, Selected};
 use crate::probe::{AllocatorProbe, AllocatorStats};
-use crate::report::DeviceInfo;
+use crate::results::DeviceInfo;
 use crate::units::Bytes;
 
 /// The CPU training backend: burn's pure-Rust Flex backend with autodiff, f32.
@@ -128,16 +128,14 @@ impl crate::train::PoolHooks for CudaPool {
     }
 }
 
-/// Work that runs on whichever backend was selected.
+/// Work that runs on the backend of the selected devices.
 pub trait BackendJob {
     /// What the job returns.
     type Output;
-    /// Runs on backend `B`.
+    /// Runs on backend `B`, one entry per device (one for a single-device run).
     fn run<B: crate::train::TrainBackend>(
         self,
-        device: B::Device,
-        info: DeviceInfo,
-        extras: BackendExtras,
+        devices: Vec<(B::Device, DeviceInfo, BackendExtras)>,
     ) -> Self::Output;
 }
 
@@ -195,47 +193,10 @@ fn suffix(checkpointing: bool) -> &'static str {
     }
 }
 
-/// Runs `job` on the backend for `selected`, with burn's balanced activation
-/// checkpointing when `checkpointing` is set.
-pub fn dispatch<J: BackendJob>(selected: &Selected, checkpointing: bool, job: J) -> J::Output {
-    let (info, extras) = describe(selected, suffix(checkpointing));
-    match selected {
-        Selected::Cpu { .. } => {
-            if checkpointing {
-                job.run::<CpuCheckpointed>(FlexDevice, info, extras)
-            } else {
-                job.run::<CpuBackend>(FlexDevice, info, extras)
-            }
-        }
-        Selected::Cuda { index, .. } => {
-            let device = CudaDevice::new(*index);
-            if checkpointing {
-                job.run::<CudaCheckpointed>(device, info, extras)
-            } else {
-                job.run::<CudaBackend>(device, info, extras)
-            }
-        }
-    }
-}
-
-/// Work that runs on several devices of one backend (data parallelism).
-pub trait ParallelJob {
-    /// What the job returns.
-    type Output;
-    /// Runs on backend `B`, one entry per device.
-    fn run<B: crate::train::TrainBackend>(
-        self,
-        devices: Vec<(B::Device, DeviceInfo, BackendExtras)>,
-    ) -> Self::Output;
-}
-
-/// Runs `job` on the devices of `selected`, all of the first one's kind (the caller has
-/// refused a mix of CPU and CUDA).
-pub fn dispatch_many<J: ParallelJob>(
-    selected: &[Selected],
-    checkpointing: bool,
-    job: J,
-) -> J::Output {
+/// Runs `job` on the backend of `selected` (one device, or several of one kind for a
+/// data-parallel run: the caller has refused a mix of CPU and CUDA), with burn's balanced
+/// activation checkpointing when `checkpointing` is set.
+pub fn dispatch<J: BackendJob>(selected: &[Selected], checkpointing: bool, job: J) -> J::Output {
     let suffix = suffix(checkpointing);
     let cuda = matches!(selected.first(), Some(Selected::Cuda { .. }));
     if cuda {

@@ -27,6 +27,7 @@ pub mod precision;
 pub mod probe;
 pub mod progress;
 pub mod report;
+pub mod results;
 pub mod run_dir;
 pub mod session;
 pub mod strategy;

@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::device::CacheCounts;
-use crate::train::{AttemptOutcome, AttemptRecord, StepObserver, StepRecord};
+use crate::results::{AttemptOutcome, AttemptRecord};
+use crate::train::{StepObserver, StepRecord};
 
 /// The one progress-bar factory: hidden when stderr is not a terminal.
 pub fn bar(len: u64, template: &str) -> ProgressBar {

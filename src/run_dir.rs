@@ -9,8 +9,11 @@ use time::OffsetDateTime;
 use crate::config::ConfigFile;
 use crate::error::Error;
 use crate::probe::Timeline;
-use crate::report::{render_summary, RunSummary};
-use crate::train::{AttemptRecord, StepObserver, StepRecord};
+use crate::results::RunSummary;
+
+use crate::report::render_summary;
+use crate::results::AttemptRecord;
+use crate::train::{StepObserver, StepRecord};
 
 /// A run's folder.
 #[derive(Debug)]

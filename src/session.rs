@@ -17,10 +17,12 @@ use crate::model::param_count;
 use crate::oom::{DevicePanicDetector, HostBudgetDetector, NoDetector, OomDetector};
 use crate::probe::{host, HostProbe, MemoryProbe, NvmlProbe, NvmlView};
 use crate::progress::TrainProgress;
-use crate::report::{DeviceInfo, RunSummary};
+use crate::results::AttemptRecord;
+use crate::results::{DeviceInfo, RunSummary};
 use crate::run_dir::{default_run_path, RunDir};
 use crate::train::{
-    self, AttemptRecord, Instruments, RunKit, RunResult, StepObserver, StepRecord, StopFlag,
+    self, Alone, DeviceRun, GradSync, Instruments, RunKit, RunResult, StepObserver, StepRecord,
+    StopFlag,
 };
 use crate::units::Bytes;
 
@@ -31,10 +33,8 @@ pub struct TrainPlan {
     pub file: ConfigFile,
     /// The checked config.
     pub config: RunConfig,
-    /// Where to train.
-    pub device: DeviceRequest,
-    /// Several devices (`--devices`, `--gpus`): data parallel, one peer per entry. Empty
-    /// or one entry: `device` alone.
+    /// Where to train: one device, or several (`--devices`, `--gpus`) for a data-parallel
+    /// run, one peer per entry. Never empty.
     pub devices: Vec<DeviceRequest>,
     /// Run folder; `None` picks `runs/<time>-<strategy>`.
     pub out: Option<PathBuf>,
@@ -60,7 +60,7 @@ pub struct TrainPlan {
     /// `--resume RUN_DIR`: continue that run, in that folder.
     pub resume: Option<ResumeRequest>,
     /// The leak detector's settings.
-    pub leak: crate::train::LeakSpec,
+    pub leak: crate::results::LeakSpec,
     /// `--leak-demo`: a deliberate leak.
     pub leak_demo: Option<crate::vocab::LeakDemo>,
     /// `--json`: the summary goes to stdout as JSON.
@@ -91,8 +91,8 @@ pub fn print_train_result(json: bool, summary: &RunSummary, run_dir: &std::path:
 }
 
 /// The exit code of a run that ended with `stop`.
-pub fn exit_code(stop: &crate::report::StopReason, flag: &StopFlag) -> i32 {
-    use crate::report::StopReason;
+pub fn exit_code(stop: &crate::results::StopReason, flag: &StopFlag) -> i32 {
+    use crate::results::StopReason;
     match stop {
         StopReason::Completed => 0,
         StopReason::Interrupted if flag.terminated() => crate::error::EXIT_TERMINATED,
@@ -206,7 +206,10 @@ struct TrainJob<'a> {
     config: &'a RunConfig,
     corpus: Arc<Corpus>,
     stop: &'a StopFlag,
-    kit: RunKit,
+    /// One per device, rank 0 first.
+    kits: Vec<RunKit>,
+    labels: Vec<String>,
+    sharded: bool,
     observer: Both<'a>,
 }
 
@@ -214,18 +217,34 @@ impl BackendJob for TrainJob<'_> {
     type Output = RunResult;
     fn run<B: train::TrainBackend>(
         mut self,
-        device: B::Device,
-        info: DeviceInfo,
-        extras: BackendExtras,
+        devices: Vec<(B::Device, DeviceInfo, BackendExtras)>,
     ) -> RunResult {
-        self.kit.instruments.allocator = extras.allocator;
-        self.kit.pool = extras.pool;
-        train::train::<B>(
+        // The one place where one device and several differ: who the trainer keeps in
+        // step with.
+        let syncs: Vec<Arc<dyn GradSync<B>>> = if devices.len() == 1 {
+            vec![Arc::new(Alone)]
+        } else {
+            crate::parallel::connect::<B>(&self.labels, self.sharded, self.stop)
+        };
+        let runs = devices
+            .into_iter()
+            .zip(self.kits)
+            .zip(syncs)
+            .map(|(((device, info, extras), mut kit), sync)| {
+                kit.instruments.allocator = extras.allocator;
+                kit.pool = extras.pool;
+                DeviceRun::<B> {
+                    device,
+                    info,
+                    kit,
+                    sync,
+                }
+            })
+            .collect();
+        train::train_on::<B>(
             self.config,
             self.corpus,
-            device,
-            info,
-            self.kit,
+            runs,
             self.stop,
             &mut self.observer,
         )
@@ -359,38 +378,47 @@ struct Held {
     cubecl: Option<crate::device::CubeclSetup>,
 }
 
-/// Picks the device, prepares data, memory instruments and run folder, trains, writes the
-/// summary.
+/// Picks the devices, prepares data, memory instruments and run folder, trains, writes
+/// the summary. One device is the N = 1 case of a data-parallel run.
 pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Error> {
-    if plan.devices.len() > 1 {
-        return run_train_parallel(plan, stop);
+    let n = plan.devices.len().max(1);
+    if n > 1 {
+        check_parallel(plan)?;
     }
-    let selected = select(plan.device)?;
+    let selected = select_devices(&plan.devices)?;
     let say = |line: &str| {
         if !plan.quiet {
             eprintln!("oomlab: {line}");
         }
     };
-    announce(&selected, &say);
+    announce(&selected[0], &say);
+    // Instruments and fit checks see one device's share of the batch.
+    let mut share = plan.clone();
+    share.config.train.batch = plan.config.train.batch / n;
     let corpus = Arc::new(Corpus::load(&plan.config.data, plan.config.model.seq_len)?);
     let mut kit = RunKit {
         sample_interval: plan.probe_interval,
         ..Default::default()
     };
-    let held = match &selected {
+    let held = match &selected[0] {
         Selected::Cpu { .. } => {
-            cpu_instruments(plan, &corpus, &mut kit, &say)?;
+            cpu_instruments(&share, &corpus, &mut kit, &say)?;
             Held::default()
         }
         Selected::Cuda { index, name, .. } => {
-            cuda_instruments(plan, *index, name, &corpus, &mut kit, &say)?
+            cuda_instruments(&share, *index, name, &corpus, &mut kit, &say)?
         }
     };
-    check_support(plan, &selected, &mut kit, &say)?;
-    let device_label = match &selected {
-        Selected::Cpu { .. } => "cpu".to_string(),
-        Selected::Cuda { index, name, .. } => format!("cuda:{index} {name}"),
-    };
+    check_support(&share, &selected[0], &mut kit, &say)?;
+    let labels: Vec<String> = selected.iter().map(device_label).collect();
+    let device_label = labels.join(" + ");
+    let sharded = plan.config.train.strategy == crate::config::StrategySpec::ShardOptimizer;
+    if n > 1 {
+        for note in split_notes(plan, &labels, share.config.train.batch, sharded) {
+            say(&note);
+            kit.notes.push(note);
+        }
+    }
     kit.leak = plan.leak;
     kit.leak_demo = plan.leak_demo;
     if let Some(demo) = plan.leak_demo {
@@ -444,16 +472,21 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
         held.cubecl.as_ref().and_then(|c| c.scratch.clone()),
         stop,
     ));
+    // Rank 0 keeps the kit built above; every other device gets its own instruments.
+    let kits = std::iter::once(kit.clone())
+        .chain(selected[1..].iter().map(|s| peer_kit(&kit, s, plan)))
+        .collect();
     let mut progress = TrainProgress::new(plan.quiet);
-    let checkpointing = plan.config.train.checkpointing;
     let result = dispatch(
         &selected,
-        checkpointing,
+        plan.config.train.checkpointing,
         TrainJob {
             config: &plan.config,
             corpus,
             stop,
-            kit,
+            kits,
+            labels,
+            sharded,
             observer: Both(&mut progress, &mut run_dir),
         },
     );
@@ -468,6 +501,86 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
         summary: result.summary,
         run_dir: run_dir.path().to_path_buf(),
     })
+}
+
+/// What the reports call a selected device.
+fn device_label(selected: &Selected) -> String {
+    match selected {
+        Selected::Cpu { .. } => "cpu".to_string(),
+        Selected::Cuda { index, name, .. } => format!("cuda:{index} {name}"),
+    }
+}
+
+/// Finds every requested device; several must be all CUDA or all CPU.
+fn select_devices(requests: &[DeviceRequest]) -> Result<Vec<Selected>, Error> {
+    let listed = || {
+        requests
+            .iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    match requests {
+        [] => Ok(vec![select(DeviceRequest::Auto)?]),
+        [one] => Ok(vec![select(*one)?]),
+        several => {
+            let selected: Vec<Selected> = several
+                .iter()
+                .map(|d| select(*d))
+                .collect::<Result<_, _>>()
+                .map_err(|e| {
+                    Error::Unsupported(format!(
+                        "--devices {}: {e}. Without GPUs, --devices cpu,cpu runs the same data-parallel code on two CPU peers",
+                        listed()
+                    ))
+                })?;
+            let cuda = selected
+                .iter()
+                .filter(|s| matches!(s, Selected::Cuda { .. }))
+                .count();
+            if cuda != 0 && cuda != selected.len() {
+                return Err(Error::Unsupported(format!(
+                    "--devices {}: a run is either all CUDA or all CPU (burn's collective reduces tensors of one backend)",
+                    listed()
+                )));
+            }
+            Ok(selected)
+        }
+    }
+}
+
+/// What a run over several devices tells the user before it starts: how the batch is
+/// split, and when several peers share one device.
+fn split_notes(
+    plan: &TrainPlan,
+    labels: &[String],
+    per_device: usize,
+    sharded: bool,
+) -> Vec<String> {
+    let mut notes = Vec::new();
+    let mut seen = labels.to_vec();
+    seen.sort();
+    seen.dedup();
+    if seen.len() < labels.len() {
+        let cpu = labels.iter().all(|l| l == "cpu");
+        notes.push(format!(
+            "--devices {}: several peers share one device{}; they compete for its memory and compute, so this tests the code, not the scaling",
+            plan.devices.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(","),
+            if cpu { " (CPU peers are threads of this process on its cores)" } else { "" }
+        ));
+    }
+    notes.push(format!(
+        "data parallel over {} devices ({}): {} samples per step, {per_device} per device, gradients all-reduced by burn-collective{}",
+        labels.len(),
+        labels.join(", "),
+        plan.config.train.batch,
+        if sharded {
+            "; optimizer state sharded (each device keeps AdamW's moments of its share of the parameters)"
+        } else {
+            ""
+        }
+    ));
+    notes
 }
 
 /// What a stop does when the device is too busy for the loop to see it (see
@@ -700,41 +813,6 @@ fn check_support(
     Ok(())
 }
 
-struct ParallelTrainJob<'a> {
-    config: &'a RunConfig,
-    corpus: Arc<Corpus>,
-    stop: &'a StopFlag,
-    kits: Vec<RunKit>,
-    sharded: bool,
-    observer: Both<'a>,
-}
-
-impl crate::backend::ParallelJob for ParallelTrainJob<'_> {
-    type Output = RunResult;
-    fn run<B: train::TrainBackend>(
-        mut self,
-        devices: Vec<(B::Device, DeviceInfo, BackendExtras)>,
-    ) -> RunResult {
-        let peers = devices
-            .into_iter()
-            .zip(self.kits)
-            .map(|((device, info, extras), mut kit)| {
-                kit.instruments.allocator = extras.allocator;
-                kit.pool = extras.pool;
-                crate::parallel::PeerSetup::<B> { device, info, kit }
-            })
-            .collect();
-        crate::parallel::train_parallel::<B>(
-            self.config,
-            self.corpus,
-            peers,
-            self.sharded,
-            self.stop,
-            &mut self.observer,
-        )
-    }
-}
-
 /// What a data-parallel run cannot do (yet), refused before anything starts.
 pub fn check_parallel(plan: &TrainPlan) -> Result<(), Error> {
     let n = plan.devices.len();
@@ -758,13 +836,15 @@ pub fn check_parallel(plan: &TrainPlan) -> Result<(), Error> {
     if plan.leak_demo.is_some() {
         return refuse("--leak-demo");
     }
-    crate::parallel::check_split(plan.config.train.batch, n).map_err(Error::Unsupported)
+    crate::train::check_split(plan.config.train.batch, n).map_err(Error::Unsupported)
 }
 
 /// One peer per device: each gets its own OOM detector and its device's NVML probe; the
 /// rest (settings, notes) is the first device's.
 fn peer_kit(kit: &RunKit, selected: &Selected, plan: &TrainPlan) -> RunKit {
     let mut kit = kit.clone();
+    // Rank 0 reports: it alone writes the summary of a stop the loop cannot see.
+    kit.abandon = None;
     match selected {
         Selected::Cpu { .. } => {
             kit.instruments.detector = match plan.memory_budget {
@@ -782,127 +862,4 @@ fn peer_kit(kit: &RunKit, selected: &Selected, plan: &TrainPlan) -> RunKit {
         }
     }
     kit
-}
-
-/// `train --devices A,B,...`: data parallel, one peer (thread) per device; rank 0
-/// reports, the summary holds every peer's figures.
-fn run_train_parallel(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Error> {
-    check_parallel(plan)?;
-    let n = plan.devices.len();
-    let selected: Vec<Selected> = plan
-        .devices
-        .iter()
-        .map(|d| select(*d))
-        .collect::<Result<_, _>>()
-        .map_err(|e| {
-            Error::Unsupported(format!(
-                "--devices {}: {e}. Without GPUs, --devices cpu,cpu runs the same data-parallel code on two CPU peers",
-                plan.devices.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(",")
-            ))
-        })?;
-    let cuda = selected
-        .iter()
-        .filter(|s| matches!(s, Selected::Cuda { .. }))
-        .count();
-    if cuda != 0 && cuda != n {
-        return Err(Error::Unsupported(format!(
-            "--devices {}: a run is either all CUDA or all CPU (burn's collective reduces tensors of one backend)",
-            plan.devices.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(",")
-        )));
-    }
-    let say = |line: &str| {
-        if !plan.quiet {
-            eprintln!("oomlab: {line}");
-        }
-    };
-    announce(&selected[0], &say);
-    // Instruments and fit checks see one device's share of the batch.
-    let mut share = plan.clone();
-    share.config.train.batch = plan.config.train.batch / n;
-    let corpus = Arc::new(Corpus::load(&plan.config.data, plan.config.model.seq_len)?);
-    let mut kit = RunKit {
-        sample_interval: plan.probe_interval,
-        ..Default::default()
-    };
-    let held = match &selected[0] {
-        Selected::Cpu { .. } => {
-            cpu_instruments(&share, &corpus, &mut kit, &say)?;
-            Held::default()
-        }
-        Selected::Cuda { index, name, .. } => {
-            cuda_instruments(&share, *index, name, &corpus, &mut kit, &say)?
-        }
-    };
-    check_support(&share, &selected[0], &mut kit, &say)?;
-    kit.leak = plan.leak;
-    let labels: Vec<String> = selected
-        .iter()
-        .map(|s| match s {
-            Selected::Cpu { .. } => "cpu".to_string(),
-            Selected::Cuda { index, name, .. } => format!("cuda:{index} {name}"),
-        })
-        .collect();
-    let mut seen = labels.clone();
-    seen.sort();
-    seen.dedup();
-    if seen.len() < labels.len() {
-        let note = format!(
-            "--devices {}: several peers share one device{}; they compete for its memory and compute, so this tests the code, not the scaling",
-            plan.devices.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(","),
-            if cuda == 0 { " (CPU peers are threads of this process on its cores)" } else { "" }
-        );
-        say(&note);
-        kit.notes.push(note);
-    }
-    let sharded = plan.config.train.strategy == crate::config::StrategySpec::ShardOptimizer;
-    let line = format!(
-        "data parallel over {n} devices ({}): {} samples per step, {} per device, gradients all-reduced by burn-collective{}",
-        labels.join(", "),
-        plan.config.train.batch,
-        share.config.train.batch,
-        if sharded {
-            "; optimizer state sharded (each device keeps AdamW's moments of its share of the parameters)"
-        } else {
-            ""
-        }
-    );
-    say(&line);
-    kit.notes.push(line);
-    let kits = selected.iter().map(|s| peer_kit(&kit, s, plan)).collect();
-    let device_label = labels.join(" + ");
-    let path = plan.out.clone().unwrap_or_else(|| {
-        default_run_path(
-            std::path::Path::new("runs"),
-            plan.config.train.strategy.name(),
-        )
-    });
-    let mut run_dir = RunDir::create(path, &plan.file, &device_label)?;
-    say(&format!(
-        "training on {device_label}, run folder {}",
-        run_dir.path().display()
-    ));
-    let mut progress = TrainProgress::new(plan.quiet);
-    let result = crate::backend::dispatch_many(
-        &selected,
-        plan.config.train.checkpointing,
-        ParallelTrainJob {
-            config: &plan.config,
-            corpus,
-            stop,
-            kits,
-            sharded,
-            observer: Both(&mut progress, &mut run_dir),
-        },
-    );
-    progress.finish();
-    if let Some(setup) = &held.cubecl {
-        setup.remove_scratch();
-    }
-    drop(held.ballast);
-    run_dir.write_summary(&result.summary)?;
-    run_dir.write_timeline(&result.timeline)?;
-    Ok(TrainOutcome {
-        summary: result.summary,
-        run_dir: run_dir.path().to_path_buf(),
-    })
 }

@@ -149,6 +149,17 @@ vocabulary! {
     }
 }
 
+impl OptimKind {
+    /// Optimizer-state bytes per parameter element: AdamW's two f32 moments; oomlab's SGD
+    /// has no momentum.
+    pub fn state_bytes_per_element(self) -> u64 {
+        match self {
+            OptimKind::AdamW => 8,
+            OptimKind::Sgd => 0,
+        }
+    }
+}
+
 vocabulary! {
     /// How attention is computed (`--attention`, `model.attention`).
     #[derive(Default)]

@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use crate::compare::{run_row, ComparePlan};
 use crate::error::Error;
-use crate::report::{RunSummary, StopReason};
+use crate::results::{RunSummary, StopReason};
 use crate::train::StopFlag;
 
 /// One group of rows sharing a config and a batch.

@@ -261,12 +261,12 @@ pub fn resolve(args: TrainArgs) -> Result<TrainPlan, Error> {
             h.name()
         )));
     }
-    let (device, devices) = devices_of(&args, &config)?;
+    let devices = devices_of(&args, &config)?;
     Ok(TrainPlan {
         checkpoint_every: args.checkpoint_every.map(|n| n as usize),
         keep_checkpoints: args.keep_checkpoints.map(|n| n as usize),
         resume,
-        leak: crate::train::LeakSpec {
+        leak: crate::results::LeakSpec {
             window: args.leak_window as usize,
             per_step: args.leak_threshold,
             ..Default::default()
@@ -279,7 +279,6 @@ pub fn resolve(args: TrainArgs) -> Result<TrainPlan, Error> {
             .map(std::time::Duration::from_secs_f64),
         file,
         config,
-        device,
         devices,
         out: args.out,
         quiet: args.quiet,
@@ -296,14 +295,10 @@ pub fn resolve(args: TrainArgs) -> Result<TrainPlan, Error> {
     })
 }
 
-/// `--device`, `--devices` and `--gpus` as one device, or several for a data-parallel
-/// run (then the batch must split evenly over them).
-fn devices_of(
-    args: &TrainArgs,
-    config: &config::RunConfig,
-) -> Result<(DeviceRequest, Vec<DeviceRequest>), Error> {
-    let mut device = args.device;
-    let mut devices = match args.gpus {
+/// `--device`, `--devices` and `--gpus` as the run's devices: one, or several for a
+/// data-parallel run (then the batch must split evenly over them).
+fn devices_of(args: &TrainArgs, config: &config::RunConfig) -> Result<Vec<DeviceRequest>, Error> {
+    let devices = match args.gpus {
         Some(0) => {
             return Err(Error::Unsupported(
                 "--gpus 0: give the number of GPUs to train on (1 or more), or --device cpu".into(),
@@ -312,18 +307,18 @@ fn devices_of(
         Some(n) => (0..n as usize).map(DeviceRequest::Cuda).collect(),
         None => args.devices.clone(),
     };
-    if devices.len() == 1 {
-        device = devices[0];
-        devices.clear();
-    }
+    let devices = if devices.is_empty() {
+        vec![args.device]
+    } else {
+        devices
+    };
     if config.train.strategy == config::StrategySpec::ShardOptimizer && devices.len() < 2 {
         return Err(shard_needs_devices("--strategy"));
     }
     if devices.len() > 1 {
-        crate::parallel::check_split(config.train.batch, devices.len())
-            .map_err(Error::Unsupported)?;
+        crate::train::check_split(config.train.batch, devices.len()).map_err(Error::Unsupported)?;
     }
-    Ok((device, devices))
+    Ok(devices)
 }
 
 /// `FLAG shard-optimizer` on one device, refused with the way out.
@@ -384,7 +379,7 @@ pub fn resolve_compare(args: CompareArgs) -> Result<crate::compare::ComparePlan,
         return Err(shard_needs_devices("--strategies"));
     }
     if several {
-        crate::parallel::check_split(common.train.batch, args.devices.len())
+        crate::train::check_split(common.train.batch, args.devices.len())
             .map_err(Error::Unsupported)?;
     }
     if let Some(b) = args.vram_budget {
@@ -597,8 +592,7 @@ pub fn resolve_estimate(
     )?;
     apply_train_flags(&args.run, &mut draft)?;
     let (file, config) = draft.clone().validate()?;
-    let (_, devices) = devices_of(&args.run, &config)?;
-    let world = devices.len().max(1);
+    let world = devices_of(&args.run, &config)?.len();
     if world > 1 && args.calibrate {
         return Err(Error::Unsupported(format!(
             "--calibrate with {world} devices: the probes train on one device; calibrate one device's share instead (--batch {} without --devices)",

@@ -8,14 +8,12 @@
 mod html;
 mod plot;
 mod preset;
-mod row;
 mod table;
 
+pub use crate::results::{Comparison, Row, RowStatus, COMPARE_SCHEMA_VERSION};
 pub use crate::vocab::Variant;
 pub use html::{report_html, RunDetail};
 pub use plot::{memory_svg, Series};
-pub use row::{Row, RowStatus};
-pub use table::{Comparison, COMPARE_SCHEMA_VERSION};
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -23,7 +21,7 @@ use std::process::{Command, Stdio};
 
 use crate::config::ConfigFile;
 use crate::error::Error;
-use crate::report::RunSummary;
+use crate::results::RunSummary;
 use crate::train::StopFlag;
 use crate::vocab::MemoryKind;
 

@@ -2,37 +2,10 @@
 //! JSON.
 
 use comfy_table::{presets, ContentArrangement, Table};
-use serde::{Deserialize, Serialize};
 
-use super::row::{Row, RowStatus};
+use crate::results::{Comparison, Row, RowStatus, COMPARE_SCHEMA_VERSION};
 use crate::units::{fmt_duration, Bytes};
 use crate::vocab::{MemoryKind, Variant};
-
-/// Bumped when a field of `compare.json` changes meaning or disappears. Documented in
-/// docs/compare-json.md.
-pub const COMPARE_SCHEMA_VERSION: u32 = 1;
-
-/// Every strategy's row, with the baseline ratios filled in.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Comparison {
-    /// [`COMPARE_SCHEMA_VERSION`].
-    pub schema_version: u32,
-    /// oomlab's version.
-    pub oomlab_version: String,
-    /// `gpu` or `host`: what the memory columns measure (absent when no run reported).
-    pub memory_kind: Option<MemoryKind>,
-    /// True when the OOMs are SIMULATED (`--memory-budget` on the CPU): every rendering
-    /// says so.
-    #[serde(default)]
-    pub simulated: bool,
-    /// The device of the runs, e.g. `cuda:0 NVIDIA H200` or `cpu`.
-    pub device: String,
-    /// The `train` flags every run shared beyond its config file (device, budgets); each
-    /// run's config is `<strategy>.toml` beside compare.json.
-    pub common_args: Vec<String>,
-    /// One row per strategy, in the order asked for.
-    pub rows: Vec<Row>,
-}
 
 impl Comparison {
     /// Builds the comparison and the ratios to the `baseline` row (if it completed).

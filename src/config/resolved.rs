@@ -26,7 +26,7 @@ pub struct ModelSpec {
     /// Dropout probability.
     pub dropout: f64,
     /// How attention is computed (gpt only).
-    pub attention: crate::model::AttentionKind,
+    pub attention: crate::vocab::AttentionKind,
     /// LayerNorm runs in f32 whatever the compute dtype (mixed precision with
     /// `model.norm_in_f32`, autocast's policy).
     pub norms_in_f32: bool,

@@ -24,7 +24,7 @@ struct TunedPack {
 
 const PACKS: &[TunedPack] = &[TunedPack {
     device: "NVIDIA H200",
-    origin: "kernels/nvidia-h200/, measured by scripts/h200-attention.sh and benches/paired.sh",
+    origin: "kernels/nvidia-h200/, measured by scripts/gpu/cold-first-step.sh and benches/paired.sh",
     files: &[
             (
                 "burn_cubecl-kernel-attention-tune.json.log",

@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use serde::{Deserialize, Serialize};
 
 use crate::config::ConfigFile;
-use crate::report::RunSummary;
+use crate::results::RunSummary;
 use crate::units::Bytes;
 use crate::vocab::MemoryKind;
 
@@ -233,7 +233,7 @@ impl Prober<'_> {
             .map_err(|e| fail(format!("exit {:?}, no summary.json ({e})", status.code())))?;
         let summary: RunSummary =
             serde_json::from_str(&text).map_err(|e| fail(format!("summary.json: {e}")))?;
-        if !matches!(summary.stop, crate::report::StopReason::Completed) {
+        if !matches!(summary.stop, crate::results::StopReason::Completed) {
             return Err(fail(format!(
                 "the probe did not complete: {:?}",
                 summary.stop

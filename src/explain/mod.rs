@@ -8,8 +8,8 @@ mod reading;
 
 use serde_json::Value;
 
-use crate::compare::{Comparison, Row, RowStatus};
 use crate::config::ConfigError;
+use crate::results::{Comparison, Row, RowStatus};
 use crate::units::Bytes;
 use crate::vocab::MemoryKind;
 
@@ -638,7 +638,7 @@ mod tests {
     #[test]
     fn every_strategy_compare_runs_has_a_topic() {
         // amp-bf16 and amp-f16 are explained under `amp`, half-* under `half`.
-        for v in crate::compare::Variant::ALL {
+        for v in crate::vocab::Variant::ALL {
             let name = &v.name();
             let topic = name.split('-').next().unwrap_or(name);
             assert!(all_topics().any(|t| t.0 == *name || t.0 == topic), "{name}");

@@ -186,7 +186,7 @@ fn cpu() -> String {
         ));
     }
     out.push_str(
-        "\nNot measured: two GPUs. No machine with two was lent, so the two-GPU throughput, each\nGPU's VRAM with and without sharding, and PyTorch DDP / ZeroRedundancyOptimizer beside\nthem are still to be run (`MODE=two-gpus bash scripts/h200-parallel.sh`).\n",
+        "\nNot measured: two GPUs. No machine with two was lent, so the two-GPU throughput, each\nGPU's VRAM with and without sharding, and PyTorch DDP / ZeroRedundancyOptimizer beside\nthem are still to be run (`MODE=two-gpus bash scripts/gpu/run.sh data-parallel`).\n",
     );
     out
 }

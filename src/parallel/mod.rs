@@ -6,9 +6,8 @@
 mod bucket;
 mod collective;
 mod peer;
-mod report;
-mod run;
 mod shard;
+mod sync;
 mod vote;
 
 pub use bucket::{bucket_elements, buckets};
@@ -16,7 +15,6 @@ pub use collective::{
     all_reduce_grads, broadcast_from_first, gather_shards, keep_own, param_elements,
 };
 pub use peer::Peer;
-pub use report::{ParallelReport, PeerReport};
-pub use run::{check_split, train_parallel, PeerSetup};
 pub use shard::ShardPlan;
+pub use sync::{connect, Collective};
 pub use vote::{Ballot, Failure, PeerGone, StepVote, Tally};

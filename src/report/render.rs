@@ -3,8 +3,8 @@
 use crate::vocab::MemoryKind;
 use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
 
-use super::attempt::{AttemptOutcome, AttemptRecord};
-use super::summary::{RunSummary, StopReason};
+use crate::results::{AttemptOutcome, AttemptRecord};
+use crate::results::{RunSummary, StopReason};
 use crate::units::fmt_duration;
 
 fn opt<T>(v: Option<T>, f: impl Fn(T) -> String) -> String {
@@ -332,7 +332,7 @@ pub fn render_summary(s: &RunSummary) -> String {
 }
 
 /// Every device of a data-parallel run: its share, its memory, its weights' hash.
-pub fn render_peers(p: &crate::parallel::ParallelReport) -> String {
+pub fn render_peers(p: &crate::results::ParallelReport) -> String {
     let mut t = Table::new();
     t.load_preset(UTF8_FULL_CONDENSED)
         .set_content_arrangement(ContentArrangement::Dynamic)

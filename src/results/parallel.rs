@@ -2,8 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::StopReason;
 use crate::model::ParamFingerprint;
-use crate::report::StopReason;
 use crate::units::Bytes;
 
 /// One peer's share of the run and the memory its device needed.

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::report::{RunSummary, StopReason};
+use super::{RunSummary, StopReason};
 use crate::vocab::{MemoryKind, Variant};
 
 /// How a strategy's run ended, as the comparison reports it.

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::attempt::AttemptRecord;
+use super::AttemptRecord;
 use crate::config::{ModelSpec, StrategySpec};
 use crate::model::{ParamFingerprint, ParamStats};
 use crate::oom::OomEvent;
@@ -212,15 +212,15 @@ pub struct RunSummary {
     pub memory: MemoryReport,
     /// Checkpoints written and resumes made (`--checkpoint-every`, `--resume`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub checkpoints: Option<crate::train::CheckpointReport>,
+    pub checkpoints: Option<super::CheckpointReport>,
     /// What the leak detector watched and found.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub leak: Option<crate::train::LeakReport>,
+    pub leak: Option<super::LeakReport>,
     /// Several devices (`--devices`): every peer's share and memory. The rest of the
     /// summary is rank 0's (its memory figures are its device's), with the batch and
     /// throughput of the whole run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub parallel: Option<crate::parallel::ParallelReport>,
+    pub parallel: Option<super::ParallelReport>,
     /// A stop that could not wait for the step in progress (Ctrl-C or SIGTERM while
     /// kernels compiled): where it found the run, and what that means.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -1,5 +1,6 @@
 //! The training loop, generic over the burn backend.
 
+mod devices;
 mod hooks;
 mod leak;
 mod optim;
@@ -8,17 +9,19 @@ mod run;
 mod stall;
 mod stop;
 mod summarize;
+mod sync;
 mod trainer;
 
-pub use crate::report::{AttemptOutcome, AttemptRecord};
+pub use devices::{check_split, train_on, DeviceRun};
 pub use hooks::PoolHooks;
-pub use leak::{LeakAlarm, LeakReport, LeakSpec, LeakWatch};
+pub use leak::LeakWatch;
 pub use optim::AnyOptim;
-pub use resume::{CheckpointPlan, CheckpointReport, Checkpointer, ResumeFrom};
+pub use resume::{CheckpointPlan, Checkpointer, ResumeFrom};
 pub use run::{train, RunKit, RunResult, StepObserver};
 pub use stall::{Busy, Journal, Watchdog};
 pub use stop::StopFlag;
 pub use summarize::{summarize, Measured, Outcome, ScalerState};
+pub use sync::{Alone, GradSync};
 pub use trainer::{Instruments, StepRecord, TrainError, Trainer};
 
 use burn::tensor::backend::AutodiffBackend;

@@ -4,11 +4,10 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use serde::{Deserialize, Serialize};
-
 use super::trainer::{StepRecord, Trainer};
 use crate::checkpoint::{self, Checkpoint, CheckpointMeta, ResumeMark};
-use crate::report::AttemptRecord;
+use crate::results::AttemptRecord;
+use crate::results::CheckpointReport;
 use crate::strategy::{StepPlan, Strategy};
 use crate::units::Bytes;
 
@@ -39,33 +38,6 @@ pub struct ResumeFrom {
     /// Start a fresh split and strategy state instead of the checkpoint's (a forced
     /// change of the batch or the strategy).
     pub fresh_plan: bool,
-}
-
-/// What checkpointing did, for the summary.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct CheckpointReport {
-    /// The folder.
-    pub dir: String,
-    /// `--checkpoint-every` (0: only at a stop).
-    pub every: usize,
-    /// `--keep-checkpoints`.
-    pub keep: usize,
-    /// Checkpoints written by this process.
-    pub written: usize,
-    /// The newest one.
-    pub last: Option<String>,
-    /// Steps in the newest one.
-    pub last_next_step: Option<usize>,
-    /// Size of the newest one.
-    pub last_bytes: Option<Bytes>,
-    /// Time spent writing them (reading tensors back, encoding, fsync).
-    pub seconds: f64,
-    /// Writes that failed (the run goes on; the previous checkpoint stays).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub errors: Vec<String>,
-    /// Every resume of this run, oldest first.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub resumes: Vec<ResumeMark>,
 }
 
 /// Writes the checkpoints of one run.

@@ -14,8 +14,8 @@ use crate::model::{ParamFingerprint, ParamStats};
 use crate::oom::contained;
 use crate::probe::AllocatorProbe;
 use crate::probe::{host, reconcile, MemoryProbe, MemoryReading, MemoryReport, Sampler, Timeline};
-use crate::report::AttemptRecord;
-use crate::report::{CacheCleanups, DeviceInfo, KernelCacheReport, RunSummary, StopReason};
+use crate::results::AttemptRecord;
+use crate::results::{CacheCleanups, DeviceInfo, KernelCacheReport, RunSummary, StopReason};
 use crate::strategy::{self, OomResponse, StepPlan, Strategy};
 use crate::units::Bytes;
 use crate::vocab::{Checks, MemoryKind};
@@ -66,11 +66,9 @@ pub struct RunKit {
     /// The checkpoint a resumed run starts from (`--resume`).
     pub resume: Option<Arc<super::ResumeFrom>>,
     /// The leak detector's settings.
-    pub leak: super::LeakSpec,
+    pub leak: crate::results::LeakSpec,
     /// `--leak-demo`: leak on purpose, for the detector to catch.
     pub leak_demo: Option<crate::vocab::LeakDemo>,
-    /// This run is one peer of a data-parallel run (`--devices`).
-    pub peer: Option<Arc<crate::parallel::Peer>>,
     /// Called, on a watchdog thread, with the summary of a run that a stop request could
     /// not reach because the device stayed busy (a kernel compilation): it writes the
     /// summary and ends the process. `None`: stops wait for the step to end.
@@ -95,9 +93,8 @@ impl Default for RunKit {
             kernel_cache: None,
             checkpoints: None,
             resume: None,
-            leak: super::LeakSpec::default(),
+            leak: crate::results::LeakSpec::default(),
             leak_demo: None,
-            peer: None,
             abandon: None,
             simulated_slow_start: None,
         }
@@ -135,14 +132,17 @@ pub struct RunResult {
     pub timeline: Timeline,
 }
 
-/// Trains with `cfg` on `device` until all steps ran, `stop` is requested, or a step
-/// fails; the summary is returned in every case.
+/// Trains with `cfg` on `device`, in step with the other devices `sync` connects
+/// ([`Alone`](super::Alone) for none), until all steps ran, `stop` is requested, or a step
+/// fails; the summary is returned in every case. `cfg.train.batch` is this device's share.
+#[allow(clippy::too_many_arguments)]
 pub fn train<B: super::TrainBackend>(
     cfg: &RunConfig,
     corpus: Arc<Corpus>,
     device: B::Device,
     device_info: DeviceInfo,
     mut kit: RunKit,
+    sync: Arc<dyn super::GradSync<B>>,
     stop: &StopFlag,
     observer: &mut dyn StepObserver,
 ) -> RunResult {
@@ -179,11 +179,9 @@ pub fn train<B: super::TrainBackend>(
     trainer.set_leak_demo(kit.leak_demo);
     let mut start_step = 0;
     let mut restore_failed = None;
-    if let Some(peer) = &kit.peer {
-        if let Err(e) = trainer.join(peer.clone()) {
-            peer.leave();
-            restore_failed = Some(format!("cannot join the other devices: {e}"));
-        }
+    if let Err(e) = trainer.join(sync.clone()) {
+        sync.leave();
+        restore_failed = Some(format!("cannot join the other devices: {e}"));
     }
     if let Some(from) = &kit.resume {
         match super::resume::restore(&mut trainer, strategy.as_mut(), from, initial_plan) {
@@ -727,7 +725,7 @@ mod tests {
     use crate::backend::CpuBackend;
     use crate::config::{load, ConfigSource};
     use crate::oom::{Phase, ScriptedDetector};
-    use crate::train::AttemptOutcome;
+    use crate::results::AttemptOutcome;
 
     struct Quiet;
     impl StepObserver for Quiet {}
@@ -764,6 +762,7 @@ mod tests {
             Default::default(),
             info,
             kit,
+            Arc::new(crate::train::Alone),
             &StopFlag::new(),
             &mut Quiet,
         );

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use super::stop::StopFlag;
 use super::summarize::Outcome;
 use super::trainer::StepRecord;
-use crate::report::{AttemptRecord, CacheCleanups, StopReason};
+use crate::results::{AttemptRecord, CacheCleanups, StopReason};
 use crate::strategy::StepPlan;
 
 /// The shortest wait between a stop request and abandoning the busy loop.

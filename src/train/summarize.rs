@@ -6,11 +6,11 @@ use crate::config::{OptimKind, PrecisionMode, RunConfig};
 use crate::device::PreallocReport;
 use crate::model::{ParamFingerprint, ParamStats};
 use crate::probe::MemoryReport;
-use crate::report::{
+use crate::results::{
     Adaptation, CacheCleanups, DeviceInfo, KernelCacheReport, LossScaleReport, PrecisionReport,
     RunSummary, StopReason, SUMMARY_SCHEMA_VERSION,
 };
-use crate::report::{AttemptOutcome, AttemptRecord};
+use crate::results::{AttemptOutcome, AttemptRecord};
 use crate::strategy::StepPlan;
 use crate::units::Bytes;
 use crate::vocab::Checks;
@@ -35,9 +35,9 @@ pub struct Outcome {
     /// The backend panicked: its device state cannot be read any more.
     pub poisoned: bool,
     /// What checkpointing did, when on.
-    pub checkpoints: Option<super::CheckpointReport>,
+    pub checkpoints: Option<crate::results::CheckpointReport>,
     /// What the leak detector saw.
-    pub leak: Option<super::LeakReport>,
+    pub leak: Option<crate::results::LeakReport>,
     /// Where a stop that could not wait for the loop found it (see `train::stall`).
     pub stopped_during: Option<String>,
 }

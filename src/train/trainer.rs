@@ -16,11 +16,11 @@ use burn::tensor::backend::AutodiffBackend;
 use serde::{Deserialize, Serialize};
 
 use super::optim::AnyOptim;
+use super::sync::{Alone, GradSync};
 use crate::config::RunConfig;
 use crate::data::{BatchSampler, Corpus, HostBatch};
 use crate::model::Net;
 use crate::oom::{NoDetector, OomDetector, OomEvent, Phase};
-use crate::parallel::Peer;
 use crate::precision::{self, LossScaler, PrecisionMode};
 use crate::probe::{host, AllocatorProbe, MemoryProbe, PhasePeaks};
 use crate::strategy::StepPlan;
@@ -138,8 +138,8 @@ pub struct Trainer<B: AutodiffBackend> {
     leak_demo: Option<LeakDemo>,
     /// What the mistake keeps alive between steps.
     leaked: Vec<Tensor<B, 1>>,
-    /// One of several data-parallel peers (`--devices`).
-    peer: Option<Arc<Peer>>,
+    /// The other devices of the run ([`Alone`] when there are none).
+    sync: Arc<dyn GradSync<B>>,
 }
 
 impl<B: super::TrainBackend> Trainer<B> {
@@ -197,56 +197,32 @@ impl<B: super::TrainBackend> Trainer<B> {
             reseed: (cfg.model.dropout > 0.0).then_some(cfg.train.seed),
             leak_demo: None,
             leaked: Vec::new(),
-            peer: None,
+            sync: Arc::new(Alone),
         }
     }
 
-    /// Makes this trainer one of several data-parallel peers: it takes rank 0's weights
-    /// (through burn's collective) and from now on every step is voted on and its
-    /// gradients all-reduced. Call on every peer at once, after registering with the
-    /// collective.
-    pub fn join(&mut self, peer: Arc<Peer>) -> Result<(), String> {
-        use burn::collective::{register, CollectiveConfig, PeerId};
-        // Blocks until every peer has registered.
-        register::<B::InnerBackend>(
-            PeerId::from(peer.rank),
-            self.device.clone(),
-            CollectiveConfig::default().with_num_devices(peer.world()),
-        )
-        .map_err(|e| format!("burn-collective register: {e:?}"))?;
+    /// Makes this trainer one of the devices `sync` connects: from now on every step is
+    /// agreed with the others and its gradients reduced, and the model is the one every
+    /// device starts from (rank 0's weights). Call on every device at once.
+    pub fn join(&mut self, sync: Arc<dyn GradSync<B>>) -> Result<(), String> {
         self.inst.detector.arm();
-        let model = crate::parallel::broadcast_from_first(self.model.clone(), peer.rank);
+        let model = sync.join(self.model.clone(), &self.device);
         let model = self.checked("receiving rank 0's initial weights", model)?;
-        // The shard plan is made now, from the sizes every peer shares.
-        let _ = peer.shard_plan(&crate::parallel::param_elements(&model));
         self.model = model;
-        self.peer = Some(peer);
+        self.sync = sync;
         Ok(())
     }
 
-    /// Ends this trainer's part in a data-parallel run: peers still waiting in a vote are
-    /// released, and the collective forgets this peer.
+    /// Ends this trainer's part in the run: devices still waiting for it are released.
     pub fn leave(&mut self) {
-        if let Some(peer) = self.peer.take() {
-            peer.leave();
-            let _ = burn::collective::finish_collective::<B::InnerBackend>(
-                burn::collective::PeerId::from(peer.rank),
-            );
-        }
+        self.sync.leave();
+        self.sync = Arc::new(Alone);
     }
 
     /// Whether the loop should stop before the next step: the stop flag, or with several
-    /// peers what they agreed at the last vote (so that all stop before the same step).
+    /// devices what they agreed at the last vote (so that all stop before the same step).
     pub fn stop_requested(&self, stop: &super::StopFlag) -> bool {
-        match &self.peer {
-            Some(p) => p.stop_agreed(),
-            None => stop.requested(),
-        }
-    }
-
-    /// The peer this trainer is, when it is one of several.
-    pub fn peer(&self) -> Option<&Arc<Peer>> {
-        self.peer.as_ref()
+        self.sync.stop_requested(stop)
     }
 
     /// Asks the OOM detector after device work outside a step (a checkpoint's read or
@@ -507,12 +483,12 @@ impl<B: super::TrainBackend> Trainer<B> {
     /// This step's samples: the whole batch, or with several peers this peer's share of
     /// the batch all of them take together (the same rows a single device would see).
     fn step_batch(&self, step: usize, plan: StepPlan) -> HostBatch {
-        match &self.peer {
-            None => self.sampler.batch(step, plan.batch),
-            Some(p) => self
+        match (self.sync.rank(), self.sync.world()) {
+            (_, 1) => self.sampler.batch(step, plan.batch),
+            (rank, world) => self
                 .sampler
-                .batch(step, plan.batch * p.world())
-                .rows(p.rank * plan.batch, plan.batch),
+                .batch(step, plan.batch * world)
+                .rows(rank * plan.batch, plan.batch),
         }
     }
 
@@ -626,6 +602,11 @@ impl<B: super::TrainBackend> Trainer<B> {
         }
     }
 
+    /// One step on this device, in step with the others: the passes, a vote, the
+    /// gradients reduced, the update (with a sharded optimizer only of the parameters this
+    /// device owns, then the whole model gathered), a second vote, and only then the step
+    /// becomes real, on every device or on none. Alone, the votes and the reduction are
+    /// the identity.
     fn try_step(&mut self, step: usize) -> Result<StepRecord, TrainError> {
         let start = Instant::now();
         if let Some(seed) = self.reseed {
@@ -640,117 +621,50 @@ impl<B: super::TrainBackend> Trainer<B> {
         // A shallow copy: tensors are shared. `self.model` stays the last good model.
         let model = self.model.clone();
         let loss_scale = self.scaler.as_ref().map(LossScaler::scale);
-        if let Some(peer) = self.peer.clone() {
-            return self.try_step_peer(&peer, step, start, model, &batch, loss_scale);
+        let sync = self.sync.clone();
+        let passes = self.passes(step, plan, &model, &batch, loss_scale);
+        let agreed = sync.agree(step, passes.as_ref().err(), &|| {
+            passes.as_ref().map_or(0.0, Passes::own_loss)
+        })?;
+        let passes = passes?;
+        let applied = self.update(sync.as_ref(), step, model, passes.grads, loss_scale);
+        sync.agree(step, applied.as_ref().err(), &|| 0.0)?;
+        let applied = applied?;
+        // Without phase checks the loss is read only now, after the update is queued, so
+        // nothing waited for the device in between.
+        let loss_sum = match agreed {
+            Some(total) => total,
+            None if passes.deferred.is_empty() => passes.loss_sum,
+            None => Passes::<B>::read(&passes.deferred),
+        };
+        let mean = loss_sum / (plan.batch * sync.world()) as f64;
+        let skipped = applied.is_none();
+        if let Some((updated, optim)) = applied {
+            // Every check passed: the step becomes real.
+            self.model = updated;
+            self.optim = optim;
         }
-        let Passes {
-            grads,
-            mut loss_sum,
-            deferred,
-        } = self.passes(step, plan, &model, &batch, loss_scale)?;
-        let read_deferred = |loss_sum: &mut f64| {
-            if !deferred.is_empty() {
-                *loss_sum = Passes::<B>::read(&deferred);
-            }
-        };
-        let mean = |loss_sum: f64| loss_sum / plan.batch as f64;
-
-        let grads = match loss_scale {
-            None => grads,
-            Some(scale) => {
-                let (grads, finite) =
-                    precision::unscale_and_check::<B, Net<B>>(grads, &model, 1.0 / scale);
-                if !finite {
-                    // Skipped as GradScaler does: no update, the scale backs off.
-                    // Without phase checks this is the step's only look for a failed
-                    // allocation; it comes before the scaler moves, so a discarded step
-                    // does not count.
-                    if !self.inst.check_every_phase {
-                        self.phase_check(step, Phase::Optimizer)?;
-                        read_deferred(&mut loss_sum);
-                    }
-                    if let Some(s) = self.scaler.as_mut() {
-                        s.update(false);
-                    }
-                    return Ok(self.record(step, start, mean(loss_sum), loss_scale, true));
-                }
-                grads
-            }
-        };
-
-        let mut optim = self.optim.clone();
-        let updated = optim.step(self.lr, model, grads);
-        self.phase_check(step, Phase::Optimizer)?;
-        read_deferred(&mut loss_sum);
-        // Every check passed: the step becomes real.
-        self.model = updated;
-        self.optim = optim;
         if let Some(s) = self.scaler.as_mut() {
-            s.update(true);
+            s.update(!skipped);
         }
-        Ok(self.record(step, start, mean(loss_sum), loss_scale, false))
+        Ok(self.record(step, start, mean, loss_scale, skipped))
     }
 
-    /// The step as one of several peers: passes on this peer's share, a vote, the
-    /// gradients all-reduced through burn's collective, the update (with
-    /// `shard-optimizer` only of the parameters this peer owns, then every owner's
-    /// parameters broadcast), a second vote, and only then the step becomes real, on
-    /// every peer or on none.
-    fn try_step_peer(
-        &mut self,
-        peer: &Peer,
-        step: usize,
-        start: Instant,
-        model: Net<B>,
-        batch: &HostBatch,
-        loss_scale: Option<f64>,
-    ) -> Result<StepRecord, TrainError> {
-        let plan = self.plan;
-        let passes = self.passes(step, plan, &model, batch, loss_scale);
-        let own_loss = passes.as_ref().map_or(0.0, |p| {
-            if p.deferred.is_empty() {
-                p.loss_sum
-            } else {
-                Passes::<B>::read(&p.deferred)
-            }
-        });
-        let tally = peer.agree(step, passes.as_ref().err(), own_loss)?;
-        let grads = passes?.grads;
-        let mean = tally.loss_sum() / (plan.batch * peer.world()) as f64;
-
-        let applied = self.update_peer(peer, step, model, grads, loss_scale);
-        peer.agree(step, applied.as_ref().err(), 0.0)?;
-        match applied? {
-            None => {
-                if let Some(s) = self.scaler.as_mut() {
-                    s.update(false);
-                }
-                Ok(self.record(step, start, mean, loss_scale, true))
-            }
-            Some((updated, optim)) => {
-                self.model = updated;
-                self.optim = optim;
-                if let Some(s) = self.scaler.as_mut() {
-                    s.update(true);
-                }
-                Ok(self.record(step, start, mean, loss_scale, false))
-            }
-        }
-    }
-
-    /// All-reduce, unscale, update and (sharded) gather; `None` when the loss scaler
-    /// skips the step (every peer sees the same reduced gradients, so all skip).
+    /// Reduce, unscale, update and gather; `None` when the loss scaler skips the step
+    /// (skipped as GradScaler does: no update, the scale backs off; every device sees the
+    /// same reduced gradients, so all skip).
     #[allow(clippy::type_complexity)]
-    fn update_peer(
+    fn update(
         &mut self,
-        peer: &Peer,
+        sync: &dyn GradSync<B>,
         step: usize,
         model: Net<B>,
         grads: GradientsParams,
         loss_scale: Option<f64>,
     ) -> Result<Option<(Net<B>, AnyOptim<B>)>, TrainError> {
         let collective = |message: String| TrainError::Device { step, message };
-        let grads = crate::parallel::all_reduce_grads(&model, grads, peer.rank, &self.device)
+        let grads = sync
+            .reduce(&model, grads, &self.device)
             .map_err(collective)?;
         let grads = match loss_scale {
             None => grads,
@@ -758,24 +672,20 @@ impl<B: super::TrainBackend> Trainer<B> {
                 let (grads, finite) =
                     precision::unscale_and_check::<B, Net<B>>(grads, &model, 1.0 / scale);
                 if !finite {
+                    // The step's look for a failed allocation in this phase; it comes
+                    // before the scaler moves, so a discarded step does not count.
                     self.phase_check(step, Phase::Optimizer)?;
                     return Ok(None);
                 }
                 grads
             }
         };
-        let plan = peer.plan().filter(|_| peer.sharded);
-        let grads = match plan {
-            Some(plan) => crate::parallel::keep_own(&model, grads, plan, peer.rank),
-            None => grads,
-        };
+        let grads = sync.own_share(&model, grads);
         let mut optim = self.optim.clone();
         let updated = optim.step(self.lr, model, grads);
-        let updated = match plan {
-            Some(plan) => crate::parallel::gather_shards(updated, plan, peer.rank, &self.device)
-                .map_err(collective)?,
-            None => updated,
-        };
+        let updated = sync
+            .after_update(updated, &self.device)
+            .map_err(collective)?;
         self.phase_check(step, Phase::Optimizer)?;
         Ok(Some((updated, optim)))
     }
@@ -791,6 +701,15 @@ struct Passes<B: AutodiffBackend> {
 }
 
 impl<B: AutodiffBackend> Passes<B> {
+    /// This device's loss sum, read now.
+    fn own_loss(&self) -> f64 {
+        if self.deferred.is_empty() {
+            self.loss_sum
+        } else {
+            Self::read(&self.deferred)
+        }
+    }
+
     /// The sum of the deferred losses (one read of the device).
     fn read(deferred: &[Tensor<B::InnerBackend, 1>]) -> f64 {
         let total = Tensor::cat(deferred.to_vec(), 0).sum().into_scalar();

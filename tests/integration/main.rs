@@ -21,6 +21,7 @@ mod leak;
 mod lesson;
 mod memory_options;
 mod mixed_precision;
+mod module_graph;
 mod parallel;
 mod readme;
 mod report;

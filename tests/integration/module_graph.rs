@@ -1,0 +1,175 @@
+//! The library's module graph, read from the `crate::` paths in src/ (code only: comments
+//! and `#[cfg(test)]` modules left out): no cycle between top-level modules, the training
+//! loop never reaches into data parallelism, and the result types sit at the bottom.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+type Graph = BTreeMap<String, BTreeSet<String>>;
+
+/// The top-level module of a file under src/ (`train/run.rs` -> `train`).
+fn top_module(rel: &Path) -> Option<String> {
+    let first = rel.components().next()?.as_os_str().to_str()?;
+    let name = first.strip_suffix(".rs").unwrap_or(first);
+    (!matches!(name, "lib" | "main")).then(|| name.to_string())
+}
+
+/// The code of a file without line comments and without its test module.
+fn code_of(text: &str) -> String {
+    let text = match text.find("#[cfg(test)]") {
+        Some(i) => &text[..i],
+        None => text,
+    };
+    text.lines()
+        .map(|l| match l.find("//") {
+            // `//` inside a string (a URL) is rare in paths; a line comment is what counts.
+            Some(i) if !l[..i].contains('"') => &l[..i],
+            _ => l,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every top-level module named after `crate::` in `code`, including inside
+/// `crate::{a::X, b}` groups.
+fn named_modules(code: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let ident = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let mut rest = code;
+    while let Some(i) = rest.find("crate::") {
+        rest = &rest[i + "crate::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            // The group up to its closing brace, nested groups included.
+            let mut depth = 1;
+            let mut end = 0;
+            for (j, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => depth -= 1,
+                    _ => {}
+                }
+                if depth == 0 {
+                    end = j;
+                    break;
+                }
+            }
+            let mut depth = 0;
+            let mut item = String::new();
+            for c in group[..end].chars().chain(std::iter::once(',')) {
+                match c {
+                    '{' => depth += 1,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        let name = ident(item.trim());
+                        if !name.is_empty() && name != "self" {
+                            out.insert(name);
+                        }
+                        item.clear();
+                        continue;
+                    }
+                    _ => {}
+                }
+                item.push(c);
+            }
+        } else {
+            let name = ident(rest);
+            if !name.is_empty() {
+                out.insert(name);
+            }
+        }
+    }
+    out
+}
+
+fn graph() -> Graph {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut graph = Graph::new();
+    let mut stack = vec![src.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            if path.extension().and_then(|e| e.to_str()) != Some("rs") {
+                continue;
+            }
+            let Some(top) = top_module(path.strip_prefix(&src).unwrap()) else {
+                continue;
+            };
+            let code = code_of(&std::fs::read_to_string(&path).unwrap());
+            let named = named_modules(&code);
+            let edges = graph.entry(top.clone()).or_default();
+            edges.extend(named.into_iter().filter(|m| *m != top));
+        }
+    }
+    graph
+}
+
+/// Modules reachable from `from`.
+fn reach(graph: &Graph, from: &str) -> BTreeSet<String> {
+    let mut seen = BTreeSet::new();
+    let mut stack = vec![from.to_string()];
+    while let Some(m) = stack.pop() {
+        for next in graph.get(&m).into_iter().flatten() {
+            if seen.insert(next.clone()) {
+                stack.push(next.clone());
+            }
+        }
+    }
+    seen
+}
+
+#[test]
+fn the_reader_finds_paths_in_groups_and_ignores_comments() {
+    let code = code_of(
+        "use crate::{a::X, b::{Y, Z}, self};\n// crate::c\nlet x = crate::d::f();\n#[cfg(test)]\nuse crate::e;",
+    );
+    let names: Vec<String> = named_modules(&code).into_iter().collect();
+    assert_eq!(names, ["a", "b", "d"]);
+}
+
+#[test]
+fn no_top_level_module_reaches_itself() {
+    let g = graph();
+    assert!(g.len() > 10, "the reader found too few modules: {g:?}");
+    let cycles: Vec<String> = g
+        .iter()
+        .flat_map(|(a, edges)| {
+            let g = &g;
+            edges
+                .iter()
+                .filter(move |b| reach(g, b).contains(a))
+                .map(move |b| format!("{a} -> {b}"))
+        })
+        .collect();
+    assert!(cycles.is_empty(), "edges on a cycle: {cycles:?}");
+}
+
+#[test]
+fn the_training_loop_does_not_reach_data_parallelism() {
+    let g = graph();
+    assert!(
+        !reach(&g, "train").contains("parallel"),
+        "train reaches parallel: {:?}",
+        g.get("train")
+    );
+    assert!(g.get("parallel").is_some_and(|e| e.contains("train")));
+}
+
+#[test]
+fn the_result_types_import_nothing_that_produces_or_renders_them() {
+    let g = graph();
+    let above = [
+        "train", "parallel", "session", "cli", "compare", "report", "lesson", "explain",
+        "estimate", "warm_up", "run_dir", "backend", "progress",
+    ];
+    let reached = reach(&g, "results");
+    let wrong: Vec<&&str> = above.iter().filter(|m| reached.contains(**m)).collect();
+    assert!(wrong.is_empty(), "results reaches {wrong:?}");
+}
