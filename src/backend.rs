@@ -160,7 +160,7 @@ fn describe(selected: &Selected, suffix: &str) -> (DeviceInfo, BackendExtras) {
     match selected {
         Selected::Cpu { .. } => (
             DeviceInfo {
-                kind: "cpu".into(),
+                kind: crate::vocab::DeviceKind::Cpu,
                 index: 0,
                 backend: format!("flex{suffix}"),
                 label: "cpu".into(),
@@ -172,7 +172,7 @@ fn describe(selected: &Selected, suffix: &str) -> (DeviceInfo, BackendExtras) {
         ),
         Selected::Cuda { index, name, .. } => (
             DeviceInfo {
-                kind: "cuda".into(),
+                kind: crate::vocab::DeviceKind::Cuda,
                 index: *index,
                 backend: format!("cuda (cubecl){suffix}"),
                 label: format!("cuda:{index} {name}"),

@@ -1,15 +1,18 @@
 //! oomlab: a training loop on burn that shows, measures and teaches how to survive
 //! "CUDA out of memory".
 //!
-//! The binary is a thin shell over this library: [`cli`] turns flags into a validated
-//! [`session::TrainPlan`], [`backend`] picks the concrete burn backend in one place, and
-//! everything under [`train`] is generic over it.
+//! The binary is a thin shell over this library: [`cli`] turns flags into validated plans
+//! (e.g. [`cmd::train::TrainPlan`]), [`cmd`] holds the commands that carry them out,
+//! [`backend`] picks the concrete burn backend in one place, everything under [`train`] is
+//! generic over it (one device or several: [`train::GradSync`]), and [`results`] holds the
+//! result types every layer fills in and every renderer reads.
 
 #![warn(missing_docs)]
 
 pub mod backend;
 pub mod checkpoint;
 pub mod cli;
+pub mod cmd;
 pub mod compare;
 pub mod config;
 pub mod data;
@@ -17,6 +20,7 @@ pub mod device;
 pub mod diagnose;
 pub mod error;
 pub mod estimate;
+pub mod evidence;
 pub mod explain;
 pub mod gpu;
 pub mod lesson;
@@ -29,12 +33,10 @@ pub mod progress;
 pub mod report;
 pub mod results;
 pub mod run_dir;
-pub mod session;
 pub mod strategy;
 pub mod text;
 pub mod train;
 pub mod units;
 pub mod vocab;
-pub mod warm_up;
 
 pub use error::Error;

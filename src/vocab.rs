@@ -72,7 +72,7 @@ vocabulary! {
         AutoHalve = "auto-halve",
         /// The whole batch with burn's balanced activation checkpointing.
         Checkpointing = "checkpointing",
-        /// Weights, gradients and optimizer state all in half (needs --precision bf16|f16).
+        /// Weights, gradients and optimizer state all in half (bf16, or f16 with --precision f16).
         Half = "half",
         /// Data parallel over --devices, each device keeping the optimizer state of 1/N
         /// of the parameters (ZeRO stage 1).
@@ -281,6 +281,40 @@ mod tests {
         );
         assert_eq!(Strategy::from_name("auto-halve"), Some(Strategy::AutoHalve));
         assert_eq!(Strategy::from_name("auto_halve"), None);
+    }
+}
+
+vocabulary! {
+    /// Which kind of device a run used (`device.kind` in summary.json).
+    pub enum DeviceKind {
+        /// The host, burn's Flex backend.
+        Cpu = "cpu",
+        /// An NVIDIA GPU, burn's CUDA backend.
+        Cuda = "cuda",
+    }
+}
+
+vocabulary! {
+    /// The float types of a run, as one word (`precision.mode` in summary.json, the
+    /// estimate's precision column).
+    pub enum PrecisionKind {
+        /// Everything in f32.
+        F32 = "f32",
+        /// Mixed precision in bf16.
+        AmpBf16 = "amp-bf16",
+        /// Mixed precision in f16.
+        AmpF16 = "amp-f16",
+        /// Pure bf16.
+        HalfBf16 = "half-bf16",
+        /// Pure f16.
+        HalfF16 = "half-f16",
+    }
+}
+
+impl PrecisionKind {
+    /// Mixed precision: f32 master weights beside a half copy for the passes.
+    pub fn is_mixed(self) -> bool {
+        matches!(self, PrecisionKind::AmpBf16 | PrecisionKind::AmpF16)
     }
 }
 

@@ -13,9 +13,9 @@ pub use resolve::{resolve, resolve_compare, resolve_estimate, resolve_lesson, re
 
 use std::io::Write;
 
+use crate::cmd::train::run_train;
 use crate::config::{self, builtin_config, BUILTIN_CONFIGS};
 use crate::error::{Error, EXIT_INTERRUPTED};
-use crate::session::run_train;
 use crate::train::StopFlag;
 
 /// Runs a parsed command line; returns the exit code.
@@ -31,7 +31,7 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
         Command::Estimate(args) => estimate(args),
         Command::Diagnose(args) => diagnose(args),
         Command::Report { dir, out } => {
-            let html = crate::compare::report_from_dir(&dir)?;
+            let html = crate::cmd::report::report_from_dir(&dir)?;
             let path = out.unwrap_or_else(|| dir.join("report.html"));
             std::fs::write(&path, html).map_err(|source| Error::RunDir {
                 path: path.clone(),
@@ -43,7 +43,7 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
         Command::Lesson(args) => {
             let plan = resolve_lesson(args)?;
             let stop = stop_on_ctrl_c();
-            crate::lesson::run_lesson(&plan, &stop)?;
+            crate::cmd::lesson::run_lesson(&plan, &stop)?;
             Ok(if stop.requested() {
                 EXIT_INTERRUPTED
             } else {
@@ -54,7 +54,7 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
             let json = args.json;
             let plan = resolve_warm_up(args)?;
             let stop = stop_on_ctrl_c();
-            let report = crate::warm_up::run_warm_up(&plan, &stop)?;
+            let report = crate::cmd::warm_up::run_warm_up(&plan, &stop)?;
             print_result(json, &report, || report.to_terminal());
             Ok(if report.interrupted {
                 EXIT_INTERRUPTED
@@ -109,8 +109,8 @@ fn train(args: TrainArgs) -> Result<i32, Error> {
     // A second Ctrl-C quits at once; the step log already holds every finished step.
     let stop = stop_on_ctrl_c();
     let outcome = run_train(&plan, &stop)?;
-    crate::session::print_train_result(json, &outcome.summary, &outcome.run_dir);
-    Ok(crate::session::exit_code(&outcome.summary.stop, &stop))
+    crate::cmd::train::print_train_result(json, &outcome.summary, &outcome.run_dir);
+    Ok(crate::cmd::train::exit_code(&outcome.summary.stop, &stop))
 }
 
 /// Writes a command's result to stdout: as JSON with `--json`, else the text `terminal`
@@ -149,7 +149,7 @@ fn stop_on_ctrl_c() -> StopFlag {
 fn estimate(args: EstimateArgs) -> Result<i32, Error> {
     let json = args.run.json;
     let plan = resolve_estimate(args)?;
-    let report = crate::estimate::run_estimate(&plan)?;
+    let report = crate::cmd::estimate::run_estimate(&plan)?;
     print_result(json, &report, || report.to_terminal());
     Ok(0)
 }
@@ -191,7 +191,7 @@ fn compare(args: CompareArgs) -> Result<i32, Error> {
     let (json, brief, html) = (args.json, args.brief, args.html.clone());
     let plan = resolve_compare(args)?;
     let stop = stop_on_ctrl_c();
-    let cmp = crate::compare::run_compare(&plan, &stop)?;
+    let cmp = crate::cmd::compare::run_compare(&plan, &stop)?;
     if let Some(path) = html {
         std::fs::copy(plan.out.join("report.html"), &path).map_err(|source| Error::RunDir {
             path: path.clone(),

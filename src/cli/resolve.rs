@@ -6,10 +6,10 @@
 //! sees a flag.
 
 use super::args::{CheckEvery, CompareArgs, TrainArgs};
+use crate::cmd::train::TrainPlan;
 use crate::config::{self, count, ConfigError, ConfigFile, ConfigSource, Draft};
 use crate::device::DeviceRequest;
 use crate::error::Error;
-use crate::session::TrainPlan;
 use crate::units::Bytes;
 use crate::vocab::{PoolMode, Strategy};
 
@@ -193,7 +193,7 @@ fn check_resume(
     source: &ConfigSource,
     now: &config::ConfigFile,
     force: bool,
-) -> Result<crate::session::ResumeRequest, Error> {
+) -> Result<crate::cmd::train::ResumeRequest, Error> {
     let (saved, _) = config::load(source, &[])?;
     let changed = crate::checkpoint::changed_keys(&saved, now);
     let fixed: Vec<&String> = changed
@@ -214,7 +214,7 @@ fn check_resume(
             changed.join(", ")
         )));
     }
-    Ok(crate::session::ResumeRequest {
+    Ok(crate::cmd::train::ResumeRequest {
         dir: dir.to_path_buf(),
         forced: changed,
     })
@@ -233,7 +233,7 @@ pub fn resolve(args: TrainArgs) -> Result<TrainPlan, Error> {
     )?;
     apply_train_flags(&args, &mut draft)?;
     let (file, config) = draft.validate()?;
-    let auto_halve = matches!(config.train.strategy, config::StrategySpec::AutoHalve(_));
+    let auto_halve = matches!(config.train.split, config::Split::AutoHalve(_));
     let check_every_phase = match args.check_every {
         CheckEvery::Auto => auto_halve,
         CheckEvery::Phase => true,
@@ -312,7 +312,7 @@ fn devices_of(args: &TrainArgs, config: &config::RunConfig) -> Result<Vec<Device
     } else {
         devices
     };
-    if config.train.strategy == config::StrategySpec::ShardOptimizer && devices.len() < 2 {
+    if config.train.shard_optimizer && devices.len() < 2 {
         return Err(shard_needs_devices("--strategy"));
     }
     if devices.len() > 1 {
@@ -331,7 +331,7 @@ fn shard_needs_devices(flag: &str) -> Error {
 /// Turns `compare` flags into a plan: one typed config per row, each checked here, so a
 /// mistake in the shared settings is reported once (exit 2), and a row whose preset does
 /// not fit them (e.g. `--steps 3` with batch 32) becomes a row that says why.
-pub fn resolve_compare(args: CompareArgs) -> Result<crate::compare::ComparePlan, Error> {
+pub fn resolve_compare(args: CompareArgs) -> Result<crate::cmd::compare::ComparePlan, Error> {
     let several = args.devices.len() > 1;
     let variants = crate::compare::parse_variants(&args.strategies, several).map_err(|reason| {
         ConfigError::Override {
@@ -397,7 +397,7 @@ pub fn resolve_compare(args: CompareArgs) -> Result<crate::compare::ComparePlan,
             (v, config)
         })
         .collect();
-    Ok(crate::compare::ComparePlan {
+    Ok(crate::cmd::compare::ComparePlan {
         rows,
         run_args,
         simulated: args.memory_budget.is_some(),
@@ -410,7 +410,9 @@ pub fn resolve_compare(args: CompareArgs) -> Result<crate::compare::ComparePlan,
 
 /// Turns `warm-up` flags into passes of compare rows: every row at each config's batch,
 /// then the baseline at each halving.
-pub fn resolve_warm_up(args: super::args::WarmUpArgs) -> Result<crate::warm_up::WarmUpPlan, Error> {
+pub fn resolve_warm_up(
+    args: super::args::WarmUpArgs,
+) -> Result<crate::cmd::warm_up::WarmUpPlan, Error> {
     let out = args.out.clone().unwrap_or_else(|| {
         crate::run_dir::default_run_path(std::path::Path::new("runs"), "warm-up")
     });
@@ -457,7 +459,7 @@ pub fn resolve_warm_up(args: super::args::WarmUpArgs) -> Result<crate::warm_up::
             .iter()
             .find_map(|(_, c)| c.as_ref().ok().map(|(_, rc)| rc.train.batch as u64))
             .unwrap_or(0);
-        Ok::<_, Error>(crate::warm_up::WarmUpPass {
+        Ok::<_, Error>(crate::cmd::warm_up::WarmUpPass {
             config: config.to_string(),
             batch,
             compare,
@@ -466,7 +468,7 @@ pub fn resolve_warm_up(args: super::args::WarmUpArgs) -> Result<crate::warm_up::
     if args.device == "auto" {
         let selected = crate::device::select(crate::device::DeviceRequest::Auto)?;
         if let crate::device::Selected::Cpu { note } = selected {
-            return Ok(crate::warm_up::WarmUpPlan {
+            return Ok(crate::cmd::warm_up::WarmUpPlan {
                 passes: Vec::new(),
                 out,
                 quiet: args.quiet,
@@ -490,7 +492,7 @@ pub fn resolve_warm_up(args: super::args::WarmUpArgs) -> Result<crate::warm_up::
             passes.push(pass(config, "baseline", Some(b))?);
         }
     }
-    Ok(crate::warm_up::WarmUpPlan {
+    Ok(crate::cmd::warm_up::WarmUpPlan {
         passes,
         out,
         quiet: args.quiet,
@@ -500,7 +502,9 @@ pub fn resolve_warm_up(args: super::args::WarmUpArgs) -> Result<crate::warm_up::
 
 /// Turns `lesson` flags into a plan: the device decides the config, the budget's kind
 /// and size; the stages are compare rows sharing them.
-pub fn resolve_lesson(args: super::args::LessonArgs) -> Result<crate::lesson::LessonPlan, Error> {
+pub fn resolve_lesson(
+    args: super::args::LessonArgs,
+) -> Result<crate::cmd::lesson::LessonPlan, Error> {
     use crate::device::{select, DeviceRequest, Selected};
     let request = args
         .device
@@ -563,13 +567,13 @@ pub fn resolve_lesson(args: super::args::LessonArgs) -> Result<crate::lesson::Le
         vram_budget: gpu.then_some(budget),
         memory_budget: (!gpu).then_some(budget),
         set: args.set,
-        out: Some(args.out.unwrap_or_else(crate::lesson::default_out)),
+        out: Some(args.out.unwrap_or_else(crate::cmd::lesson::default_out)),
         json: false,
         brief: true,
         html: None,
         quiet: true,
     })?;
-    Ok(crate::lesson::LessonPlan {
+    Ok(crate::cmd::lesson::LessonPlan {
         compare,
         budget,
         gpu,
@@ -582,7 +586,7 @@ pub fn resolve_lesson(args: super::args::LessonArgs) -> Result<crate::lesson::Le
 /// `--strategy`) every `compare` row over the same settings.
 pub fn resolve_estimate(
     args: super::args::EstimateArgs,
-) -> Result<crate::estimate::EstimatePlan, Error> {
+) -> Result<crate::cmd::estimate::EstimatePlan, Error> {
     let only_yours = args.run.strategy.is_some();
     let source = ConfigSource::from_arg(&args.run.config);
     let mut draft = Draft::read(
@@ -601,8 +605,8 @@ pub fn resolve_estimate(
     }
     let mut rows = vec![("your run".to_string(), file, config)];
     if !only_yours {
-        let steps = match rows[0].2.train.strategy {
-            config::StrategySpec::GradAccum { steps } => steps as u64,
+        let steps = match rows[0].2.train.split {
+            config::Split::GradAccum { steps } => steps as u64,
             _ => rows[0].1.train.grad_accum_steps.max(1) as u64,
         };
         for v in crate::vocab::Variant::ALL {
@@ -632,7 +636,7 @@ pub fn resolve_estimate(
         }
         None => None,
     };
-    Ok(crate::estimate::EstimatePlan {
+    Ok(crate::cmd::estimate::EstimatePlan {
         origin: args.run.config.clone(),
         rows,
         device: args.run.device,

@@ -52,7 +52,7 @@ impl Variant {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{ConfigSource, PrecisionMode, StrategySpec};
+    use crate::config::{ConfigSource, PrecisionMode, Split};
 
     fn resolved(v: Variant) -> crate::config::RunConfig {
         let mut d = Draft::read(&ConfigSource::Builtin("tiny".into()), &[], vec![]).unwrap();
@@ -63,15 +63,15 @@ mod tests {
     #[test]
     fn every_row_changes_only_its_own_settings() {
         let base = resolved(Variant::Baseline);
-        assert_eq!(base.train.strategy, StrategySpec::Baseline);
+        assert_eq!(base.train.split, Split::Whole);
         let ga = resolved(Variant::GradAccum);
-        assert_eq!(ga.train.strategy, StrategySpec::GradAccum { steps: 4 });
+        assert_eq!(ga.train.split, Split::GradAccum { steps: 4 });
         let amp = resolved(Variant::AmpF16);
         assert_eq!(
             amp.train.precision,
             PrecisionMode::Mixed(crate::config::HalfDtype::F16)
         );
-        assert_eq!(amp.train.strategy, StrategySpec::Baseline);
+        assert_eq!(amp.train.split, Split::Whole);
         let half = resolved(Variant::HalfBf16);
         assert_eq!(
             half.train.precision,

@@ -345,8 +345,13 @@ fn validate(f: &ConfigFile, c: &Checker) -> Result<RunConfig, ConfigError> {
     };
 
     let batch = c.positive("train.batch", f.train.batch)?;
-    let strategy = match f.train.strategy {
-        Strategy::Baseline => StrategySpec::Baseline,
+    // The preset: a strategy name sets the split and the settings it stands for.
+    let preset = f.train.strategy;
+    let split = match preset {
+        Strategy::Baseline
+        | Strategy::Checkpointing
+        | Strategy::Half
+        | Strategy::ShardOptimizer => Split::Whole,
         Strategy::GradAccum => {
             let steps = c.positive("train.grad_accum_steps", f.train.grad_accum_steps)?;
             if batch % steps != 0 {
@@ -358,11 +363,8 @@ fn validate(f: &ConfigFile, c: &Checker) -> Result<RunConfig, ConfigError> {
                     ),
                 ));
             }
-            StrategySpec::GradAccum { steps }
+            Split::GradAccum { steps }
         }
-        Strategy::Checkpointing => StrategySpec::Checkpointing,
-        Strategy::Half => StrategySpec::Half,
-        Strategy::ShardOptimizer => StrategySpec::ShardOptimizer,
         Strategy::AutoHalve => {
             let a = &f.auto_halve;
             let start_steps = c.positive("auto_halve.start_steps", a.start_steps)?;
@@ -385,7 +387,7 @@ fn validate(f: &ConfigFile, c: &Checker) -> Result<RunConfig, ConfigError> {
                     ),
                 ));
             }
-            StrategySpec::AutoHalve(AutoHalveSpec {
+            Split::AutoHalve(AutoHalveSpec {
                 start_steps,
                 keep_effective_batch: a.keep_effective_batch,
                 search: a.search,
@@ -404,14 +406,17 @@ fn validate(f: &ConfigFile, c: &Checker) -> Result<RunConfig, ConfigError> {
         Precision::Bf16 => Some(HalfDtype::Bf16),
         Precision::F16 => Some(HalfDtype::F16),
     };
-    let precision = match (strategy, half) {
-        (StrategySpec::Half, None) => {
+    let precision = match (preset, half) {
+        // f32 asked for on the command line contradicts the preset: say so.
+        (Strategy::Half, None) if c.given.iter().any(|(k, _)| k == "train.precision") => {
             return Err(c.invalid(
                 "train.precision",
-                "= \"f32\" with strategy \"half\": pure half needs --precision bf16 or f16",
+                "= \"f32\" with strategy \"half\": pure half is bf16 or f16; leave out --precision for bf16, or give --precision bf16 or f16",
             ))
         }
-        (StrategySpec::Half, Some(h)) => PrecisionMode::Pure(h),
+        // Otherwise the preset's precision: bf16 (f32's range, so no loss scaling).
+        (Strategy::Half, None) => PrecisionMode::Pure(HalfDtype::Bf16),
+        (Strategy::Half, Some(h)) => PrecisionMode::Pure(h),
         (_, Some(h)) => PrecisionMode::Mixed(h),
         (_, None) => PrecisionMode::F32,
     };
@@ -466,7 +471,9 @@ fn validate(f: &ConfigFile, c: &Checker) -> Result<RunConfig, ConfigError> {
         PoolMode::Exact => MemoryMode::Exact,
     };
     let train = TrainSpec {
-        strategy,
+        preset,
+        split,
+        shard_optimizer: preset == Strategy::ShardOptimizer,
         batch,
         max_steps: c.positive("train.max_steps", f.train.max_steps)?,
         seed: c.non_negative_seed("train.seed", f.train.seed)?,
@@ -477,7 +484,7 @@ fn validate(f: &ConfigFile, c: &Checker) -> Result<RunConfig, ConfigError> {
         precision,
         loss_scale,
         memory_mode,
-        checkpointing: f.train.checkpointing || f.train.strategy == Strategy::Checkpointing,
+        checkpointing: f.train.checkpointing || preset == Strategy::Checkpointing,
     };
     if let (MemoryMode::Prealloc { .. }, Some(_)) = (memory_mode, train.empty_cache_every) {
         return Err(c.invalid(
@@ -578,6 +585,46 @@ mod tests {
             err.contains("`train.grad_accum_steps` (from --steps 5)"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_strategy_name_is_a_preset_of_a_split_and_settings() {
+        let word = |w: &str| toml::Value::String(w.into());
+        let of = |w: &str| with(&[("train.strategy", word(w))]).unwrap().train;
+        let t = of("checkpointing");
+        assert_eq!((t.split, t.checkpointing), (Split::Whole, true));
+        let t = of("half");
+        assert_eq!(t.split, Split::Whole);
+        assert_eq!(t.precision, PrecisionMode::Pure(HalfDtype::Bf16));
+        let t = with(&[
+            ("train.strategy", word("half")),
+            ("train.precision", word("f16")),
+        ])
+        .unwrap()
+        .train;
+        assert_eq!(t.precision, PrecisionMode::Pure(HalfDtype::F16));
+        let refused = with(&[
+            ("train.strategy", word("half")),
+            ("train.precision", word("f32")),
+        ]);
+        assert!(refused.is_err(), "an explicit f32 contradicts half");
+        let t = of("shard-optimizer");
+        assert_eq!((t.split, t.shard_optimizer), (Split::Whole, true));
+        let t = of("baseline");
+        assert!(!t.checkpointing && !t.shard_optimizer);
+        assert_eq!(t.precision, PrecisionMode::F32);
+        assert!(matches!(of("auto-halve").split, Split::AutoHalve(_)));
+        // The summary's record keeps the shape it had when strategies were one enum.
+        for (w, json) in [
+            ("baseline", r#"{"name":"baseline"}"#),
+            ("checkpointing", r#"{"name":"checkpointing"}"#),
+            ("half", r#"{"name":"half"}"#),
+            ("shard-optimizer", r#"{"name":"shard-optimizer"}"#),
+        ] {
+            let t = of(w);
+            let record = crate::results::StrategySpec::of(t.preset, t.split);
+            assert_eq!(serde_json::to_string(&record).unwrap(), json);
+        }
     }
 
     #[test]

@@ -10,7 +10,7 @@ mod schema;
 pub use load::{apply_override, builtin_config, load, ConfigSource, Draft, BUILTIN_CONFIGS};
 pub use resolved::{
     AutoHalveSpec, DataSource, HalfDtype, LossScaleSpec, MemoryMode, ModelKind, ModelSpec,
-    OptimKind, OptimSpec, PrecisionMode, RunConfig, SearchMode, StrategySpec, Task, TrainSpec,
+    OptimKind, OptimSpec, PrecisionMode, RunConfig, SearchMode, Split, Task, TrainSpec,
 };
 pub use schema::{
     count, AutoHalveSection, ConfigFile, DataSection, LossScaleSection, MemorySection,

@@ -60,12 +60,15 @@ pub struct OptimSpec {
     pub weight_decay: f64,
 }
 
-/// The mitigation strategy of one run.
+/// How one optimizer step's batch becomes forward/backward passes: the one thing the
+/// strategy trait (`strategy::Strategy`) models. Precision, checkpointing, sharding and the
+/// pool mode are settings of the run beside it; a strategy name is a preset of all of them
+/// (see `config::load`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "name")]
-pub enum StrategySpec {
-    /// One batch, one backward pass, one optimizer step.
-    Baseline,
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum Split {
+    /// The whole batch (or this device's share of it) in one pass.
+    Whole,
     /// `steps` micro-batches of `batch / steps` samples per optimizer step.
     GradAccum {
         /// Micro-batches per optimizer step.
@@ -73,13 +76,6 @@ pub enum StrategySpec {
     },
     /// Halve the micro-batch on OOM and retry the step.
     AutoHalve(AutoHalveSpec),
-    /// The whole batch, with burn's balanced activation checkpointing.
-    Checkpointing,
-    /// The whole batch, with weights, gradients and optimizer state all in half precision.
-    Half,
-    /// Data parallel with the optimizer state sharded across the devices (ZeRO stage 1):
-    /// each device's share of the batch in one pass.
-    ShardOptimizer,
 }
 
 /// Settings of the auto-halve strategy (`[auto_halve]`).
@@ -98,30 +94,18 @@ pub struct AutoHalveSpec {
     pub max_search_attempts: usize,
 }
 
-impl StrategySpec {
-    /// The strategy's word, e.g. `grad-accum`.
-    pub fn kind(&self) -> Strategy {
-        match self {
-            StrategySpec::Baseline => Strategy::Baseline,
-            StrategySpec::GradAccum { .. } => Strategy::GradAccum,
-            StrategySpec::AutoHalve(_) => Strategy::AutoHalve,
-            StrategySpec::Checkpointing => Strategy::Checkpointing,
-            StrategySpec::Half => Strategy::Half,
-            StrategySpec::ShardOptimizer => Strategy::ShardOptimizer,
-        }
-    }
-
-    /// The name users type after `--strategy`.
-    pub fn name(&self) -> &'static str {
-        self.kind().name()
-    }
-}
-
 /// Steps, batch, seed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TrainSpec {
-    /// The strategy.
-    pub strategy: StrategySpec,
+    /// The strategy name the run was started with (`--strategy`): a preset of the split
+    /// and the settings below, kept for labels and folder names. The loop reads the
+    /// settings, never this.
+    pub preset: Strategy,
+    /// How a step's batch becomes passes.
+    pub split: Split,
+    /// Each device keeps the optimizer state of its share of the parameters only (ZeRO
+    /// stage 1; the `shard-optimizer` strategy, over two or more devices).
+    pub shard_optimizer: bool,
     /// Effective batch (samples per optimizer step).
     pub batch: usize,
     /// Optimizer steps.
@@ -190,10 +174,18 @@ pub enum PrecisionMode {
 impl PrecisionMode {
     /// `f32`, `amp-bf16`, `half-f16`, ...
     pub fn label(self) -> String {
+        self.kind().name().to_string()
+    }
+
+    /// The mode as one word.
+    pub fn kind(self) -> crate::vocab::PrecisionKind {
+        use crate::vocab::PrecisionKind as K;
         match self {
-            PrecisionMode::F32 => "f32".into(),
-            PrecisionMode::Mixed(h) => format!("amp-{}", h.name()),
-            PrecisionMode::Pure(h) => format!("half-{}", h.name()),
+            PrecisionMode::F32 => K::F32,
+            PrecisionMode::Mixed(HalfDtype::Bf16) => K::AmpBf16,
+            PrecisionMode::Mixed(HalfDtype::F16) => K::AmpF16,
+            PrecisionMode::Pure(HalfDtype::Bf16) => K::HalfBf16,
+            PrecisionMode::Pure(HalfDtype::F16) => K::HalfF16,
         }
     }
 

@@ -4,10 +4,10 @@
 use serde::Serialize;
 use serde_json::Value;
 
-const PAIRED: &str = include_str!("../../docs/results/2026-11-30-h200-paired-gpu/paired.json");
-const PAIRED_FILE: &str = "docs/results/2026-11-30-h200-paired-gpu/paired.json";
-const PRECISION: &str = include_str!("../../docs/results/2026-11-30-h200-precision/compare.json");
-const PRECISION_FILE: &str = "docs/results/2026-11-30-h200-precision/compare.json";
+const PAIRED: &str = crate::evidence::Evidence::H200Paired.text();
+const PAIRED_FILE: &str = crate::evidence::Evidence::H200Paired.path();
+const PRECISION: &str = crate::evidence::Evidence::H200Precision.text();
+const PRECISION_FILE: &str = crate::evidence::Evidence::H200Precision.path();
 
 /// One technique's measured effect on the process's peak memory (NVML).
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -3,7 +3,7 @@
 
 use super::fit::{largest_batch, largest_micro_batch};
 use super::model::{Estimate, Target};
-use crate::config::{HalfDtype, PrecisionMode, RunConfig, StrategySpec};
+use crate::config::{HalfDtype, PrecisionMode, RunConfig, Split};
 use crate::units::Bytes;
 
 /// The estimate's error bound, validated on the CPU (`tiny`, every strategy): a run is
@@ -23,7 +23,7 @@ pub fn check_fits(
         let peak = Estimate::of(c, vocab, target).peak;
         (peak.0 as f64) * (1.0 - MARGIN) <= capacity.0 as f64
     };
-    let auto_halve = matches!(cfg.train.strategy, StrategySpec::AutoHalve(_));
+    let auto_halve = matches!(cfg.train.split, Split::AutoHalve(_));
     if auto_halve {
         // auto-halve finds its own micro-batch: refuse only when one sample cannot fit.
         if largest_micro_batch(
@@ -49,7 +49,7 @@ pub fn check_fits(
     while k <= batch {
         if batch % k == 0 {
             let mut c = cfg.clone();
-            c.train.strategy = StrategySpec::GradAccum { steps: k };
+            c.train.split = Split::GradAccum { steps: k };
             if fits(&c) {
                 would.push(format!("--strategy grad-accum --steps {k}"));
                 break;

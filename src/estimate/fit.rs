@@ -2,8 +2,8 @@
 
 use super::cards::{cards, Card};
 use super::model::{Estimate, Target};
-use crate::config::{RunConfig, StrategySpec};
-use crate::strategy::{from_spec, StepPlan};
+use crate::config::{RunConfig, Split};
+use crate::strategy::{for_split, StepPlan};
 use crate::units::Bytes;
 
 /// The largest `n` in 1..=2^24 with `peak(n) <= capacity`, for a `peak` that grows with
@@ -46,13 +46,13 @@ pub fn largest_batch(
     target: Target,
     capacity: Bytes,
 ) -> Option<usize> {
-    match cfg.train.strategy {
-        StrategySpec::GradAccum { steps } => largest(capacity, |n| {
+    match cfg.train.split {
+        Split::GradAccum { steps } => largest(capacity, |n| {
             Estimate::with_plan(cfg, vocab, target, StepPlan::even(n, steps)).peak
         })
         .map(|n| n * steps),
-        StrategySpec::AutoHalve(_) => largest_micro_batch(cfg, vocab, target, capacity),
-        _ => largest(capacity, |n| Estimate::at_batch(cfg, vocab, target, n).peak),
+        Split::AutoHalve(_) => largest_micro_batch(cfg, vocab, target, capacity),
+        Split::Whole => largest(capacity, |n| Estimate::at_batch(cfg, vocab, target, n).peak),
     }
 }
 
@@ -86,7 +86,7 @@ pub fn largest_micro_batch(
 /// The smallest card of the built-in list that holds `cfg`'s predicted peak on it, and
 /// that peak.
 pub fn smallest_card(cfg: &RunConfig, vocab: usize, shards: usize) -> Option<(Card, Bytes)> {
-    let plan = from_spec(cfg.train.strategy).plan(cfg.train.batch);
+    let plan = for_split(cfg.train.split).plan(cfg.train.batch);
     cards().into_iter().find_map(|c| {
         let peak =
             Estimate::sharded(cfg, vocab, Target::Cuda { total: c.bytes }, plan, shards).peak;

@@ -20,7 +20,6 @@ pub mod measured;
 pub mod model;
 pub mod pool;
 pub mod report;
-mod run;
 
 pub use calibrate::{Calibration, Prober};
 pub use cards::{parse_card, Card};
@@ -28,4 +27,3 @@ pub use check::check_fits;
 pub use fit::{largest_batch, largest_micro_batch, smallest_card};
 pub use model::{Estimate, Moment, Target, Term, TermKind};
 pub use report::{EstimateReport, EstimateRow};
-pub use run::{run_estimate, EstimatePlan};

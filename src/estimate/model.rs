@@ -8,7 +8,7 @@ use super::{measured, pool};
 use crate::config::{DataSource, MemoryMode, OptimKind, PrecisionMode, RunConfig};
 use crate::model::{param_count, param_tensor_sizes};
 use crate::parallel::ShardPlan;
-use crate::strategy::{from_spec, StepPlan};
+use crate::strategy::{for_split, StepPlan};
 use crate::units::Bytes;
 
 /// Where the run would train.
@@ -145,14 +145,14 @@ pub struct Estimate {
 impl Estimate {
     /// The estimate for `cfg` with its configured batch (`vocab` from the corpus).
     pub fn of(cfg: &RunConfig, vocab: usize, target: Target) -> Self {
-        let plan = from_spec(cfg.train.strategy).plan(cfg.train.batch);
+        let plan = for_split(cfg.train.split).plan(cfg.train.batch);
         Self::with_plan(cfg, vocab, target, plan)
     }
 
     /// The estimate for `cfg` at `batch` samples per optimizer step (the strategy's split
     /// of it).
     pub fn at_batch(cfg: &RunConfig, vocab: usize, target: Target, batch: usize) -> Self {
-        let plan = from_spec(cfg.train.strategy).plan(batch);
+        let plan = for_split(cfg.train.split).plan(batch);
         Self::with_plan(cfg, vocab, target, plan)
     }
 

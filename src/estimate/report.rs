@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 use super::calibrate::Calibration;
 use super::fit::{largest_batch, largest_sharded_batch, smallest_card};
 use super::model::{Estimate, Target, TermKind};
-use crate::config::{RunConfig, StrategySpec};
-use crate::strategy::from_spec;
+use crate::config::RunConfig;
+use crate::strategy::for_split;
 use crate::units::Bytes;
 
 /// One configuration's prediction.
@@ -15,9 +15,9 @@ pub struct EstimateRow {
     /// `your run` or a `compare` row (`grad-accum`, `amp-bf16`, ...).
     pub label: String,
     /// Strategy word.
-    pub strategy: String,
-    /// Precision label (`f32`, `amp-bf16`, ...).
-    pub precision: String,
+    pub strategy: crate::vocab::Strategy,
+    /// Precision (`f32`, `amp-bf16`, ...).
+    pub precision: crate::vocab::PrecisionKind,
     /// Checkpointing on.
     pub checkpointing: bool,
     /// The analytic estimate at the configured batch.
@@ -72,15 +72,11 @@ impl EstimateRow {
         world: usize,
     ) -> Self {
         let world = world.max(1);
-        let shards = if cfg.train.strategy == StrategySpec::ShardOptimizer {
-            world
-        } else {
-            1
-        };
+        let shards = if cfg.train.shard_optimizer { world } else { 1 };
         let mut share = cfg.clone();
         share.train.batch = (cfg.train.batch / world).max(1);
         let cfg = &share;
-        let plan = from_spec(cfg.train.strategy).plan(cfg.train.batch);
+        let plan = for_split(cfg.train.split).plan(cfg.train.batch);
         let estimate = Estimate::sharded(cfg, vocab, target, plan, shards);
         let card = smallest_card(cfg, vocab, shards);
         let largest = if shards > 1 {
@@ -90,8 +86,8 @@ impl EstimateRow {
         };
         Self {
             label: label.to_string(),
-            strategy: cfg.train.strategy.name().to_string(),
-            precision: cfg.train.precision.label(),
+            strategy: cfg.train.preset,
+            precision: cfg.train.precision.kind(),
             checkpointing: cfg.train.checkpointing,
             largest_batch: largest.map(|n| n * world),
             gpu_peak: card.as_ref().map(|(_, peak)| *peak),
@@ -167,7 +163,7 @@ impl EstimateReport {
             "precision",
             self.rows
                 .iter()
-                .map(|r| right(r.precision.clone()))
+                .map(|r| right(r.precision.to_string()))
                 .collect(),
         );
         for kind in kinds {
@@ -227,9 +223,9 @@ impl EstimateReport {
             self.rows
                 .iter()
                 .map(|r| {
-                    right(match (r.largest_batch, r.strategy.as_str()) {
+                    right(match (r.largest_batch, r.strategy) {
                         (None, _) => "none fits".into(),
-                        (Some(n), "auto-halve") => format!("micro {n}"),
+                        (Some(n), crate::vocab::Strategy::AutoHalve) => format!("micro {n}"),
                         (Some(n), _) => n.to_string(),
                     })
                 })

@@ -89,27 +89,24 @@ burn's records would bring back as f32.
 ];
 
 const ORIGIN: &str = "docs/results/2026-12-01-h200-crash, H200";
-const LOG: &str = include_str!("../../docs/results/2026-12-01-h200-crash/log.txt");
-const ZOMBIE: &str = include_str!("../../docs/results/2026-12-01-h200-crash/c-zombie.jsonl");
-const PHASES: &str = include_str!("../../docs/results/2026-12-01-h200-crash/phases.md");
-const STOPPED_RUN: &str = include_str!("../../docs/results/2026-12-01-h200-crash/b/summary.json");
+const LOG: &str = crate::evidence::Evidence::CrashLog.text();
+const ZOMBIE: &str = crate::evidence::Evidence::CrashZombie.text();
+const PHASES: &str = crate::evidence::Evidence::CrashPhases.text();
+const STOPPED_RUN: &str = crate::evidence::Evidence::CrashStoppedRun.text();
 const LEAKS: [(&str, &str); 4] = [
     (
         "--leak-demo eval-graph",
-        include_str!("../../docs/results/2026-12-01-h200-crash/leak/leak-demo.json"),
+        crate::evidence::Evidence::LeakEvalGraph.text(),
     ),
     (
         "the same, auto-halve under --vram-budget 2GiB",
-        include_str!("../../docs/results/2026-12-01-h200-crash/leak/leak-auto-halve.json"),
+        crate::evidence::Evidence::LeakAutoHalve.text(),
     ),
     (
         "--leak-demo loss-total",
-        include_str!("../../docs/results/2026-12-01-h200-crash/leak/leak-loss-total.json"),
+        crate::evidence::Evidence::LeakLossTotal.text(),
     ),
-    (
-        "no demo",
-        include_str!("../../docs/results/2026-12-01-h200-crash/leak/no-leak.json"),
-    ),
+    ("no demo", crate::evidence::Evidence::LeakNone.text()),
 ];
 
 /// The first line of the H200 log that starts with `prefix`.

@@ -152,7 +152,7 @@ compiles its own kernels (about 6 minutes on the H200, then cached).
 What it does: `--strategy half --precision bf16|f16` casts the model itself to half, so
 weights, activations, gradients and AdamW's moments are all half: 8 bytes per parameter
 instead of 16. It is the contrast to mixed precision: it shows what AMP keeps in f32
-and why.
+and why. Without --precision it runs in bf16.
 
 When to use it: inference, or bf16 training of a model whose state (not activations)
 does not fit, with care. Updates smaller than the weight's last bit vanish. In f16,
@@ -304,22 +304,22 @@ On the CPU the same table shows the host heap (oomlab's counting allocator) and 
 const EVIDENCE: &[(&str, &str)] = &[
     (
         "docs/results/2026-11-30-h200-precision: NVIDIA H200, tiny GPT, batch 2048, 40 steps",
-        include_str!("../../docs/results/2026-11-30-h200-precision/compare.json"),
+        crate::evidence::Evidence::H200Precision.text(),
     ),
     (
         "docs/results/2026-11-30-cpu-compare-precision: 2 CPU cores, tiny config",
-        include_str!("../../docs/results/2026-11-30-cpu-compare-precision/compare.json"),
+        crate::evidence::Evidence::CpuComparePrecision.text(),
     ),
     (
         "docs/results/2026-11-30-cpu-compare-budget: 2 CPU cores, SIMULATED 30 MiB budget",
-        include_str!("../../docs/results/2026-11-30-cpu-compare-budget/compare.json"),
+        crate::evidence::Evidence::CpuCompareBudget.text(),
     ),
 ];
 
 /// The two-process demonstration of `--memory-mode` (its `demo.json`).
 const PREALLOC_DEMO: (&str, &str) = (
     "docs/results/2026-11-30-h200-prealloc-two-processes: NVIDIA H200, tiny GPT, batch 2048; B starts after A's first step",
-    include_str!("../../docs/results/2026-11-30-h200-prealloc-two-processes/demo.json"),
+    crate::evidence::Evidence::H200PreallocDemo.text(),
 );
 
 fn measured_prealloc() -> String {
@@ -366,7 +366,7 @@ fn measured_prealloc() -> String {
 /// The paired yardstick on the H200 (benches/paired.py's paired.json).
 const PAIRED: (&str, &str) = (
     "docs/results/2026-11-30-h200-paired-gpu: NVIDIA H200, `gpu` config (GPT d512, 8 layers, seq 256), batch 64, 20 steps, medians of 3 runs; oomlab waited for the device after every phase unless a row says once per step",
-    include_str!("../../docs/results/2026-11-30-h200-paired-gpu/paired.json"),
+    crate::evidence::Evidence::H200Paired.text(),
 );
 
 fn measured_paired(pick: impl Fn(&str) -> bool) -> String {
@@ -397,10 +397,8 @@ fn measured_paired(pick: impl Fn(&str) -> bool) -> String {
 /// The validation table's summary lines and a worked example on the `gpu` config against
 /// its measured run.
 fn measured_estimate() -> String {
-    const TABLE: &str = include_str!("../../docs/results/2026-12-01-estimate-validation.md");
-    const RUN: &str = include_str!(
-        "../../docs/results/2026-11-30-h200-paired-gpu/runs/oomlab-f32-efficient-growth-r1/summary.json"
-    );
+    const TABLE: &str = crate::evidence::Evidence::EstimateValidation.text();
+    const RUN: &str = crate::evidence::Evidence::H200PairedF32Run.text();
     let mut out = String::from(
         "\nMeasured by oomlab compare and oomlab estimate --calibrate (docs/results/2026-12-01-estimate-validation.md, scripts/estimate-validation.py):\n",
     );

@@ -40,68 +40,74 @@ apply a step made from zeros), and auto-halve then halves on every device togeth
 ",
 )];
 
+use crate::evidence::Evidence::*;
+
 const H200: &str = "docs/results/2026-12-01-h200-parallel-one-gpu, H200";
 const H200_RUNS: [(&str, &str); 5] = [
     (
         "one device, batch 64",
-        include_str!("../../docs/results/2026-12-01-h200-parallel-one-gpu/call3/single.json"),
+        crate::evidence::Evidence::ParallelH200Single.text(),
     ),
     (
         "2 peers, data parallel",
-        include_str!(
-            "../../docs/results/2026-12-01-h200-parallel-one-gpu/call4/dp-shared-bucket.json"
-        ),
+        crate::evidence::Evidence::ParallelH200Dp.text(),
     ),
     (
         "2 peers, shard-optimizer",
-        include_str!(
-            "../../docs/results/2026-12-01-h200-parallel-one-gpu/call4/zero-shared-bucket.json"
-        ),
+        crate::evidence::Evidence::ParallelH200Zero.text(),
     ),
     (
         "2 peers, data parallel, per param",
-        include_str!("../../docs/results/2026-12-01-h200-parallel-one-gpu/call3/dp-shared.json"),
+        crate::evidence::Evidence::ParallelH200DpPerParam.text(),
     ),
     (
         "2 peers, shard-optimizer, per param",
-        include_str!("../../docs/results/2026-12-01-h200-parallel-one-gpu/call3/zero-shared.json"),
+        crate::evidence::Evidence::ParallelH200ZeroPerParam.text(),
     ),
 ];
 const CPU: &str = "docs/results/2026-12-02-cpu-parallel, 2 CPU cores";
 /// Each CPU run three times (two peers in one process: where their phases overlap moves
-/// the process's peak), by folder name.
-macro_rules! cpu_runs {
-    ($name:literal) => {
-        [
-            include_str!(concat!(
-                "../../docs/results/2026-12-02-cpu-parallel/",
-                $name,
-                "-r1/summary.json"
-            )),
-            include_str!(concat!(
-                "../../docs/results/2026-12-02-cpu-parallel/",
-                $name,
-                "-r2/summary.json"
-            )),
-            include_str!(concat!(
-                "../../docs/results/2026-12-02-cpu-parallel/",
-                $name,
-                "-r3/summary.json"
-            )),
-        ]
-    };
-}
+/// the process's peak).
 const CPU_RUNS: [(&str, [&str; 3]); 5] = [
-    ("one device, batch 4", cpu_runs!("one")),
-    ("2 peers, data parallel", cpu_runs!("dp")),
-    ("2 peers, shard-optimizer", cpu_runs!("zero")),
+    (
+        "one device, batch 4",
+        [
+            CpuParallelOne1.text(),
+            CpuParallelOne2.text(),
+            CpuParallelOne3.text(),
+        ],
+    ),
+    (
+        "2 peers, data parallel",
+        [
+            CpuParallelDp1.text(),
+            CpuParallelDp2.text(),
+            CpuParallelDp3.text(),
+        ],
+    ),
+    (
+        "2 peers, shard-optimizer",
+        [
+            CpuParallelZero1.text(),
+            CpuParallelZero2.text(),
+            CpuParallelZero3.text(),
+        ],
+    ),
     (
         "2 peers, data parallel, per param",
-        cpu_runs!("dp-per-param"),
+        [
+            CpuParallelDpPerParam1.text(),
+            CpuParallelDpPerParam2.text(),
+            CpuParallelDpPerParam3.text(),
+        ],
     ),
     (
         "2 peers, shard-optimizer, per param",
-        cpu_runs!("zero-per-param"),
+        [
+            CpuParallelZeroPerParam1.text(),
+            CpuParallelZeroPerParam2.text(),
+            CpuParallelZeroPerParam3.text(),
+        ],
     ),
 ];
 

@@ -172,10 +172,8 @@ fragmentation      free bytes in the cache, but no free piece as long as the req
     ),
 ];
 
-const ADAMW: &str =
-    include_str!("../../docs/results/2026-12-01-cpu-optimizer-state/adamw/summary.json");
-const SGD: &str =
-    include_str!("../../docs/results/2026-12-01-cpu-optimizer-state/sgd/summary.json");
+const ADAMW: &str = crate::evidence::Evidence::OptimizerStateAdamW.text();
+const SGD: &str = crate::evidence::Evidence::OptimizerStateSgd.text();
 const OPTIMIZER_ORIGIN: &str = "docs/results/2026-12-01-cpu-optimizer-state: a wide, shallow GPT (d_model 1024, one layer) at batch 2 on 2 CPU cores, bash scripts/optimizer-state.sh";
 
 /// AdamW against SGD on the same model: the state per parameter at the end and at the peak.
@@ -233,12 +231,9 @@ const CORPUS: &[(&str, &str)] = &[
 const EXPANDABLE: &str =
     include_str!("../../tests/data/oom-messages/h200-fragmentation-expandable.txt");
 const CORPUS_ORIGIN: &str = "tests/data/oom-messages: PyTorch 2.11 on an NVIDIA H200, 2026-12-01, python3 scripts/oom-messages.py";
-const RETRIES: &str =
-    include_str!("../../docs/results/2026-11-30-h200-auto-halve-first-try/card/retries.jsonl");
+const RETRIES: &str = crate::evidence::Evidence::AutoHalveRetries.text();
 const RETRIES_ORIGIN: &str = "docs/results/2026-11-30-h200-auto-halve-first-try/card/retries.jsonl: tiny GPT (110,255 parameters), batch 524288 on an H200";
-const RUN: &str = include_str!(
-    "../../docs/results/2026-11-30-h200-paired-gpu/runs/oomlab-f32-efficient-growth-r1/summary.json"
-);
+const RUN: &str = crate::evidence::Evidence::H200PairedF32Run.text();
 const RUN_ORIGIN: &str = "docs/results/2026-11-30-h200-paired-gpu/runs/oomlab-f32-efficient-growth-r1: `gpu` config, f32, batch 64, H200";
 
 fn case_name(v: &Verdict) -> &'static str {

@@ -168,7 +168,7 @@ mod tests {
             .map(|(detector, sync)| DeviceRun::<CpuBackend> {
                 device: Default::default(),
                 info: DeviceInfo {
-                    kind: "cpu".into(),
+                    kind: crate::vocab::DeviceKind::Cpu,
                     index: 0,
                     backend: "flex".into(),
                     label: "cpu".into(),

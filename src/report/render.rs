@@ -21,12 +21,7 @@ pub fn render_summary(s: &RunSummary) -> String {
     let rows: Vec<(&str, String)> = vec![
         (
             "strategy",
-            match (s.checkpointing, s.strategy) {
-                (true, crate::config::StrategySpec::Checkpointing) | (false, _) => {
-                    s.strategy.name().to_string()
-                }
-                (true, _) => format!("{} + activation checkpointing", s.strategy.name()),
-            },
+            s.strategy_label(),
         ),
         ("batch", {
             let a = &s.adaptation;
@@ -99,7 +94,7 @@ pub fn render_summary(s: &RunSummary) -> String {
                 s.precision.weight_dtypes.join(", "),
                 s.precision.compute_dtypes.join(", "),
                 s.precision.bytes_per_param,
-                if s.precision.mode.starts_with("amp") { " and the half copy" } else { "" }
+                if s.precision.mode.is_mixed() { " and the half copy" } else { "" }
             ),
         ),
         ("data", format!("{} (vocab {})", s.data, s.vocab)),

@@ -19,5 +19,5 @@ pub use parallel::{ParallelReport, PeerReport};
 pub use row::{DeviceFigures, Row, RowStatus};
 pub use summary::{
     Adaptation, CacheCleanups, DeviceInfo, KernelCacheReport, LossScaleReport, PrecisionReport,
-    RunSummary, StopReason, SUMMARY_SCHEMA_VERSION,
+    RunSummary, StopReason, StrategySpec, SUMMARY_SCHEMA_VERSION,
 };

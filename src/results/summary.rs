@@ -3,12 +3,13 @@
 use serde::{Deserialize, Serialize};
 
 use super::AttemptRecord;
-use crate::config::{ModelSpec, StrategySpec};
+use crate::config::{AutoHalveSpec, ModelSpec, Split};
 use crate::model::{ParamFingerprint, ParamStats};
 use crate::oom::OomEvent;
 use crate::probe::MemoryReport;
 use crate::strategy::StepPlan;
 use crate::units::Bytes;
+use crate::vocab::Strategy;
 
 /// Bumped when a field of the JSON summary changes meaning or disappears.
 pub const SUMMARY_SCHEMA_VERSION: u32 = 3;
@@ -17,7 +18,7 @@ pub const SUMMARY_SCHEMA_VERSION: u32 = 3;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DeviceInfo {
     /// `cpu` or `cuda`.
-    pub kind: String,
+    pub kind: crate::vocab::DeviceKind,
     /// Device index (0 on the CPU).
     pub index: usize,
     /// The burn backend, e.g. `flex` or `cuda (cubecl)`.
@@ -93,7 +94,7 @@ pub struct CacheCleanups {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PrecisionReport {
     /// `f32`, `amp-bf16`, `amp-f16`, `half-bf16` or `half-f16`.
-    pub mode: String,
+    pub mode: crate::vocab::PrecisionKind,
     /// dtypes of the stored weights (the optimizer's state follows them).
     pub weight_dtypes: Vec<String>,
     /// dtypes of the weights the forward pass ran on (the AMP cast), read back from them.
@@ -132,6 +133,60 @@ pub struct KernelCacheReport {
     pub added_in_warm_up: crate::device::CacheCounts,
     /// ... and during the whole run (later shapes, e.g. auto-halve's, add more).
     pub added_in_run: crate::device::CacheCounts,
+}
+
+/// The strategy a run was started with, as `summary.json` records it: the preset's name
+/// with its split's settings (`{"name": "grad-accum", "steps": 4}`). Built from the run's
+/// settings by [`StrategySpec::of`]; only the record has this shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "name")]
+pub enum StrategySpec {
+    /// One batch, one backward pass, one optimizer step.
+    Baseline,
+    /// `steps` micro-batches of `batch / steps` samples per optimizer step.
+    GradAccum {
+        /// Micro-batches per optimizer step.
+        steps: usize,
+    },
+    /// Halve the micro-batch on OOM and retry the step.
+    AutoHalve(AutoHalveSpec),
+    /// The whole batch, with burn's balanced activation checkpointing.
+    Checkpointing,
+    /// The whole batch, with weights, gradients and optimizer state all in half precision.
+    Half,
+    /// Data parallel with the optimizer state sharded across the devices (ZeRO stage 1).
+    ShardOptimizer,
+}
+
+impl StrategySpec {
+    /// The record of preset `preset` run with `split`.
+    pub fn of(preset: Strategy, split: Split) -> Self {
+        match (preset, split) {
+            (_, Split::GradAccum { steps }) => StrategySpec::GradAccum { steps },
+            (_, Split::AutoHalve(spec)) => StrategySpec::AutoHalve(spec),
+            (Strategy::Checkpointing, Split::Whole) => StrategySpec::Checkpointing,
+            (Strategy::Half, Split::Whole) => StrategySpec::Half,
+            (Strategy::ShardOptimizer, Split::Whole) => StrategySpec::ShardOptimizer,
+            (_, Split::Whole) => StrategySpec::Baseline,
+        }
+    }
+
+    /// The strategy's word, e.g. `grad-accum`.
+    pub fn kind(&self) -> Strategy {
+        match self {
+            StrategySpec::Baseline => Strategy::Baseline,
+            StrategySpec::GradAccum { .. } => Strategy::GradAccum,
+            StrategySpec::AutoHalve(_) => Strategy::AutoHalve,
+            StrategySpec::Checkpointing => Strategy::Checkpointing,
+            StrategySpec::Half => Strategy::Half,
+            StrategySpec::ShardOptimizer => Strategy::ShardOptimizer,
+        }
+    }
+
+    /// The name users type after `--strategy`.
+    pub fn name(&self) -> &'static str {
+        self.kind().name()
+    }
 }
 
 /// Everything a run reports, in one place, for every renderer.
@@ -225,4 +280,15 @@ pub struct RunSummary {
     /// kernels compiled): where it found the run, and what that means.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stopped_during: Option<String>,
+}
+
+impl RunSummary {
+    /// The strategy as tables name it: the preset, with activation checkpointing added
+    /// when it was on under another preset (`train.checkpointing`).
+    pub fn strategy_label(&self) -> String {
+        match (self.checkpointing, self.strategy) {
+            (true, StrategySpec::Checkpointing) | (false, _) => self.strategy.name().to_string(),
+            (true, _) => format!("{} + activation checkpointing", self.strategy.name()),
+        }
+    }
 }

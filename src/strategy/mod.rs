@@ -11,20 +11,14 @@ pub use base::{OomResponse, StepPlan, Strategy};
 pub use baseline::Baseline;
 pub use grad_accum::GradAccum;
 
-use crate::config::StrategySpec;
+use crate::config::Split;
 
-/// The strategy a configuration asks for.
-pub fn from_spec(spec: StrategySpec) -> Box<dyn Strategy> {
-    match spec {
-        // Checkpointing is a property of the autodiff backend (see `backend::dispatch`);
-        // the split is the baseline's.
-        // Sharding is a property of the data-parallel run (see `parallel`); each device's
-        // share of the batch goes in one pass.
-        StrategySpec::Baseline
-        | StrategySpec::Checkpointing
-        | StrategySpec::Half
-        | StrategySpec::ShardOptimizer => Box::new(Baseline),
-        StrategySpec::GradAccum { steps } => Box::new(GradAccum { steps }),
-        StrategySpec::AutoHalve(spec) => Box::new(AutoHalve::new(spec)),
+/// The strategy for a run's split. (Checkpointing, precision, sharding and the pool mode
+/// are settings of the run, not strategies: see `config::TrainSpec`.)
+pub fn for_split(split: Split) -> Box<dyn Strategy> {
+    match split {
+        Split::Whole => Box::new(Baseline),
+        Split::GradAccum { steps } => Box::new(GradAccum { steps }),
+        Split::AutoHalve(spec) => Box::new(AutoHalve::new(spec)),
     }
 }

@@ -168,7 +168,7 @@ pub fn train<B: super::TrainBackend>(
     let (mut prealloc, notes) = preallocate(cfg, &kit, observer);
     kit.notes.extend(notes);
 
-    let mut strategy = strategy::from_spec(cfg.train.strategy);
+    let mut strategy = strategy::for_split(cfg.train.split);
     let mut initial_plan = strategy.plan(cfg.train.batch);
     let vocab = corpus.vocab.len();
     let data = corpus.origin.clone();
@@ -751,7 +751,7 @@ mod tests {
             ..Default::default()
         };
         let info = DeviceInfo {
-            kind: "cpu".into(),
+            kind: crate::vocab::DeviceKind::Cpu,
             index: 0,
             backend: "flex".into(),
             label: "cpu".into(),

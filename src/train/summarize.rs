@@ -183,7 +183,7 @@ pub fn summarize(cfg: &RunConfig, outcome: Outcome, m: Measured) -> RunSummary {
         attempts: outcome.attempts,
     };
     let precision = PrecisionReport {
-        mode: cfg.train.precision.label(),
+        mode: cfg.train.precision.kind(),
         bytes_per_param: bytes_per_param(cfg, &m.params, &m.compute_params),
         weight_dtypes: m.params.dtypes.clone(),
         compute_dtypes: m.compute_params.dtypes,
@@ -204,7 +204,7 @@ pub fn summarize(cfg: &RunConfig, outcome: Outcome, m: Measured) -> RunSummary {
         schema_version: SUMMARY_SCHEMA_VERSION,
         oomlab_version: env!("CARGO_PKG_VERSION").to_string(),
         pid: std::process::id(),
-        strategy: cfg.train.strategy,
+        strategy: crate::results::StrategySpec::of(cfg.train.preset, cfg.train.split),
         checkpointing: cfg.train.checkpointing,
         plan: final_plan,
         effective_batch: final_plan.effective_batch(),
@@ -274,7 +274,7 @@ mod tests {
     fn measured(initial_plan: StepPlan) -> Measured {
         Measured {
             device: DeviceInfo {
-                kind: "cpu".into(),
+                kind: crate::vocab::DeviceKind::Cpu,
                 index: 0,
                 backend: "flex".into(),
                 label: "cpu".into(),

@@ -4,10 +4,10 @@
 use std::sync::Arc;
 
 use oomlab::backend::CpuBackend;
-use oomlab::config::{load, ConfigSource, RunConfig, StrategySpec};
+use oomlab::config::{load, ConfigSource, RunConfig, Split};
 use oomlab::data::Corpus;
 use oomlab::model::flat_params;
-use oomlab::strategy::{from_spec, StepPlan};
+use oomlab::strategy::{for_split, StepPlan};
 use oomlab::train::Trainer;
 
 /// f32 on the CPU: summation order differs between one batch and four micro-batches, so
@@ -15,7 +15,7 @@ use oomlab::train::Trainer;
 /// gradient itself, so this bounds the gradient difference.
 const TOLERANCE: f32 = 1e-5;
 
-fn config(strategy: StrategySpec) -> RunConfig {
+fn config(split: Split) -> RunConfig {
     let overrides = vec![
         ("optim.kind".to_string(), toml::Value::String("sgd".into())),
         ("optim.lr".to_string(), toml::Value::Float(1.0)),
@@ -23,7 +23,7 @@ fn config(strategy: StrategySpec) -> RunConfig {
         ("model.seq_len".to_string(), toml::Value::Integer(32)),
     ];
     let (_, mut cfg) = load(&ConfigSource::Builtin("tiny".into()), &overrides).unwrap();
-    cfg.train.strategy = strategy;
+    cfg.train.split = split;
     cfg
 }
 
@@ -45,10 +45,10 @@ fn max_abs_diff(a: &[f32], b: &[f32]) -> f32 {
 
 #[test]
 fn four_micro_batches_give_the_update_of_one_full_batch() {
-    let base = config(StrategySpec::Baseline);
-    let accum = config(StrategySpec::GradAccum { steps: 4 });
-    let full_plan = from_spec(base.train.strategy).plan(16);
-    let accum_plan = from_spec(accum.train.strategy).plan(16);
+    let base = config(Split::Whole);
+    let accum = config(Split::GradAccum { steps: 4 });
+    let full_plan = for_split(base.train.split).plan(16);
+    let accum_plan = for_split(accum.train.split).plan(16);
     assert_eq!((accum_plan.micro_batch, accum_plan.accumulation), (4, 4));
 
     let (before_full, after_full) = params_after_one_step(&base, full_plan);
@@ -74,7 +74,7 @@ fn four_micro_batches_give_the_update_of_one_full_batch() {
 fn a_single_micro_batch_is_not_the_full_batch() {
     // The check above would be hollow if any split gave the same update: one micro-batch
     // of the four (without the others) must differ by far more than the tolerance.
-    let base = config(StrategySpec::Baseline);
+    let base = config(Split::Whole);
     let (_, after_full) = params_after_one_step(&base, StepPlan::even(16, 1));
     let (_, after_quarter) = params_after_one_step(&base, StepPlan::even(4, 1));
     assert!(max_abs_diff(&after_full, &after_quarter) > 100.0 * TOLERANCE);

@@ -193,8 +193,15 @@ fn refused(args: &[&str]) -> String {
 }
 
 #[test]
-fn half_needs_a_half_precision_and_prealloc_needs_a_gpu() {
-    let err = refused(&["--device", "cpu", "--strategy", "half"]);
+fn half_refuses_an_explicit_f32_and_prealloc_needs_a_gpu() {
+    let err = refused(&[
+        "--device",
+        "cpu",
+        "--strategy",
+        "half",
+        "--precision",
+        "f32",
+    ]);
     assert!(err.contains("--precision bf16 or f16"), "{err}");
     let err = refused(&["--device", "cpu", "--memory-mode", "prealloc"]);
     assert!(err.contains("needs a CUDA device"), "{err}");

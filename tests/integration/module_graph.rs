@@ -166,10 +166,21 @@ fn the_training_loop_does_not_reach_data_parallelism() {
 fn the_result_types_import_nothing_that_produces_or_renders_them() {
     let g = graph();
     let above = [
-        "train", "parallel", "session", "cli", "compare", "report", "lesson", "explain",
-        "estimate", "warm_up", "run_dir", "backend", "progress",
+        "train", "parallel", "cmd", "cli", "compare", "report", "lesson", "explain", "estimate",
+        "run_dir", "backend", "progress",
     ];
     let reached = reach(&g, "results");
     let wrong: Vec<&&str> = above.iter().filter(|m| reached.contains(**m)).collect();
     assert!(wrong.is_empty(), "results reaches {wrong:?}");
+}
+
+#[test]
+fn nothing_below_the_commands_imports_them() {
+    let g = graph();
+    let importers: Vec<&String> = g
+        .iter()
+        .filter(|(m, edges)| *m != "cli" && edges.contains("cmd"))
+        .map(|(m, _)| m)
+        .collect();
+    assert!(importers.is_empty(), "{importers:?} import cmd");
 }

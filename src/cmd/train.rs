@@ -4,25 +4,19 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::instruments::{cpu_instruments, cuda_instruments, peer_kit, Held};
+use super::preflight::{check_parallel, check_support};
 use crate::backend::{dispatch, BackendExtras, BackendJob};
-use crate::config::{ConfigFile, OptimKind, RunConfig};
+use crate::config::{ConfigFile, RunConfig};
 use crate::data::Corpus;
-use crate::device::{
-    configure_cubecl, hold_budget, install_tuned, reexec_with_library_dir, select, Ballast,
-    BudgetError, CubeclSettings, DeviceRequest, Selected,
-};
+use crate::device::{reexec_with_library_dir, select, DeviceRequest, Selected};
 use crate::error::Error;
-use crate::gpu::process_state;
-use crate::model::param_count;
-use crate::oom::{DevicePanicDetector, HostBudgetDetector, NoDetector, OomDetector};
-use crate::probe::{host, HostProbe, MemoryProbe, NvmlProbe, NvmlView};
 use crate::progress::TrainProgress;
 use crate::results::AttemptRecord;
 use crate::results::{DeviceInfo, RunSummary};
 use crate::run_dir::{default_run_path, RunDir};
 use crate::train::{
-    self, Alone, DeviceRun, GradSync, Instruments, RunKit, RunResult, StepObserver, StepRecord,
-    StopFlag,
+    self, Alone, DeviceRun, GradSync, RunKit, RunResult, StepObserver, StepRecord, StopFlag,
 };
 use crate::units::Bytes;
 
@@ -251,133 +245,6 @@ impl BackendJob for TrainJob<'_> {
     }
 }
 
-/// Lower bound of what training needs on the device: weights, gradients and optimizer
-/// state (AdamW keeps two moments), 4 bytes each, before any activation.
-pub fn state_bytes_lower_bound(config: &RunConfig, vocab: usize) -> Bytes {
-    let per_param = match config.optim.kind {
-        OptimKind::AdamW => 16,
-        OptimKind::Sgd => 8,
-    };
-    Bytes(param_count(&config.model, vocab) * per_param)
-}
-
-/// Refuses a CPU run whose weights, gradients and optimizer state alone exceed the host
-/// RAM available now: the first allocation past it would abort the process (Rust's
-/// allocator aborts; no summary could be written). Names the widths that would fit.
-pub fn host_preflight(config: &RunConfig, vocab: usize, available: Bytes) -> Result<(), Error> {
-    let need = state_bytes_lower_bound(config, vocab);
-    if need <= available {
-        return Ok(());
-    }
-    let mut smaller = config.clone();
-    while state_bytes_lower_bound(&smaller, vocab) > available && smaller.model.d_model > 1 {
-        smaller.model.d_model = (smaller.model.d_model / 2).max(1);
-        smaller.model.d_ff = (smaller.model.d_ff / 2).max(1);
-        // Heads must divide the width; keep the config's heads where they still do.
-        while smaller.model.d_model % smaller.model.n_heads != 0 {
-            smaller.model.n_heads -= 1;
-        }
-    }
-    let fits = state_bytes_lower_bound(&smaller, vocab);
-    let hint = if fits <= available {
-        format!(
-            "; halving the widths until it fits: --d-model {} --set model.d_ff={}{} ({fits} of state)",
-            smaller.model.d_model,
-            smaller.model.d_ff,
-            if smaller.model.n_heads != config.model.n_heads {
-                format!(" --set model.n_heads={}", smaller.model.n_heads)
-            } else {
-                String::new()
-            }
-        )
-    } else {
-        "; even the narrowest model does not fit: fewer --n-layers or a smaller vocabulary".into()
-    };
-    Err(Error::WontFit(format!(
-        "this run cannot fit in host RAM: {} parameters need at least {need} for weights, gradients and {} state (activations come on top), and this machine has {available} available{hint}",
-        param_count(&config.model, vocab),
-        match config.optim.kind {
-            OptimKind::AdamW => "AdamW",
-            OptimKind::Sgd => "SGD",
-        }
-    )))
-}
-
-/// Warnings before the first step: other processes holding VRAM, too little free memory.
-fn preflight(view: &NvmlView, index: u32, need: Bytes) -> Vec<String> {
-    let mut warnings = Vec::new();
-    let me = std::process::id();
-    if let Ok(procs) = view.processes(index) {
-        for p in procs.into_iter().filter(|p| p.pid != me) {
-            let what = process_state(p.pid).describe();
-            warnings.push(format!(
-                "preflight: PID {} already holds {} on cuda:{index} ({what}); see `oomlab gpu`",
-                p.pid,
-                p.used
-                    .map(|b| b.to_string())
-                    .unwrap_or_else(|| "VRAM".into()),
-            ));
-        }
-    }
-    if let Ok(d) = view.device(index) {
-        if d.free < need {
-            warnings.push(format!(
-                "preflight: cuda:{index} has {} free, less than the {need} that weights, gradients and optimizer state alone need (activations come on top): expect an out-of-memory failure",
-                d.free
-            ));
-        }
-    }
-    warnings
-}
-
-/// Refuses a CUDA run whose predicted peak exceeds the card minus what other processes
-/// hold. Under `--vram-budget` (made to show real OOMs) it only says what to expect.
-fn gpu_fit_check(
-    plan: &TrainPlan,
-    view: &NvmlView,
-    index: usize,
-    vocab: usize,
-    say: &dyn Fn(&str),
-) -> Result<(), Error> {
-    let Ok(d) = view.device(index as u32) else {
-        return Ok(());
-    };
-    let me = std::process::id();
-    let others: u64 = view
-        .processes(index as u32)
-        .unwrap_or_default()
-        .iter()
-        .filter(|p| p.pid != me)
-        .filter_map(|p| p.used.map(|b| b.0))
-        .sum();
-    let target = crate::estimate::Target::Cuda { total: d.total };
-    if let Some(budget) = plan.vram_budget {
-        let peak = crate::estimate::Estimate::of(&plan.config, vocab, target).peak;
-        if peak > budget {
-            say(&format!(
-                "--vram-budget {budget}: `oomlab estimate` predicts a peak of {peak}: expect an out-of-memory failure"
-            ));
-        }
-        return Ok(());
-    }
-    crate::estimate::check_fits(
-        &plan.config,
-        vocab,
-        target,
-        Bytes(d.total.0.saturating_sub(others)),
-        &format!("cuda:{index}'s memory less what other processes hold"),
-    )
-    .map_err(Error::WontFit)
-}
-
-/// What a run holds for its whole length besides the kit: the `--vram-budget` ballast
-/// (freed on drop) and cubecl's setup (its scratch folder removed at the end).
-#[derive(Default)]
-struct Held {
-    ballast: Option<Ballast>,
-    cubecl: Option<crate::device::CubeclSetup>,
-}
-
 /// Picks the devices, prepares data, memory instruments and run folder, trains, writes
 /// the summary. One device is the N = 1 case of a data-parallel run.
 pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Error> {
@@ -412,7 +279,7 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
     check_support(&share, &selected[0], &mut kit, &say)?;
     let labels: Vec<String> = selected.iter().map(device_label).collect();
     let device_label = labels.join(" + ");
-    let sharded = plan.config.train.strategy == crate::config::StrategySpec::ShardOptimizer;
+    let sharded = plan.config.train.shard_optimizer;
     if n > 1 {
         for note in split_notes(plan, &labels, share.config.train.batch, sharded) {
             say(&note);
@@ -446,7 +313,7 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
             let path = plan.out.clone().unwrap_or_else(|| {
                 default_run_path(
                     std::path::Path::new("runs"),
-                    plan.config.train.strategy.name(),
+                    plan.config.train.preset.name(),
                 )
             });
             (RunDir::create(path, &plan.file, &device_label)?, None)
@@ -638,228 +505,4 @@ fn announce(selected: &Selected, say: &dyn Fn(&str)) {
         }
         _ => {}
     }
-}
-
-/// The CPU's instruments: host probe, counting heap, the simulated budget; refuses a run
-/// that cannot fit in RAM.
-fn cpu_instruments(
-    plan: &TrainPlan,
-    corpus: &Corpus,
-    kit: &mut RunKit,
-    say: &dyn Fn(&str),
-) -> Result<(), Error> {
-    if plan.vram_budget.is_some() {
-        return Err(BudgetError::NotCuda.into());
-    }
-    // Before anything uses rayon's pool (the fit check below reads its size).
-    if plan.memory_budget.is_some() {
-        let threads = crate::device::BUDGET_THREADS;
-        let note = match crate::device::pin_compute_threads(threads) {
-            Ok(()) => format!("--memory-budget: {threads} compute threads, so the heap (the matrix library keeps an L2-sized buffer per thread) and the SIMULATED OOMs are the same on any machine"),
-            Err(e) => format!("--memory-budget: could not fix the compute threads at {threads} ({e}): the heap, and so the SIMULATED OOMs, depend on this machine's thread count"),
-        };
-        say(&note);
-        kit.notes.push(note);
-    }
-    if let Some(available) = host::host_available() {
-        host_preflight(&plan.config, corpus.vocab.len(), available)?;
-        crate::estimate::check_fits(
-            &plan.config,
-            corpus.vocab.len(),
-            crate::estimate::Target::this_cpu(),
-            available,
-            "the host RAM available now",
-        )
-        .map_err(Error::WontFit)?;
-    }
-    if plan.config.train.empty_cache_every.is_some() {
-        let note = "--empty-cache-every on the CPU: burn's Flex backend keeps no pool, so a cleanup has nothing to return; the figures show the call's cost, not a release".to_string();
-        say(&note);
-        kit.notes.push(note);
-    }
-    kit.memory_kind = crate::vocab::MemoryKind::Host;
-    kit.sampled = Some(Arc::new(HostProbe) as Arc<dyn MemoryProbe>);
-    if !host::counting() {
-        kit.notes
-                    .push("host heap count unavailable: oomlab's counting allocator is not installed in this program".into());
-    }
-    let detector: Arc<dyn OomDetector> = match plan.memory_budget {
-        Some(b) => {
-            say(&format!(
-                "--memory-budget {b}: exceeding it is a SIMULATED out-of-memory event"
-            ));
-            Arc::new(HostBudgetDetector::new(b))
-        }
-        None => Arc::new(NoDetector),
-    };
-    kit.instruments = Instruments {
-        detector,
-        allocator: None,
-        memory: Some(Arc::new(HostProbe)),
-        check_every_phase: plan.check_every_phase,
-    };
-    Ok(())
-}
-
-/// CUDA's instruments: cubecl's configuration and kernel cache, NVML, the preflight
-/// warnings, the `--vram-budget` ballast, the device-thread OOM detector.
-fn cuda_instruments(
-    plan: &TrainPlan,
-    index: usize,
-    name: &str,
-    corpus: &Corpus,
-    kit: &mut RunKit,
-    say: &dyn Fn(&str),
-) -> Result<Held, Error> {
-    let mut held = Held::default();
-    if plan.memory_budget.is_some() {
-        say("--memory-budget applies to the CPU backend; on CUDA use --vram-budget");
-    }
-    kit.memory_kind = crate::vocab::MemoryKind::Gpu;
-    // A dry step at a size that fits before the first real one (Trainer::warm_up).
-    kit.warm_up_rows = Some(32);
-    let setup = configure_cubecl(&CubeclSettings {
-        kernel_cache: plan.kernel_cache.clone(),
-        exact_memory: plan.config.train.memory_mode == crate::config::MemoryMode::Exact,
-    });
-    for note in &setup.notes {
-        say(note);
-    }
-    if let (Some(dir), true) = (&setup.kernel_cache, plan.tuned_pack) {
-        if !setup.autotune.matches_shipped() {
-            // At another level their keys would not match: say so once, in the note.
-        } else if let Some(line) = install_tuned(dir, name, index) {
-            say(&line);
-            kit.notes.push(line);
-        }
-        if let Some(done) =
-            crate::device::install_compiled(dir, name, crate::device::driver_version())
-        {
-            let line = done.note(name);
-            say(&line);
-            kit.notes.push(line);
-        }
-    }
-    kit.notes.push(setup.autotune.note());
-    kit.kernel_cache = setup.kernel_cache.clone();
-    held.cubecl = Some(setup);
-    let nvml = match NvmlView::init() {
-        Ok(v) => Some(v),
-        Err(e) => {
-            say(&e.to_string());
-            kit.notes.push(e.to_string());
-            None
-        }
-    };
-    if let Some(view) = &nvml {
-        let need = state_bytes_lower_bound(&plan.config, corpus.vocab.len());
-        for w in preflight(view, index as u32, need) {
-            say(&w);
-            kit.notes.push(w);
-        }
-        gpu_fit_check(plan, view, index, corpus.vocab.len(), &say)?;
-    }
-    if let Some(budget) = plan.vram_budget {
-        let setup = hold_budget(index, budget)?;
-        say(&setup.note);
-        kit.notes.push(setup.note);
-        kit.ballast = setup.ballast.as_ref().map(|b| b.bytes());
-        held.ballast = setup.ballast;
-    }
-    let probe: Option<Arc<dyn MemoryProbe>> =
-        nvml.map(|v| Arc::new(NvmlProbe::new(v, index as u32)) as Arc<dyn MemoryProbe>);
-    kit.sampled = probe.clone();
-    kit.instruments = Instruments {
-        detector: Arc::new(DevicePanicDetector::install()),
-        allocator: None, // filled in by the backend dispatch
-        memory: probe,
-        check_every_phase: plan.check_every_phase,
-    };
-    Ok(held)
-}
-
-/// What the configuration asks that this device cannot do (a half type, a memory mode).
-fn check_support(
-    plan: &TrainPlan,
-    selected: &Selected,
-    kit: &mut RunKit,
-    say: &dyn Fn(&str),
-) -> Result<(), Error> {
-    if let Some(h) = plan.config.train.precision.half() {
-        let ok = crate::backend::supports_dtype(selected, h.dtype());
-        if !ok {
-            return Err(Error::Unsupported(format!(
-                "--precision {0}: burn's backend on this device does not fully support {0} (its supports_dtype says no); use --precision f32{1}",
-                h.name(),
-                if h == crate::config::HalfDtype::F16 { " or bf16" } else { " or f16" }
-            )));
-        }
-        kit.supports_half = Some(ok);
-    }
-    match (plan.config.train.memory_mode, selected) {
-        (crate::config::MemoryMode::Prealloc { .. }, Selected::Cpu { .. }) => {
-            return Err(Error::Unsupported(
-                "--memory-mode prealloc needs a CUDA device: on the CPU, tensors come from the system allocator, which has no pool to fill (use --memory-mode growth, the default)".into(),
-            ));
-        }
-        (crate::config::MemoryMode::Exact, Selected::Cpu { .. }) => {
-            let note = "--memory-mode exact on the CPU: tensors come from the system allocator, exactly sized already; nothing changes".to_string();
-            say(&note);
-            kit.notes.push(note);
-        }
-        _ => {}
-    }
-
-    Ok(())
-}
-
-/// What a data-parallel run cannot do (yet), refused before anything starts.
-pub fn check_parallel(plan: &TrainPlan) -> Result<(), Error> {
-    let n = plan.devices.len();
-    let refuse = |what: &str| {
-        Err(Error::Unsupported(format!(
-            "{what} with {n} devices: not built for data-parallel runs yet; train on one device for it"
-        )))
-    };
-    if plan.checkpoint_every.is_some() || plan.resume.is_some() {
-        return refuse("--checkpoint-every / --resume (one checkpoint would have to hold every device's optimizer shard)");
-    }
-    if plan.vram_budget.is_some() {
-        return refuse("--vram-budget (its ballast holds memory on one card)");
-    }
-    if matches!(
-        plan.config.train.precision,
-        crate::config::PrecisionMode::Pure(_)
-    ) {
-        return refuse("--strategy half");
-    }
-    if plan.leak_demo.is_some() {
-        return refuse("--leak-demo");
-    }
-    crate::train::check_split(plan.config.train.batch, n).map_err(Error::Unsupported)
-}
-
-/// One peer per device: each gets its own OOM detector and its device's NVML probe; the
-/// rest (settings, notes) is the first device's.
-fn peer_kit(kit: &RunKit, selected: &Selected, plan: &TrainPlan) -> RunKit {
-    let mut kit = kit.clone();
-    // Rank 0 reports: it alone writes the summary of a stop the loop cannot see.
-    kit.abandon = None;
-    match selected {
-        Selected::Cpu { .. } => {
-            kit.instruments.detector = match plan.memory_budget {
-                Some(b) => Arc::new(HostBudgetDetector::new(b)),
-                None => Arc::new(NoDetector),
-            };
-        }
-        Selected::Cuda { index, .. } => {
-            kit.instruments.detector = Arc::new(DevicePanicDetector::install());
-            let probe = NvmlView::init()
-                .ok()
-                .map(|v| Arc::new(NvmlProbe::new(v, *index as u32)) as Arc<dyn MemoryProbe>);
-            kit.sampled = probe.clone();
-            kit.instruments.memory = probe;
-        }
-    }
-    kit
 }

@@ -3,14 +3,11 @@
 
 use std::sync::Arc;
 
-use super::calibrate::Prober;
-use super::cards::Card;
-use super::model::Target;
-use super::report::{EstimateReport, EstimateRow};
 use crate::config::{ConfigFile, RunConfig};
 use crate::data::Corpus;
 use crate::device::DeviceRequest;
 use crate::error::Error;
+use crate::estimate::{Card, EstimateReport, EstimateRow, Prober, Target};
 use crate::probe::{host, NvmlView};
 use crate::units::Bytes;
 

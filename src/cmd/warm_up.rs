@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::compare::{run_row, ComparePlan};
+use crate::cmd::compare::{run_row, ComparePlan};
 use crate::error::Error;
 use crate::results::{RunSummary, StopReason};
 use crate::train::StopFlag;
@@ -110,7 +110,7 @@ pub fn run_warm_up(plan: &WarmUpPlan, stop: &StopFlag) -> Result<WarmUpReport, E
         return Ok(report);
     }
     for pass in &plan.passes {
-        let exe = crate::compare::prepare(&pass.compare)?;
+        let exe = crate::cmd::compare::prepare(&pass.compare)?;
         for (v, config) in &pass.compare.rows {
             let mut row = WarmUpRow {
                 config: pass.config.clone(),
