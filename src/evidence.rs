@@ -114,19 +114,6 @@ manifest! {
     OptimizerStateSgd = "docs/results/2026-12-01-cpu-optimizer-state/sgd/summary.json",
 }
 
-impl Evidence {
-    /// The folder or file to cite beside a figure: the path without a trailing file name
-    /// when the file sits in a results folder of its own.
-    pub fn folder(self) -> &'static str {
-        let p = self.path();
-        let rest = p.strip_prefix("docs/results/").unwrap_or(p);
-        match rest.find('/') {
-            Some(i) => &p[..("docs/results/".len() + i).min(p.len())],
-            None => p,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -193,17 +180,5 @@ mod tests {
             }
         }
         assert!(missing.is_empty(), "cited but not committed: {missing:?}");
-    }
-
-    #[test]
-    fn a_folder_is_cited_by_its_results_folder() {
-        assert_eq!(
-            Evidence::CrashLog.folder(),
-            "docs/results/2026-12-01-h200-crash"
-        );
-        assert_eq!(
-            Evidence::EstimateValidation.folder(),
-            "docs/results/2026-12-01-estimate-validation.md"
-        );
     }
 }

@@ -11,13 +11,10 @@ use crate::probe::NvmlView;
 use crate::train::RunKit;
 use crate::units::Bytes;
 
-/// Lower bound of what training needs on the device: weights, gradients and optimizer
-/// state (AdamW keeps two moments), 4 bytes each, before any activation.
+/// Lower bound of what training needs on the device: f32 weights and gradients (4 bytes
+/// each) and the optimizer's state, before any activation.
 pub fn state_bytes_lower_bound(config: &RunConfig, vocab: usize) -> Bytes {
-    let per_param = match config.optim.kind {
-        OptimKind::AdamW => 16,
-        OptimKind::Sgd => 8,
-    };
+    let per_param = 8 + config.optim.kind.state_bytes_per_element();
     Bytes(param_count(&config.model, vocab) * per_param)
 }
 

@@ -27,9 +27,10 @@ pub trait GradSync<B: TrainBackend>: Send + Sync {
     fn join(&self, model: Net<B>, device: &B::Device) -> Result<Net<B>, String>;
     /// Shares this device's result for half a step (`own`: its failure, if any) and
     /// returns what every device agrees: `Ok` with the loss summed over all devices'
-    /// samples (`None`: the loss is this device's own, to be read when convenient;
-    /// `own_loss` is only called when the others need it now), or the failure of the
-    /// lowest failed rank, so that every device's strategy takes the same decision.
+    /// samples, or the failure of the lowest failed rank, so that every device's strategy
+    /// takes the same decision. `Ok(None)`: nothing to agree on, this device's own result
+    /// (its failure, or its loss read when convenient) stands; `own_loss` is only called
+    /// when the others need it now.
     fn agree(
         &self,
         step: usize,
@@ -83,18 +84,11 @@ impl<B: TrainBackend> GradSync<B> for Alone {
     }
     fn agree(
         &self,
-        step: usize,
-        own: Option<&TrainError>,
+        _step: usize,
+        _own: Option<&TrainError>,
         _own_loss: &dyn Fn() -> f64,
     ) -> Result<Option<f64>, TrainError> {
-        match own {
-            None => Ok(None),
-            Some(TrainError::OutOfMemory(event)) => Err(TrainError::OutOfMemory(event.clone())),
-            Some(TrainError::Device { message, .. }) => Err(TrainError::Device {
-                step,
-                message: message.clone(),
-            }),
-        }
+        Ok(None)
     }
     fn reduce(
         &self,
