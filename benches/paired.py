@@ -6,7 +6,8 @@ one machine, every configuration in a fresh process, each repeated, interleaved.
       --steps 30 --repeats 3 --out DIR
 
 For every repeat, in this order: each oomlab configuration (precision f32 / AMP bf16 x
-attention math / efficient x memory mode growth / exact; strategy baseline) and each
+the defaults, attention math / efficient x memory mode growth / exact; strategy baseline)
+and each
 PyTorch configuration (benches/pytorch_gpt.py: f32 with TF32 / AMP bf16 x attention
 written out / SDPA). Both read the same config file (`oomlab configs NAME`, written to
 DIR/config.toml) and the same text (`oomlab dataset` with the config's [data] values).
@@ -30,8 +31,11 @@ import subprocess
 import sys
 import tomllib
 
-# (name, settings). "extra": more `oomlab train` arguments.
+# (name, settings). "extra": more `oomlab train` arguments. "defaults": only the precision
+# is given (attention and memory mode as a user gets them).
 OOMLAB = [
+    (f"oomlab {p} defaults", {"precision": p, "defaults": True}) for p in ("f32", "bf16")
+] + [
     (f"oomlab {p} {a} {m}", {"precision": p, "attention": a, "memory_mode": m})
     for p in ("f32", "bf16")
     for (a, m) in (("math", "growth"), ("efficient", "growth"), ("efficient", "exact"))
@@ -46,8 +50,14 @@ PYTORCH = [
     for a in ("math", "sdpa")
 ]
 
-# The issue's goals: (what, oomlab configuration, PyTorch configuration, metric, bound).
+# The issues' goals: (what, oomlab configuration, PyTorch configuration, metric, bound).
 GOALS = [
+    ("issue 26: NVML process peak, f32 with the defaults vs PyTorch TF32 written out",
+     "oomlab f32 defaults", "pytorch f32 math", "peak_nvml", 1.0),
+    ("issue 26: NVML process peak, f32 with the defaults vs PyTorch f32 SDPA",
+     "oomlab f32 defaults", "pytorch f32 sdpa", "peak_nvml", 1.1),
+    ("issue 26: NVML process peak, AMP bf16 with the defaults vs PyTorch AMP bf16 SDPA",
+     "oomlab bf16 defaults", "pytorch amp-bf16 sdpa", "peak_nvml", 1.0),
     ("NVML process peak, f32 (both with attention written out)",
      "oomlab f32 math growth", "pytorch f32 math", "peak_nvml", 1.0),
     ("NVML process peak, f32 (oomlab's best f32 against PyTorch written out)",
@@ -75,9 +85,10 @@ def run(cmd, log):
 def oomlab_run(args, name, settings, repeat, log):
     folder = os.path.join(args.out, "runs", f"{name.replace(' ', '-')}-r{repeat}")
     cmd = [args.oomlab, "train", "--config", os.path.join(args.out, "config.toml"),
-           "--device", "cuda", "--strategy", "baseline",
-           "--precision", settings["precision"], "--attention", settings["attention"],
-           "--memory-mode", settings["memory_mode"], "--quiet", "--json", "--out", folder]
+           "--device", "cuda", "--strategy", "baseline", "--precision", settings["precision"]]
+    if not settings.get("defaults"):
+        cmd += ["--attention", settings["attention"], "--memory-mode", settings["memory_mode"]]
+    cmd += ["--quiet", "--json", "--out", folder]
     cmd += settings.get("extra", [])
     if args.batch:
         cmd += ["--batch", str(args.batch)]
@@ -206,7 +217,7 @@ def tables(meta, runs):
     failed = [(n, f) for n, r in rows.items() for f in r["failed"]]
     if failed:
         out += ["", "Runs that did not complete: " + "; ".join(f"{n} {f}" for n, f in failed)]
-    out += ["", "## The goals of issue 11 (medians; oomlab / PyTorch)", "",
+    out += ["", "## The goals of issues 11 and 26 (medians; oomlab / PyTorch)", "",
             "| goal | oomlab | PyTorch | oomlab | PyTorch | ratio | bound | met |", "|---|---|---|---|---|---|---|---|"]
     for what, ours, theirs, metric, bound in GOALS:
         ours = resolve(rows, ours, metric)

@@ -130,14 +130,16 @@ Attention (--attention, GPT):
               keeps the scores and probabilities of every layer for the backward
               pass. The textbook form, and the memory it costs.
 
-Memory mode (--memory-mode, CUDA):
+Memory mode (--memory-mode, CUDA; on the CPU tensors come from the system allocator,
+exactly sized, whatever the mode):
+  exact       oomlab's default: every tensor gets a buffer of its exact size (cubecl's
+              persistent pool); a freed buffer is reused by the next tensor of the same
+              size. Less slack, more distinct buffers (`oomlab explain pool` has the
+              measured peaks of both modes).
   growth      burn's default: pool pages of a few size classes (up to a quarter of
               the card) are allocated when tensors need them; a tensor takes a slice
-              of a page, and pages are kept until a cleanup.
-  exact       Every tensor gets a buffer of its exact size (cubecl's persistent pool);
-              a freed buffer is reused by the next tensor of the same size. Less slack,
-              more distinct buffers. On the CPU, tensors always come from the system
-              allocator, exactly sized: exact is accepted and changes nothing.
+              of a page, and pages are kept until a cleanup. Like TensorFlow's
+              memory growth.
   prealloc[=FRACTION]
               As TensorFlow and JAX do by default: before training, reserve FRACTION
               (0.9) of the free VRAM as empty pages of burn's pool, so NVML shows the
@@ -186,7 +188,7 @@ Examples:
   oomlab train --precision bf16
   oomlab train --strategy half --precision f16
   oomlab train --config gpu --memory-mode prealloc=0.5
-  oomlab train --config gpu --attention math --memory-mode exact
+  oomlab train --config gpu --attention math --memory-mode growth
   oomlab train --config gpu --batch 128 --device cuda:0
   oomlab train --data my.txt --seq-len 128 --json | jq .final_loss";
 
@@ -319,8 +321,8 @@ pub struct TrainArgs {
     /// with --strategy half: everything in half (train.precision).
     #[arg(long, value_enum)]
     pub precision: Option<Precision>,
-    /// CUDA: growth (burn's pool grows on demand in pages of a few size classes),
-    /// exact (every tensor its own buffer of its exact size) or prealloc[=FRACTION]
+    /// CUDA: exact (default: every tensor its own buffer of its exact size), growth
+    /// (burn's pool grows on demand in pages of a few size classes) or prealloc[=FRACTION]
     /// (reserve FRACTION, default 0.9, of the free VRAM before training, as TensorFlow and
     /// JAX do) (memory.mode, memory.prealloc_fraction).
     #[arg(long, value_name = "MODE", value_parser = memory_mode_arg)]
@@ -609,8 +611,9 @@ pub struct CompareArgs {
     /// Comma-separated strategies, or `all` (baseline, grad-accum, auto-halve,
     /// checkpointing, empty-cache = baseline with --empty-cache-every 1, amp-bf16,
     /// amp-f16 = baseline with --precision bf16/f16, half-bf16, half-f16,
-    /// attention-math = baseline with --attention math, pool-exact = baseline with
-    /// --memory-mode exact; with --devices also shard-optimizer).
+    /// attention-math = baseline with --attention math, pool-growth = baseline with
+    /// --memory-mode growth; with --devices also shard-optimizer; not in all:
+    /// pool-exact = baseline with --memory-mode exact, the default since issue 26).
     #[arg(long, default_value = "all", value_name = "LIST|all")]
     pub strategies: String,
     /// Built-in config name (tiny, gpu, h200) or path to a TOML file.

@@ -610,8 +610,10 @@ pub fn resolve_estimate(
             _ => rows[0].1.train.grad_accum_steps.max(1) as u64,
         };
         for v in crate::vocab::Variant::ALL {
-            // empty-cache changes nothing before training; shard-optimizer needs devices.
+            // empty-cache changes nothing before training; shard-optimizer needs devices;
+            // pool-exact is the default.
             if *v == crate::vocab::Variant::EmptyCache
+                || *v == crate::vocab::Variant::PoolExact
                 || (*v == crate::vocab::Variant::ShardOptimizer && world < 2)
             {
                 continue;

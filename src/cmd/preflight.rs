@@ -132,7 +132,6 @@ pub(crate) fn check_support(
     plan: &TrainPlan,
     selected: &Selected,
     kit: &mut RunKit,
-    say: &dyn Fn(&str),
 ) -> Result<(), Error> {
     if let Some(h) = plan.config.train.precision.half() {
         let ok = crate::backend::supports_dtype(selected, h.dtype());
@@ -148,13 +147,8 @@ pub(crate) fn check_support(
     match (plan.config.train.memory_mode, selected) {
         (crate::config::MemoryMode::Prealloc { .. }, Selected::Cpu { .. }) => {
             return Err(Error::Unsupported(
-                "--memory-mode prealloc needs a CUDA device: on the CPU, tensors come from the system allocator, which has no pool to fill (use --memory-mode growth, the default)".into(),
+                "--memory-mode prealloc needs a CUDA device: on the CPU, tensors come from the system allocator, which has no pool to fill (leave --memory-mode out: exact and growth are the same there)".into(),
             ));
-        }
-        (crate::config::MemoryMode::Exact, Selected::Cpu { .. }) => {
-            let note = "--memory-mode exact on the CPU: tensors come from the system allocator, exactly sized already; nothing changes".to_string();
-            say(&note);
-            kit.notes.push(note);
         }
         _ => {}
     }

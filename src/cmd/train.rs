@@ -276,7 +276,7 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
             cuda_instruments(&share, *index, name, &corpus, &mut kit, &say)?
         }
     };
-    check_support(&share, &selected[0], &mut kit, &say)?;
+    check_support(&share, &selected[0], &mut kit)?;
     let labels: Vec<String> = selected.iter().map(device_label).collect();
     let device_label = labels.join(" + ");
     let sharded = plan.config.train.shard_optimizer;

@@ -16,10 +16,12 @@ pub use plot::{memory_svg, Series};
 pub fn parse_variants(list: &str, several_devices: bool) -> Result<Vec<Variant>, String> {
     if list.trim() == "all" {
         // shard-optimizer splits the optimizer state across devices: a row only with them.
+        // pool-exact is the default pool now: the same run as the baseline.
         return Ok(Variant::ALL
             .iter()
             .copied()
             .filter(|v| several_devices || *v != Variant::ShardOptimizer)
+            .filter(|v| *v != Variant::PoolExact)
             .collect());
     }
     let mut out = Vec::new();

@@ -41,6 +41,7 @@ impl Variant {
                 f.model.attention = AttentionKind::Math
             }),
             Variant::PoolExact => set("memory.mode", &|f| f.memory.mode = PoolMode::Exact),
+            Variant::PoolGrowth => set("memory.mode", &|f| f.memory.mode = PoolMode::Growth),
             Variant::Baseline
             | Variant::AutoHalve
             | Variant::Checkpointing
@@ -80,9 +81,12 @@ mod tests {
         let math = resolved(Variant::AttentionMath);
         assert_eq!(math.model.attention, AttentionKind::Math);
         assert_eq!(math.train, base.train);
+        assert_eq!(base.train.memory_mode, crate::config::MemoryMode::Exact);
+        let growth = resolved(Variant::PoolGrowth);
+        assert_eq!(growth.train.memory_mode, crate::config::MemoryMode::Growth);
+        assert_eq!(growth.model, base.model);
         let exact = resolved(Variant::PoolExact);
-        assert_eq!(exact.train.memory_mode, crate::config::MemoryMode::Exact);
-        assert_eq!(exact.model, base.model);
+        assert_eq!(exact.train, base.train);
         assert_eq!(
             resolved(Variant::EmptyCache).train.empty_cache_every,
             Some(1)

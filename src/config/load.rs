@@ -420,7 +420,7 @@ fn validate(f: &ConfigFile, c: &Checker) -> Result<RunConfig, ConfigError> {
         (_, Some(h)) => PrecisionMode::Mixed(h),
         (_, None) => PrecisionMode::F32,
     };
-    model.norms_in_f32 = f.model.norm_in_f32 && matches!(precision, PrecisionMode::Mixed(_));
+    model.norms_in_f32 = f.model.norm_in_f32;
     let ls = &f.loss_scale;
     let loss_scale = if half == Some(HalfDtype::F16) && ls.enabled {
         if !(ls.init_scale.is_finite()

@@ -89,9 +89,9 @@ impl Default for LossScaleSection {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct MemorySection {
-    /// `growth` (burn's pool grows on demand in pages of a few size classes),
-    /// `prealloc` (reserve `prealloc_fraction` of the free VRAM up front, as TensorFlow
-    /// and JAX do) or `exact` (every tensor its own buffer of its exact size).
+    /// `exact` (the default: every tensor its own buffer of its exact size), `growth`
+    /// (burn's pool grows on demand in pages of a few size classes) or `prealloc`
+    /// (reserve `prealloc_fraction` of the free VRAM up front, as TensorFlow and JAX do).
     pub mode: PoolMode,
     /// Share of the free VRAM `prealloc` reserves.
     pub prealloc_fraction: f64,
@@ -100,7 +100,7 @@ pub struct MemorySection {
 impl Default for MemorySection {
     fn default() -> Self {
         Self {
-            mode: PoolMode::Growth,
+            mode: PoolMode::Exact,
             prealloc_fraction: 0.9,
         }
     }

@@ -2,9 +2,11 @@
 //! operation from the model's shapes.
 //!
 //! Each count names the operation that keeps the tensor. They were read from burn 0.21's
-//! autodiff (`burn-autodiff/src/ops`: a matmul or linear keeps its input, LayerNorm is
-//! decomposed into elementwise operations of which `sub`/`div`/`mul` keep the centred
-//! and the normalised input, GELU keeps its input) and checked against the counting
+//! autodiff (`burn-autodiff/src/ops`: a matmul or linear keeps its input, GELU keeps its
+//! input; oomlab's LayerNorm operation keeps its input, `crate::model::norm`, while
+//! burn's own, with `model.norm_in_f32 = false`, is decomposed into elementwise operations
+//! of which `sub`/`div`/`mul` keep the centred and the normalised input) and checked
+//! against the counting
 //! allocator on the CPU and burn's allocator on the H200: the tensors alive at the end of
 //! the forward pass match these counts to within a few bytes per token (see
 //! `oomlab explain estimate`).
@@ -18,7 +20,8 @@ use crate::config::{ModelKind, ModelSpec, PrecisionMode};
 pub struct Widths {
     /// Activations of the forward pass: 4 (f32) or 2 (a half type).
     pub compute: u64,
-    /// LayerNorm's kept intermediates: 4 when norms run in f32.
+    /// LayerNorm's working width: 4 when its statistics run in f32 (oomlab's operation),
+    /// else the compute width (burn's own LayerNorm, whose intermediates autodiff keeps).
     pub norm: u64,
 }
 
@@ -60,7 +63,7 @@ pub fn kept_per_sample(
 ) -> Vec<Kept> {
     let w = Widths::of(precision, model.norms_in_f32);
     match model.kind {
-        ModelKind::Gpt => gpt(model, vocab as u64, w, checkpointing),
+        ModelKind::Gpt => gpt(model, vocab as u64, w, checkpointing, model.norms_in_f32),
         ModelKind::Mlp => mlp(model, vocab as u64, w),
     }
 }
@@ -73,7 +76,7 @@ fn kept(what: &str, count: u64, tensor_bytes_per_sample: u64) -> Kept {
     }
 }
 
-fn gpt(m: &ModelSpec, v: u64, w: Widths, checkpointing: bool) -> Vec<Kept> {
+fn gpt(m: &ModelSpec, v: u64, w: Widths, checkpointing: bool, norm_op: bool) -> Vec<Kept> {
     let (t, d, ff, h, l) = (
         m.seq_len as u64,
         m.d_model as u64,
@@ -96,14 +99,20 @@ fn gpt(m: &ModelSpec, v: u64, w: Widths, checkpointing: bool) -> Vec<Kept> {
             l,
             t * ff * c,
         ));
+    } else if norm_op {
+        out.push(kept(
+            "LayerNorm x2 per layer: its input, kept by oomlab's LayerNorm operation (d_model)",
+            2 * l,
+            t * d * c,
+        ));
     } else {
         out.push(kept(
-            "LayerNorm x2 per layer: centred and normalised input (d_model)",
+            "LayerNorm x2 per layer (burn's): centred and normalised input (d_model)",
             4 * l,
             t * d * w.norm,
         ));
         out.push(kept(
-            "LayerNorm statistics (1 value per token)",
+            "LayerNorm statistics (burn's; 1 value per token)",
             6 * l,
             t * 4,
         ));
@@ -135,7 +144,11 @@ fn gpt(m: &ModelSpec, v: u64, w: Widths, checkpointing: bool) -> Vec<Kept> {
             h * t * t * c,
         ));
     }
-    out.push(kept("final LayerNorm (d_model)", 2, t * d * w.norm));
+    if norm_op {
+        out.push(kept("final LayerNorm: its input (d_model)", 1, t * d * c));
+    } else {
+        out.push(kept("final LayerNorm (burn's; d_model)", 2, t * d * w.norm));
+    }
     out.push(kept("head input (d_model)", 1, t * d * c));
     out.push(kept(
         "loss: log-softmax of the logits (vocab, f32)",
@@ -172,7 +185,7 @@ fn mlp(m: &ModelSpec, v: u64, w: Widths) -> Vec<Kept> {
 /// temporary and the gradient of its input (3 x d_ff; on the CPU in f32 whatever the
 /// compute dtype, measured on Flex, whose elementwise backward works in f32; on CUDA in
 /// the compute dtype, burn-fusion's kernels write it), plus, under checkpointing, the
-/// recomputed LayerNorm intermediates of the layer (4 x d_model).
+/// LayerNorm work of the layer's recomputation (4 x d_model at the norm's width).
 pub fn backward_working_set(
     model: &ModelSpec,
     precision: PrecisionMode,

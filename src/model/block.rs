@@ -6,9 +6,7 @@ use burn::nn::transformer::{PositionWiseFeedForward, PositionWiseFeedForwardConf
 use burn::nn::{LayerNorm, LayerNormConfig};
 use burn::prelude::*;
 
-use super::attention::{
-    AttentionBackend, AttentionKind, CausalSelfAttention, CausalSelfAttentionConfig,
-};
+use super::attention::{AttentionKind, CausalSelfAttention, CausalSelfAttentionConfig};
 use super::norm::{layer_norm, LAYER_NORM_EPSILON};
 
 /// Shapes of a [`Block`].
@@ -61,7 +59,7 @@ impl BlockConfig {
     }
 }
 
-impl<B: AttentionBackend> Block<B> {
+impl<B: super::ModelBackend> Block<B> {
     /// # Shapes
     /// - x: `[batch, seq_len, d_model]`
     /// - output: `[batch, seq_len, d_model]`

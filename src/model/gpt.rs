@@ -5,7 +5,7 @@ use burn::nn::loss::CrossEntropyLossConfig;
 use burn::nn::{Embedding, EmbeddingConfig, LayerNorm, LayerNormConfig, Linear, LinearConfig};
 use burn::prelude::*;
 
-use super::attention::{AttentionBackend, AttentionKind};
+use super::attention::AttentionKind;
 use super::block::{Block, BlockConfig};
 
 /// Shapes of a [`Gpt`].
@@ -64,7 +64,7 @@ impl GptConfig {
     }
 }
 
-impl<B: AttentionBackend> Gpt<B> {
+impl<B: super::ModelBackend> Gpt<B> {
     /// Next-token logits.
     ///
     /// # Shapes

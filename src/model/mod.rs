@@ -12,6 +12,7 @@ pub use attention::{AttentionBackend, AttentionKind};
 pub use block::{Block, BlockConfig};
 pub use gpt::{Gpt, GptConfig};
 pub use mlp::{Mlp, MlpConfig};
+pub use norm::NormBackend;
 pub use params::{
     flat_params, param_count, param_ids, param_tensor_sizes, ParamFingerprint, ParamStats,
 };
@@ -57,7 +58,13 @@ impl<B: Backend> Net<B> {
     }
 }
 
-impl<B: AttentionBackend> Net<B> {
+/// What the models' forward passes need of a backend: the custom autodiff operations of
+/// [`attention`] and [`norm`] (every autodiff backend has them).
+pub trait ModelBackend: AttentionBackend + NormBackend {}
+
+impl<B: AttentionBackend + NormBackend> ModelBackend for B {}
+
+impl<B: ModelBackend> Net<B> {
     /// Mean next-character cross-entropy of a batch.
     ///
     /// # Shapes

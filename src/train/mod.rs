@@ -26,10 +26,10 @@ pub use trainer::{Instruments, StepRecord, TrainError, Trainer};
 
 use burn::tensor::backend::AutodiffBackend;
 
-use crate::model::AttentionBackend;
+use crate::model::ModelBackend;
 
-/// What training needs of a backend: autodiff, and the memory-efficient attention
-/// operation (implemented for every autodiff backend).
-pub trait TrainBackend: AutodiffBackend + AttentionBackend {}
+/// What training needs of a backend: autodiff, and the models' custom operations
+/// (memory-efficient attention and LayerNorm, implemented for every autodiff backend).
+pub trait TrainBackend: AutodiffBackend + ModelBackend {}
 
-impl<B: AutodiffBackend + AttentionBackend> TrainBackend for B {}
+impl<B: AutodiffBackend + ModelBackend> TrainBackend for B {}

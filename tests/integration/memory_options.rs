@@ -1,4 +1,4 @@
-//! Activation checkpointing, `--empty-cache-every`, `--memory-mode exact` and
+//! Activation checkpointing, `--empty-cache-every`, `--memory-mode` and
 //! `--check-every` through the real binary on the CPU.
 
 use serde_json::Value;
@@ -70,17 +70,12 @@ fn empty_cache_every_n_steps_reports_each_cleanup() {
 }
 
 #[test]
-fn exact_memory_on_the_cpu_is_accepted_says_it_changes_nothing_and_trains_the_same() {
-    let growth = train(&[]);
-    let exact = train(&["--memory-mode", "exact"]);
-    assert_eq!(exact["memory_mode"]["mode"], "exact");
+fn the_default_pool_is_exact_and_on_the_cpu_growth_trains_the_same() {
+    let default = train(&[]);
+    let growth = train(&["--memory-mode", "growth"]);
+    assert_eq!(default["memory_mode"]["mode"], "exact");
     assert_eq!(growth["memory_mode"]["mode"], "growth");
-    assert_eq!(exact["final_params"], growth["final_params"]);
-    let notes = exact["memory"]["notes"].to_string();
-    assert!(
-        notes.contains("exact") && notes.contains("nothing changes"),
-        "{notes}"
-    );
+    assert_eq!(default["final_params"], growth["final_params"]);
 }
 
 #[test]

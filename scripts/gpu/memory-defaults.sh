@@ -1,0 +1,49 @@
+# Experiment for scripts/gpu/run.sh (issue 26): oomlab's defaults against PyTorch on the
+# paired yardstick, and the estimate beside every compare row, on one machine. From the
+# repository root on the device machine:
+#   COMMIT=<sha> OUT=... PART=paired|compare-gpu|compare-h200 bash scripts/gpu/run.sh memory-defaults
+# runner: new-user
+# PART=paired: benches/paired.py on the gpu config (oomlab f32 and AMP bf16 with the
+#   defaults, f32 with the growth pool; PyTorch TF32 written out, f32 SDPA, AMP bf16 SDPA;
+#   REPEATS (2) each, 20 steps), then on the h200 config (oomlab AMP bf16 defaults against
+#   PyTorch AMP bf16 SDPA, REPEATS_H200 (2) each, 10 steps). $OUT/paired-gpu.tar.gz,
+#   $OUT/paired-h200.tar.gz.
+# PART=compare-gpu: `oomlab compare --config gpu --strategies all --max-steps 5` (every row
+#   with the defaults, exact pool; pool-growth is the growth row), each row's estimate
+#   beside its measured peak: $OUT/compare-gpu.json.
+# PART=compare-h200: the same on the h200 config for ROWS (default
+#   baseline,grad-accum,checkpointing,amp-bf16,half-bf16,pool-growth), 3 steps:
+#   $OUT/compare-h200.json.
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+PART=${PART:-paired}
+start_log "memory-defaults-$PART"
+case "$PART" in
+  paired)
+    say "paired yardstick, gpu config"
+    timeout 330 python3 benches/paired.py --oomlab "$BIN" --config gpu --steps 20 --repeats "${REPEATS:-2}" \
+      --only "oomlab f32 defaults,oomlab bf16 defaults,oomlab f32 efficient growth,pytorch f32 math,pytorch f32 sdpa,pytorch amp-bf16 sdpa" \
+      --deadline-s 300 --out "$R/paired-gpu" > "$R/paired-gpu.stdout" 2>&1
+    echo "exit: $?" >> "$LOG"
+    say "paired yardstick, h200 config"
+    timeout 230 python3 benches/paired.py --oomlab "$BIN" --config h200 --steps 10 --repeats "${REPEATS_H200:-2}" \
+      --only "oomlab bf16 defaults,pytorch amp-bf16 sdpa" --deadline-s 180 --out "$R/paired-h200" > "$R/paired-h200.stdout" 2>&1
+    echo "exit: $?" >> "$LOG"
+    rm -f "$R"/paired-*/data.txt "$R"/paired-*/runs/*/steps.jsonl
+    find "$R" -name memory.csv -size +300k -delete
+    tar czf "$OUT/paired-gpu.tar.gz" -C "$R" paired-gpu paired-gpu.stdout
+    tar czf "$OUT/paired-h200.tar.gz" -C "$R" paired-h200 paired-h200.stdout
+    ;;
+  compare-gpu|compare-h200)
+    config=${PART#compare-}
+    if [ "$config" = gpu ]; then rows=all; steps=5; else rows=${ROWS:-baseline,grad-accum,checkpointing,amp-bf16,half-bf16,pool-growth}; steps=3; fi
+    say "compare --config $config --strategies $rows --max-steps $steps"
+    timeout ${LIMIT:-540} $BIN compare --config "$config" --device cuda --strategies "$rows" --max-steps $steps \
+      --json --quiet --out "$R/compare" > "$OUT/compare-$config.json" 2> "$R/compare.stderr"
+    echo "exit: $?" >> "$LOG"
+    tail -5 "$R/compare.stderr" >> "$LOG"
+    ;;
+esac
+say done
+cp "$LOG" "$OUT/log-$PART.txt"
+cat "$LOG"
