@@ -1,7 +1,7 @@
 # Experiment for scripts/gpu/run.sh (issue 26): oomlab's defaults against PyTorch on the
 # paired yardstick, and the estimate beside every compare row, on one machine. From the
 # repository root on the device machine:
-#   COMMIT=<sha> OUT=... PART=paired|compare-gpu|compare-h200 bash scripts/gpu/run.sh memory-defaults
+#   COMMIT=<sha> OUT=... PART=paired|compare-gpu|compare-h200|bisect bash scripts/gpu/run.sh memory-defaults
 # runner: new-user
 # PART=paired: benches/paired.py on the gpu config (oomlab f32 and AMP bf16 with the
 #   defaults, f32 with the growth pool; PyTorch TF32 written out, f32 SDPA, AMP bf16 SDPA;
@@ -14,6 +14,10 @@
 # PART=compare-h200: the same on the h200 config for ROWS (default
 #   baseline,grad-accum,checkpointing,amp-bf16,half-bf16,pool-growth), 3 steps:
 #   $OUT/compare-h200.json.
+# PART=bisect: auto-halve with --search bisect on the gpu config (f32, defaults, batch 64)
+#   under --vram-budget 3GiB and 4608MiB, beside `oomlab estimate --card` of the same
+#   budget: the largest batch the estimate predicts against the micro-batch bisect finds.
+#   $OUT/bisect.tar.gz (both summaries and estimates).
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 PART=${PART:-paired}
@@ -33,6 +37,17 @@ case "$PART" in
     find "$R" -name memory.csv -size +300k -delete
     tar czf "$OUT/paired-gpu.tar.gz" -C "$R" paired-gpu paired-gpu.stdout
     tar czf "$OUT/paired-h200.tar.gz" -C "$R" paired-h200 paired-h200.stdout
+    ;;
+  bisect)
+    for b in 3GiB 4608MiB; do
+      say "bisect under --vram-budget $b"
+      timeout 200 $BIN train --config gpu --device cuda --strategy auto-halve --search bisect --vram-budget $b \
+        --max-steps 3 --json --quiet --out "$R/bisect-$b" > /dev/null 2> "$R/bisect-$b.stderr"
+      echo "exit: $?" >> "$LOG"
+      $BIN estimate --config gpu --card $b --json > "$R/estimate-$b.json" 2>> "$LOG"
+      rm -f "$R/bisect-$b/memory.csv" "$R/bisect-$b/steps.jsonl"
+    done
+    tar czf "$OUT/bisect.tar.gz" -C "$R" .
     ;;
   compare-gpu|compare-h200)
     config=${PART#compare-}

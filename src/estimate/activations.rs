@@ -54,14 +54,21 @@ impl Kept {
     }
 }
 
-/// The tensors the forward pass leaves for the backward pass, per sample.
+/// The tensors the forward pass leaves for the backward pass, per sample (`on_cpu`: on
+/// the CPU backend, else on CUDA).
 pub fn kept_per_sample(
     model: &ModelSpec,
     vocab: usize,
     precision: PrecisionMode,
     checkpointing: bool,
+    on_cpu: bool,
 ) -> Vec<Kept> {
     let w = Widths::of(precision, model.norms_in_f32);
+    let checkpointing = match (checkpointing, on_cpu) {
+        (false, _) => Checkpointing::Off,
+        (true, true) => Checkpointing::Cpu,
+        (true, false) => Checkpointing::Cuda,
+    };
     match model.kind {
         ModelKind::Gpt => gpt(model, vocab as u64, w, checkpointing, model.norms_in_f32),
         ModelKind::Mlp => mlp(model, vocab as u64, w),
@@ -76,7 +83,15 @@ fn kept(what: &str, count: u64, tensor_bytes_per_sample: u64) -> Kept {
     }
 }
 
-fn gpt(m: &ModelSpec, v: u64, w: Widths, checkpointing: bool, norm_op: bool) -> Vec<Kept> {
+/// Checkpointing, and on which backend (what it keeps differs, see [`gpt`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Checkpointing {
+    Off,
+    Cpu,
+    Cuda,
+}
+
+fn gpt(m: &ModelSpec, v: u64, w: Widths, checkpointing: Checkpointing, norm_op: bool) -> Vec<Kept> {
     let (t, d, ff, h, l) = (
         m.seq_len as u64,
         m.d_model as u64,
@@ -86,7 +101,7 @@ fn gpt(m: &ModelSpec, v: u64, w: Widths, checkpointing: bool, norm_op: bool) -> 
     );
     let c = w.compute;
     let mut out = Vec::new();
-    if checkpointing {
+    if checkpointing != Checkpointing::Off {
         // burn's balanced checkpointing keeps the outputs of compute-bound operations
         // (linear, attention) and recomputes memory-bound ones (LayerNorm, GELU, adds).
         out.push(kept(
@@ -99,23 +114,38 @@ fn gpt(m: &ModelSpec, v: u64, w: Widths, checkpointing: bool, norm_op: bool) -> 
             l,
             t * ff * c,
         ));
-    } else if norm_op {
+    }
+    if checkpointing == Checkpointing::Cuda {
+        // Measured, not read from burn's code: on the H200 checkpointed runs hold two
+        // d_model tensors per layer more than the CPU's (without this term they were 11-12%
+        // low on the gpu and h200 configs, docs/results/2026-12-02-h200-memory-defaults;
+        // the CPU's within 5%). Presumably burn-fusion's kernels materialise the residual
+        // stream the LayerNorms checkpoint, which the CPU recomputes.
         out.push(kept(
-            "LayerNorm x2 per layer: its input, kept by oomlab's LayerNorm operation (d_model)",
+            "CUDA: two more d_model tensors per layer (measured; residual stream at the LayerNorms)",
             2 * l,
             t * d * c,
         ));
-    } else {
-        out.push(kept(
-            "LayerNorm x2 per layer (burn's): centred and normalised input (d_model)",
-            4 * l,
-            t * d * w.norm,
-        ));
-        out.push(kept(
-            "LayerNorm statistics (burn's; 1 value per token)",
-            6 * l,
-            t * 4,
-        ));
+    }
+    if checkpointing == Checkpointing::Off {
+        if norm_op {
+            out.push(kept(
+                "LayerNorm x2 per layer: its input, kept by oomlab's LayerNorm operation (d_model)",
+                2 * l,
+                t * d * c,
+            ));
+        } else {
+            out.push(kept(
+                "LayerNorm x2 per layer (burn's): centred and normalised input (d_model)",
+                4 * l,
+                t * d * w.norm,
+            ));
+            out.push(kept(
+                "LayerNorm statistics (burn's; 1 value per token)",
+                6 * l,
+                t * 4,
+            ));
+        }
         out.push(kept(
             "linear inputs: normalised x for q/k/v, attention context, normalised x for the FFN (d_model)",
             3 * l,

@@ -10,10 +10,10 @@ use crate::units::Bytes;
 /// the real figure.
 pub const CUDA_CONTEXT: Bytes = Bytes(570_000_000);
 
-/// The run the CUDA figures come from (f32, efficient attention, exact pool, `gpu`
-/// config, batch 64).
+/// The run the CUDA figures come from (f32 with the defaults since issue 26: efficient
+/// attention, exact pool, oomlab's LayerNorm operation; `gpu` config, batch 64).
 pub const CUDA_EVIDENCE_EXACT: &str =
-    "docs/results/2026-11-30-h200-paired-gpu/runs/oomlab-f32-efficient-exact-r1/summary.json";
+    "docs/results/2026-12-02-h200-memory-defaults/paired-gpu/runs/oomlab-f32-defaults-r1/summary.json";
 
 /// burn's exact pool (a buffer of each tensor's exact size, reused by a tensor of the
 /// same size) holds this many bytes per byte of live tensors at the peak: the evidence

@@ -140,6 +140,11 @@ pub struct Estimate {
     pub tensors_peak: Bytes,
     /// The predicted peak: NVML process memory on a GPU, the host heap on the CPU.
     pub peak: Bytes,
+    /// The growth pool only: the peak with one more page in every pool the live tensors
+    /// use, the top of the predicted range (`peak` is its bottom: no fragmentation). Freed
+    /// slices a later tensor does not fit make the pool take a page more.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peak_high: Option<Bytes>,
 }
 
 impl Estimate {
@@ -217,7 +222,8 @@ impl Estimate {
         };
         let checkpointing = cfg.train.checkpointing;
         let micro = plan.micro_batch as u64;
-        let kept: Vec<Kept> = kept_per_sample(&cfg.model, vocab, precision, checkpointing)
+        let on_cpu = matches!(target, Target::Cpu { .. });
+        let kept: Vec<Kept> = kept_per_sample(&cfg.model, vocab, precision, checkpointing, on_cpu)
             .into_iter()
             .map(|k| Kept {
                 tensor_bytes_per_sample: k.tensor_bytes_per_sample * micro,
@@ -225,15 +231,11 @@ impl Estimate {
             })
             .collect();
         let activations = Bytes(kept.iter().map(Kept::bytes_per_sample).sum());
-        let working_tensors: Vec<(u64, u64)> = backward_working_set(
-            &cfg.model,
-            precision,
-            checkpointing,
-            matches!(target, Target::Cpu { .. }),
-        )
-        .into_iter()
-        .map(|(count, bytes)| (bytes * micro, count))
-        .collect();
+        let working_tensors: Vec<(u64, u64)> =
+            backward_working_set(&cfg.model, precision, checkpointing, on_cpu)
+                .into_iter()
+                .map(|(count, bytes)| (bytes * micro, count))
+                .collect();
         let working = Bytes(working_tensors.iter().map(|(b, n)| b * n).sum());
         let backward = weights.0 + state.0 + half_copy.0 + accum.0 + activations.0 + working.0;
         // Old and new weights of the owned parameters, old and new state, the gradients.
@@ -278,6 +280,7 @@ impl Estimate {
                 live.extend(per_param(grad_bytes, 1));
             }
         }
+        let mut extra_pages = None;
         let (overhead, overhead_how) = match (target, cfg.train.memory_mode) {
             (Target::Cpu { .. }, _) => (
                 Bytes(0),
@@ -293,6 +296,7 @@ impl Estimate {
             ),
             (Target::Cuda { total }, mode) => {
                 let reserved = pool::reserved(total, &live);
+                extra_pages = Some(pool::one_page_each(total, &live));
                 (
                     Bytes(reserved.0.saturating_sub(tensors_peak.0)),
                     match mode {
@@ -419,6 +423,7 @@ impl Estimate {
             moment,
             tensors_peak,
             peak: Bytes(tensors_peak.0 + overhead.0 + runtime.0),
+            peak_high: extra_pages.map(|p| Bytes(tensors_peak.0 + overhead.0 + runtime.0 + p.0)),
         }
     }
 

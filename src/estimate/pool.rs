@@ -73,6 +73,30 @@ pub fn reserved(total: Bytes, tensors: &[(u64, u64)]) -> Bytes {
     Bytes(paged + exclusive)
 }
 
+/// One page of every pool that holds any of `tensors`: what fragmentation can add to
+/// [`reserved`] before the pool's own reuse catches up (the top of the growth pool's
+/// predicted range).
+pub fn one_page_each(total: Bytes, tensors: &[(u64, u64)]) -> Bytes {
+    let pools = pools(total);
+    let mut used = vec![false; pools.len()];
+    for &(size, count) in tensors {
+        if size == 0 || count == 0 {
+            continue;
+        }
+        if let Some(i) = pools.iter().position(|p| size <= p.max_slice) {
+            used[i] = true;
+        }
+    }
+    Bytes(
+        pools
+            .iter()
+            .zip(&used)
+            .filter(|(_, &u)| u)
+            .map(|(p, _)| p.page)
+            .sum(),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -87,6 +111,11 @@ mod tests {
         assert_eq!(of(64 * MIB), Some(561));
         // Three 128 MiB tensors take one page of the 2.2 GiB pool.
         assert_eq!(reserved(h200, &[(128 * MIB, 3)]).0 / MIB, 2246);
+        // With a 32 MiB tensor beside them, one more page of each pool is 2246 + 561 MiB.
+        assert_eq!(
+            one_page_each(h200, &[(128 * MIB, 3), (32 * MIB, 1)]).0 / MIB,
+            2246 + 561
+        );
         // A 1 GiB tensor sits in an 8.8 GiB page (docs/reading-memory.md, explain pool).
         assert_eq!(of(1024 * MIB), Some(8985));
     }

@@ -192,6 +192,20 @@ impl EstimateReport {
                 .map(|r| right(r.estimate.peak.to_string()))
                 .collect(),
         );
+        if self.rows.iter().any(|r| r.estimate.peak_high.is_some()) {
+            row(
+                "growth pool: up to (a page more per pool)",
+                self.rows
+                    .iter()
+                    .map(|r| {
+                        right(match r.estimate.peak_high {
+                            Some(h) => h.to_string(),
+                            None => "-".into(),
+                        })
+                    })
+                    .collect(),
+            );
+        }
         row(
             "peaks during",
             self.rows
