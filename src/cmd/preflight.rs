@@ -144,13 +144,12 @@ pub(crate) fn check_support(
         }
         kit.supports_half = Some(ok);
     }
-    match (plan.config.train.memory_mode, selected) {
-        (crate::config::MemoryMode::Prealloc { .. }, Selected::Cpu { .. }) => {
-            return Err(Error::Unsupported(
-                "--memory-mode prealloc needs a CUDA device: on the CPU, tensors come from the system allocator, which has no pool to fill (leave --memory-mode out: exact and growth are the same there)".into(),
-            ));
-        }
-        _ => {}
+    if let (crate::config::MemoryMode::Prealloc { .. }, Selected::Cpu { .. }) =
+        (plan.config.train.memory_mode, selected)
+    {
+        return Err(Error::Unsupported(
+            "--memory-mode prealloc needs a CUDA device: on the CPU, tensors come from the system allocator, which has no pool to fill (leave --memory-mode out: exact and growth are the same there)".into(),
+        ));
     }
 
     Ok(())
