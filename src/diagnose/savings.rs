@@ -31,7 +31,13 @@ pub fn paired_median(runs: &[Value], name: &str, key: &str) -> Option<f64> {
         .filter_map(|r| r[key].as_f64())
         .collect();
     v.sort_by(f64::total_cmp);
-    v.get(v.len() / 2).copied()
+    // As Python's statistics.median, which wrote paired.md: the mean of the middle two
+    // of an even count.
+    match v.len() {
+        0 => None,
+        n if n % 2 == 1 => Some(v[n / 2]),
+        n => Some((v[n / 2 - 1] + v[n / 2]) / 2.0),
+    }
 }
 
 /// `memory_vs_baseline` of the compare row for `strategy`.
@@ -102,6 +108,19 @@ pub fn measured_savings() -> Vec<Saving> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_median_of_an_even_count_is_the_mean_of_the_middle_two_as_paired_md_has_it() {
+        let run = |v: f64, stop: &str| serde_json::json!({"name": "a", "stop": stop, "k": v});
+        let runs = [
+            run(3.0, "completed"),
+            run(1.0, "completed"),
+            run(9.0, "failed"),
+        ];
+        assert_eq!(paired_median(&runs, "a", "k"), Some(2.0));
+        assert_eq!(paired_median(&runs[..1], "a", "k"), Some(3.0));
+        assert_eq!(paired_median(&runs[2..], "a", "k"), None);
+    }
 
     #[test]
     fn every_saving_is_read_from_its_file_and_saves_memory() {
