@@ -49,7 +49,14 @@ manifest! {
     /// One oomlab run of the paired yardstick (f32, efficient attention, growth pool).
     H200PairedF32Run = "docs/results/2026-11-30-h200-paired-gpu/runs/oomlab-f32-efficient-growth-r1/summary.json",
     /// The estimate's predicted against measured peaks.
-    EstimateValidation = "docs/results/2026-12-01-estimate-validation.md",
+    EstimateValidation = "docs/results/2026-12-02-estimate-validation.md",
+    /// oomlab's defaults (exact pool, LayerNorm operation) against PyTorch on the H200,
+    /// paired runs (data).
+    H200DefaultsPaired = "docs/results/2026-12-02-h200-memory-defaults/paired-gpu/paired.json",
+    /// The same, as the table the README quotes.
+    H200DefaultsPairedTable = "docs/results/2026-12-02-h200-memory-defaults/paired-gpu/paired.md",
+    /// One f32 run with the defaults of that yardstick (not the estimate's calibration run).
+    H200DefaultsF32Run = "docs/results/2026-12-02-h200-memory-defaults/paired-gpu/runs/oomlab-f32-defaults-r2/summary.json",
     /// The H200 crash and zombie experiments: the log.
     CrashLog = "docs/results/2026-12-01-h200-crash/log.txt",
     /// A zombie process holding VRAM, as NVML saw it.
