@@ -111,10 +111,12 @@ mod tests {
         assert_eq!(of(64 * MIB), Some(561));
         // Three 128 MiB tensors take one page of the 2.2 GiB pool.
         assert_eq!(reserved(h200, &[(128 * MIB, 3)]).0 / MIB, 2246);
-        // With a 32 MiB tensor beside them, one more page of each pool is 2246 + 561 MiB.
+        // With a 32 MiB tensor beside them, one more page of each pool: 2246 + 561 MiB
+        // (pages are not whole MiB, so the sum is compared in bytes).
+        let page = |size: u64| p.iter().find(|p| size <= p.max_slice).unwrap().page;
         assert_eq!(
-            one_page_each(h200, &[(128 * MIB, 3), (32 * MIB, 1)]).0 / MIB,
-            2246 + 561
+            one_page_each(h200, &[(128 * MIB, 3), (32 * MIB, 1)]).0,
+            page(128 * MIB) + page(32 * MIB)
         );
         // A 1 GiB tensor sits in an 8.8 GiB page (docs/reading-memory.md, explain pool).
         assert_eq!(of(1024 * MIB), Some(8985));
