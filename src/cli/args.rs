@@ -207,7 +207,7 @@ strategy that fails or runs out of memory becomes a row that says why.
 Examples:
   oomlab compare
   oomlab compare --strategies baseline,grad-accum --batch 64 --max-steps 30
-  oomlab compare --config gpu --vram-budget 8GiB --out cmp";
+  oomlab compare --config gpu --batch 96 --vram-budget 7.5GiB --out cmp";
 
 const GPU_ABOUT: &str = "\
 What nvidia-smi and nvtop show, plus what they do not: for every process holding VRAM,
@@ -538,11 +538,11 @@ checkpointing and auto-halve. Before each, what it changes and what `oomlab esti
 predicts against the budget, and (on a terminal, without --yes) your guess; after each,
 what was measured and what to take from it. It ends with the table of all five.
 
-On a GPU: the `gpu` config under --vram-budget 8GiB (a common small card's free memory;
-real driver-level OOMs; burn's page sizes still follow the physical card). The first CUDA
-run compiles kernels: minutes, then cached. On the CPU: the `tiny` config at batch 64
-under a 50 MiB host-heap budget; those OOMs are SIMULATED and every output says so (a
-minute on two cores).
+On a GPU: the `gpu` config at batch 96 under --vram-budget 7.5GiB (a small card's free
+memory; real driver-level OOMs; burn's page sizes still follow the physical card). The
+first CUDA run compiles kernels: minutes, then cached. On the CPU: the `tiny` config at
+batch 96 under a 65 MiB host-heap budget; those OOMs are SIMULATED and every output says
+so (a minute on two cores).
 
   oomlab lesson                  interactive on a terminal
   oomlab lesson --yes            no questions (classrooms, scripts)
@@ -554,7 +554,7 @@ pub struct LessonArgs {
     /// auto, cpu, cuda or cuda:N.
     #[arg(long, short, default_value = "auto", value_name = "DEVICE")]
     pub device: String,
-    /// The budget standing in for the small card (default: 8GiB on a GPU; on the CPU 50MiB at the lesson's batch of 64, else 30MiB).
+    /// The budget standing in for the small card (default, with the lesson's own model at its batch of 96: 7.5GiB on a GPU, 65MiB on the CPU; with another config or batch 8GiB and 30MiB).
     #[arg(long, value_name = "SIZE", value_parser = size_arg, allow_hyphen_values = true)]
     pub budget: Option<Bytes>,
     /// Config (default: `gpu` on a GPU, `tiny` on the CPU).
