@@ -164,6 +164,13 @@ pub fn run_lesson(plan: &LessonPlan, stop: &StopFlag) -> Result<Comparison, Erro
             _ => line.push_str(" Not what you guessed: read on."),
         }
         let _ = write!(out, "{}", wrap(&line, "  "));
+        if let Some(a) = read_anatomy(&plan.compare.out.join(&r.row.run_dir)) {
+            let _ = write!(
+                out,
+                "{}",
+                crate::report::anatomy_text(&a, Some(plan.budget), "  ")
+            );
+        }
         let _ = write!(out, "{}", wrap(stage.lesson, "  "));
         let _ = out.flush();
         runs.push(r);
@@ -176,6 +183,14 @@ pub fn run_lesson(plan: &LessonPlan, stop: &StopFlag) -> Result<Comparison, Erro
         plan.compare.out.display()
     );
     Ok(cmp)
+}
+
+/// One step by category, from a stage's run folder (none when its summary lacks it).
+fn read_anatomy(run_dir: &std::path::Path) -> Option<crate::results::StepAnatomy> {
+    let text = std::fs::read_to_string(run_dir.join("summary.json")).ok()?;
+    serde_json::from_str::<crate::results::RunSummary>(&text)
+        .ok()?
+        .anatomy
 }
 
 /// Where the lesson's folder goes by default.

@@ -358,6 +358,10 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
         },
     );
     progress.finish();
+    let mut result = result;
+    if n == 1 {
+        add_prediction(&share, &mut result.summary);
+    }
     if let Some(setup) = &held.cubecl {
         setup.remove_scratch();
     }
@@ -505,4 +509,39 @@ fn announce(selected: &Selected, say: &dyn Fn(&str)) {
         }
         _ => {}
     }
+}
+
+/// `oomlab estimate`'s prediction at the phase boundaries of the step the run read by
+/// category (or, when no step completed, of the split it started with), for the memory
+/// the run measured: the card's (GPU) or this machine's heap (CPU, with the fixed compute
+/// threads under a SIMULATED budget).
+fn add_prediction(plan: &TrainPlan, summary: &mut RunSummary) {
+    use crate::estimate::{Estimate, Target};
+    use crate::vocab::MemoryKind;
+    let target = match summary.memory.kind {
+        MemoryKind::Gpu => match summary.memory.device_total {
+            Some(total) => Target::Cuda { total },
+            None => return,
+        },
+        MemoryKind::Host if plan.memory_budget.is_some() => Target::budgeted_cpu(),
+        MemoryKind::Host => Target::this_cpu(),
+    };
+    let anatomy = summary
+        .anatomy
+        .get_or_insert_with(|| crate::results::StepAnatomy {
+            step: None,
+            plan: summary.adaptation.initial_plan,
+            in_use_source: match summary.memory.kind {
+                MemoryKind::Gpu => "allocator".into(),
+                MemoryKind::Host => "host heap".into(),
+            },
+            process_source: match summary.memory.kind {
+                MemoryKind::Gpu => "nvml".into(),
+                MemoryKind::Host => "rss".into(),
+            },
+            measured: Vec::new(),
+            predicted: Vec::new(),
+        });
+    anatomy.predicted =
+        Estimate::with_plan(&plan.config, summary.vocab, target, anatomy.plan).points();
 }

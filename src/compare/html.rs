@@ -126,6 +126,28 @@ fn bytes_cell(v: &Value) -> String {
         .unwrap_or_else(|| "-".into())
 }
 
+/// The budget the rows shared (`--vram-budget` or `--memory-budget` in the arguments).
+fn budget(cmp: &Comparison) -> Option<Bytes> {
+    let args = &cmp.common_args;
+    args.iter()
+        .position(|a| a == "--vram-budget" || a == "--memory-budget")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| crate::units::parse_size(v).ok())
+}
+
+/// One run's step by category, measured beside predicted (nothing for a run whose summary
+/// has none).
+fn anatomy(d: &RunDetail, budget: Option<Bytes>) -> Option<String> {
+    let a = d.summary.as_ref().and_then(|v| {
+        serde_json::from_value::<crate::results::StepAnatomy>(v["anatomy"].clone()).ok()
+    })?;
+    Some(format!(
+        "<h3>{}</h3>{}",
+        esc(&d.name),
+        crate::report::anatomy_svg(&a, budget)
+    ))
+}
+
 /// Memory by phase and the reconciliation of one run.
 fn detail(d: &RunDetail) -> String {
     let mut s = format!("<details><summary>{}</summary>", esc(&d.name));
@@ -230,6 +252,16 @@ pub fn report_html(cmp: &Comparison, series: &[Series], details: &[RunDetail]) -
     }
     s.push_str("</div>");
     s.push_str(&chart(series, y_label));
+    let charts: Vec<String> = details
+        .iter()
+        .filter_map(|d| anatomy(d, budget(cmp)))
+        .collect();
+    if !charts.is_empty() {
+        s.push_str("<h2>One step's memory by category</h2><p>For each run, one training step read at its phase boundaries: the pale dashed bars are what <code>oomlab estimate</code> predicted, the solid ones what was measured. Weights, gradients, optimizer state and the AMP copy are known from the parameters; the activations are the bytes in use less those. Hover a block for its size. The estimate's peak is inside the backward pass, between two boundaries.</p>");
+        for c in charts {
+            s.push_str(&c);
+        }
+    }
     s.push_str("<h2>Each run</h2>");
     for d in details {
         s.push_str(&detail(d));

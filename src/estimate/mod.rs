@@ -7,11 +7,13 @@
 //! - [`measured`]: the terms that cannot be derived (CUDA context, pool slack), each
 //!   with the committed run it was read from.
 //! - [`pool`]: the pages burn's growth pool reserves for the live tensors.
+//! - [`anatomy`]: the prediction at a step's phase boundaries, by category.
 //! - [`fit`] and [`cards`]: the largest batch for a capacity, the smallest card for a peak.
 //! - [`calibrate`]: peak = a + b x micro-batch from two real probe runs.
 //! - [`report`]: the table; `run`: from a plan to the report.
 
 pub mod activations;
+pub mod anatomy;
 pub mod calibrate;
 pub mod cards;
 pub mod check;

@@ -88,6 +88,11 @@ pub fn heap_peak() -> Bytes {
     Bytes(PEAK.load(Ordering::Relaxed))
 }
 
+/// Raises the peak to at least `b` (to restore a run's peak after a window of its own).
+pub fn raise_peak(b: Bytes) {
+    PEAK.fetch_max(b.0, Ordering::Relaxed);
+}
+
 /// Starts a new peak window at the current use.
 pub fn reset_peak() {
     PEAK.store(IN_USE.load(Ordering::Relaxed), Ordering::Relaxed);

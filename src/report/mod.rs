@@ -1,6 +1,8 @@
 //! Run summaries rendered for humans (terminal); the summary types themselves are in
 //! [`crate::results`].
 
+mod anatomy;
 mod render;
 
+pub use anatomy::{anatomy_svg, anatomy_text};
 pub use render::{render_attempts, render_memory, render_peers, render_summary};

@@ -323,7 +323,12 @@ pub fn render_summary(s: &RunSummary) -> String {
         .as_ref()
         .map(|p| format!("{}\n", render_peers(p)))
         .unwrap_or_default();
-    format!("{t}\n{attempts}{peers}{}", render_memory(s))
+    let anatomy = s
+        .anatomy
+        .as_ref()
+        .map(|a| format!("\n{}", super::anatomy_text(a, None, "")))
+        .unwrap_or_default();
+    format!("{t}\n{attempts}{peers}{}{anatomy}", render_memory(s))
 }
 
 /// Every device of a data-parallel run: its share, its memory, its weights' hash.

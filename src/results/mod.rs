@@ -3,6 +3,7 @@
 //! `report`. A leaf: nothing here imports the training loop, the commands or the
 //! renderers (only the vocabulary, units and the measured types they hold).
 
+pub mod anatomy;
 mod attempt;
 mod checkpoint;
 mod comparison;
@@ -11,6 +12,7 @@ mod parallel;
 mod row;
 mod summary;
 
+pub use anatomy::{Category, PointPrediction, PointReading, Slice, StepAnatomy, StepPoint};
 pub use attempt::{AttemptOutcome, AttemptRecord};
 pub use checkpoint::CheckpointReport;
 pub use comparison::{Comparison, COMPARE_SCHEMA_VERSION};

@@ -280,6 +280,9 @@ pub struct RunSummary {
     /// kernels compiled): where it found the run, and what that means.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stopped_during: Option<String>,
+    /// One step's memory by category, measured beside the estimate's prediction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub anatomy: Option<super::StepAnatomy>,
 }
 
 impl RunSummary {

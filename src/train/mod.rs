@@ -1,5 +1,6 @@
 //! The training loop, generic over the burn backend.
 
+mod anatomy;
 mod devices;
 mod hooks;
 mod leak;

@@ -35,6 +35,22 @@ impl<B: AutodiffBackend> AnyOptim<B> {
         }
     }
 
+    /// Moment tensors per parameter: 2 for AdamW, 0 for SGD (no momentum here).
+    pub fn moments(&self) -> u64 {
+        match self {
+            AnyOptim::AdamW(_) => 2,
+            AnyOptim::Sgd(_) => 0,
+        }
+    }
+
+    /// Whether it holds state yet (burn makes it at the first update).
+    pub fn holds_state(&self) -> bool {
+        match self {
+            AnyOptim::AdamW(o) => !o.to_record().is_empty(),
+            AnyOptim::Sgd(o) => !o.to_record().is_empty(),
+        }
+    }
+
     /// One update of `model` with `grads`.
     pub fn step(&mut self, lr: f64, model: Net<B>, grads: GradientsParams) -> Net<B> {
         match self {

@@ -14,7 +14,7 @@ use crate::model::{ParamFingerprint, ParamStats};
 use crate::oom::contained;
 use crate::probe::AllocatorProbe;
 use crate::probe::{host, reconcile, MemoryProbe, MemoryReading, MemoryReport, Sampler, Timeline};
-use crate::results::AttemptRecord;
+use crate::results::{AttemptRecord, StepAnatomy};
 use crate::results::{CacheCleanups, DeviceInfo, KernelCacheReport, RunSummary, StopReason};
 use crate::strategy::{self, OomResponse, StepPlan, Strategy};
 use crate::units::Bytes;
@@ -227,6 +227,7 @@ pub fn train<B: super::TrainBackend>(
                 },
                 wall_s: 0.0,
                 host_peak_rss: None,
+                anatomy: None,
             },
             kit: kit.clone(),
             baseline,
@@ -382,6 +383,20 @@ pub fn train<B: super::TrainBackend>(
         },
         wall_s: started.elapsed().as_secs_f64(),
         host_peak_rss: host::peak_rss(),
+        anatomy: trainer.anatomy().map(|(step, plan, points)| StepAnatomy {
+            step: Some(*step),
+            plan: *plan,
+            in_use_source: match kit.instruments.allocator {
+                Some(_) => "allocator".into(),
+                None => "host heap".into(),
+            },
+            process_source: match kit.memory_kind {
+                MemoryKind::Gpu => "nvml".into(),
+                MemoryKind::Host => "rss".into(),
+            },
+            measured: points.clone(),
+            predicted: Vec::new(),
+        }),
     };
     RunResult {
         summary: summarize(cfg, outcome, measured),
@@ -455,6 +470,10 @@ fn drive<B: super::TrainBackend>(
         every: cfg.train.empty_cache_every.unwrap_or(0),
         ..Default::default()
     };
+    if cfg.train.max_steps.saturating_sub(start.step) == 1 {
+        // A one-step run: that step is the one read by category.
+        trainer.record_anatomy();
+    }
     'steps: for step in start.step..cfg.train.max_steps {
         if let Some(s) = sampler {
             s.mark_step(step);
@@ -511,6 +530,8 @@ fn drive<B: super::TrainBackend>(
                         observer.on_note(&line);
                     }
                     records.push(rec);
+                    // The step after the first applied one is read by category.
+                    trainer.record_anatomy();
                     plan = strategy.on_success(plan);
                     if let Some(c) = checkpointer.as_mut().filter(|c| c.due(step)) {
                         let every = format!("every {} steps", c.every());

@@ -110,6 +110,8 @@ pub struct Measured {
     pub wall_s: f64,
     /// The process's peak RSS.
     pub host_peak_rss: Option<Bytes>,
+    /// The step read by category, when one was.
+    pub anatomy: Option<crate::results::StepAnatomy>,
 }
 
 /// Mean loss of the last 10% of steps (at least one).
@@ -239,6 +241,7 @@ pub fn summarize(cfg: &RunConfig, outcome: Outcome, m: Measured) -> RunSummary {
         leak: outcome.leak,
         parallel: None,
         stopped_during: outcome.stopped_during,
+        anatomy: m.anatomy,
     }
 }
 
@@ -295,6 +298,7 @@ mod tests {
             checks: Checks::Step,
             wall_s: 1.0,
             host_peak_rss: None,
+            anatomy: None,
         }
     }
 

@@ -15,6 +15,7 @@ use burn::prelude::*;
 use burn::tensor::backend::AutodiffBackend;
 use serde::{Deserialize, Serialize};
 
+use super::anatomy::{AnatomyRecorder, Held};
 use super::optim::AnyOptim;
 use super::sync::{Alone, GradSync};
 use crate::config::RunConfig;
@@ -23,6 +24,7 @@ use crate::model::Net;
 use crate::oom::{NoDetector, OomDetector, OomEvent, Phase};
 use crate::precision::{self, LossScaler, PrecisionMode};
 use crate::probe::{host, AllocatorProbe, MemoryProbe, PhasePeaks};
+use crate::results::{PointReading, StepPoint};
 use crate::strategy::StepPlan;
 use crate::units::Bytes;
 use crate::vocab::LeakDemo;
@@ -140,6 +142,12 @@ pub struct Trainer<B: AutodiffBackend> {
     leaked: Vec<Tensor<B, 1>>,
     /// The other devices of the run ([`Alone`] when there are none).
     sync: Arc<dyn GradSync<B>>,
+    /// One step's memory by category.
+    anatomy: AnatomyRecorder,
+    /// What the recorded step holds besides activations.
+    held: Held,
+    /// The host heap's peak before the recorded step's own windows (CPU).
+    run_heap_peak: Bytes,
 }
 
 impl<B: super::TrainBackend> Trainer<B> {
@@ -198,6 +206,9 @@ impl<B: super::TrainBackend> Trainer<B> {
             leak_demo: None,
             leaked: Vec::new(),
             sync: Arc::new(Alone),
+            anatomy: AnatomyRecorder::default(),
+            held: Held::default(),
+            run_heap_peak: Bytes(0),
         }
     }
 
@@ -331,6 +342,73 @@ impl<B: super::TrainBackend> Trainer<B> {
         crate::model::ParamStats::of(&self.compute_model(&self.model))
     }
 
+    /// Record the next step that completes at every phase boundary, by category (one
+    /// device only: with peers the known categories would be each one's share).
+    pub fn record_anatomy(&mut self) {
+        if self.sync.world() == 1 {
+            self.anatomy.arm();
+        }
+    }
+
+    /// The recorded step: its number, split and readings.
+    pub fn anatomy(&self) -> Option<&(usize, StepPlan, Vec<PointReading>)> {
+        self.anatomy.recorded()
+    }
+
+    /// An armed step starts: what it holds besides activations, from the tensors.
+    fn anatomy_begin(&mut self) {
+        if !self.anatomy.armed() {
+            return;
+        }
+        self.anatomy.begin();
+        let stats = crate::model::ParamStats::of(&self.model);
+        let moments = self.optim.moments();
+        self.held = Held {
+            weights: stats.bytes,
+            state: match self.optim.holds_state() {
+                true => Bytes(stats.bytes.0 * moments),
+                false => Bytes(0),
+            },
+            new_state: Bytes(stats.bytes.0 * moments),
+            half_copy: match self.precision {
+                PrecisionMode::Mixed(_) => Bytes(stats.count * 2),
+                PrecisionMode::F32 | PrecisionMode::Pure(_) => Bytes(0),
+            },
+            accumulation: self.plan.accumulation,
+        };
+    }
+
+    /// An armed step's reading at `at`, after waiting for the device.
+    fn anatomy_read(&mut self, at: StepPoint) {
+        if !self.anatomy.armed() {
+            return;
+        }
+        let _ = B::sync(&self.device);
+        let (in_use, reserved, peak) = match &self.inst.allocator {
+            Some(a) => a.stats().map_or((None, None, None), |s| {
+                (Some(s.in_use), Some(s.reserved), None)
+            }),
+            None if host::counting() => {
+                // The heap's peak counter over the phase that ends here, then a new
+                // window; the run's own peak is put back when the step ends.
+                let peak = host::heap_peak();
+                self.run_heap_peak = self.run_heap_peak.max(peak);
+                host::reset_peak();
+                (Some(host::heap_in_use()), None, Some(peak))
+            }
+            None => (None, None, None),
+        };
+        let process = self.inst.memory.as_ref().and_then(|m| m.read().process);
+        self.anatomy.read(PointReading {
+            at,
+            in_use,
+            reserved,
+            process,
+            peak: peak.filter(|_| at != StepPoint::Start),
+            known: self.held.known(at),
+        });
+    }
+
     /// The model as it is now (after the last applied step).
     pub fn model(&self) -> &Net<B> {
         &self.model
@@ -397,6 +475,10 @@ impl<B: super::TrainBackend> Trainer<B> {
     pub fn step(&mut self, step: usize) -> Result<StepRecord, TrainError> {
         self.inst.detector.arm();
         let result = self.try_step(step);
+        if self.run_heap_peak.0 > 0 {
+            // The recorded step read the heap's peak in windows: the run's peak back.
+            host::raise_peak(self.run_heap_peak);
+        }
         if result.is_err() {
             self.release_failed_step();
         }
@@ -515,6 +597,7 @@ impl<B: super::TrainBackend> Trainer<B> {
             // included.
             let loss = self.compute_model(model).loss(b.inputs, b.targets);
             self.phase_check(step, Phase::Forward)?;
+            self.anatomy_read(StepPoint::Forward);
             match (self.leak_demo, i) {
                 // The mistakes, on purpose: tensors that live on and reference this
                 // step's graph.
@@ -554,6 +637,7 @@ impl<B: super::TrainBackend> Trainer<B> {
             };
             let grads = GradientsParams::from_grads(scaled.backward(), model);
             self.phase_check(step, Phase::Backward)?;
+            self.anatomy_read(StepPoint::Backward);
             loss_sum += value * rows as f64;
             if plan.accumulation == 1 {
                 single = Some(grads);
@@ -616,6 +700,8 @@ impl<B: super::TrainBackend> Trainer<B> {
             );
         }
         self.step_start_in_use = self.in_use_now();
+        self.anatomy_begin();
+        self.anatomy_read(StepPoint::Start);
         let plan = self.plan;
         let batch = self.step_batch(step, plan);
         // A shallow copy: tensors are shared. `self.model` stays the last good model.
@@ -646,6 +732,9 @@ impl<B: super::TrainBackend> Trainer<B> {
         }
         if let Some(s) = self.scaler.as_mut() {
             s.update(!skipped);
+        }
+        if !skipped {
+            self.anatomy.finish(step, plan);
         }
         Ok(self.record(step, start, mean, loss_scale, skipped))
     }
@@ -687,6 +776,7 @@ impl<B: super::TrainBackend> Trainer<B> {
             .after_update(updated, &self.device)
             .map_err(collective)?;
         self.phase_check(step, Phase::Optimizer)?;
+        self.anatomy_read(StepPoint::Optimizer);
         Ok(Some((updated, optim)))
     }
 }

@@ -26,6 +26,16 @@ fn the_lesson_shows_the_baseline_die_and_every_technique_fit() {
     );
     assert!(text.contains("OUT OF MEMORY (SIMULATED)"), "{text}");
     assert!(text.contains("oomlab estimate predicts"), "{text}");
+    // Every stage draws one step by category; the baseline's only as predicted.
+    assert_eq!(
+        text.matches("One step's memory by category").count(),
+        5,
+        "{text}"
+    );
+    assert!(
+        text.contains("no step completed, so nothing was measured"),
+        "{text}"
+    );
     assert!(!text.contains("Your guess"), "--yes asks nothing: {text}");
     let cmp: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("compare.json")).unwrap())

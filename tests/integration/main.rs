@@ -8,6 +8,7 @@
 
 mod util;
 
+mod anatomy;
 mod attention;
 mod auto_halve;
 mod cli;

@@ -1,0 +1,68 @@
+//! One step's memory by category in a real CPU run: the step after the first is read at
+//! its four phase boundaries, the known categories come from the parameters, the
+//! activations appear after the forward pass and are gone after the backward pass, and
+//! the estimate's prediction sits beside every reading.
+
+use serde_json::Value;
+
+use crate::util::train_json;
+
+fn bytes(stack: &Value, category: &str) -> u64 {
+    stack
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["category"] == category)
+        .map(|s| s["bytes"].as_u64().unwrap())
+        .sum()
+}
+
+#[test]
+fn a_cpu_run_records_the_second_step_by_category_beside_the_prediction() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = train_json(dir.path(), &["--max-steps", "3", "--precision", "bf16"]);
+    let a = &s["anatomy"];
+    assert_eq!(a["step"], 1, "the step after the first: {a}");
+    assert_eq!(a["in_use_source"], "host heap");
+    let measured = a["measured"].as_array().unwrap();
+    let at: Vec<&str> = measured.iter().map(|p| p["at"].as_str().unwrap()).collect();
+    assert_eq!(at, ["start", "forward", "backward", "optimizer"]);
+    let weights = s["params"]["bytes"].as_u64().unwrap();
+    let point = |name: &str| measured.iter().find(|p| p["at"] == name).unwrap();
+    // Known from the parameters: f32 weights, AdamW's two f32 moments, the bf16 copy.
+    assert_eq!(bytes(&point("start")["known"], "weights"), weights);
+    assert_eq!(
+        bytes(&point("start")["known"], "optimizer-state"),
+        2 * weights
+    );
+    assert_eq!(bytes(&point("forward")["known"], "half-copy"), weights / 2);
+    assert_eq!(bytes(&point("backward")["known"], "gradients"), weights);
+    assert_eq!(bytes(&point("optimizer")["known"], "weights"), 2 * weights);
+    // The heap holds the activations after forward, far more than after backward.
+    let in_use = |name: &str| point(name)["in_use"].as_u64().unwrap();
+    assert!(in_use("forward") > 3 * in_use("backward"), "{a}");
+    // The heap's peak inside the backward pass is above both of its ends.
+    let peak = point("backward")["peak"].as_u64().unwrap();
+    assert!(peak > in_use("forward") && peak > in_use("backward"), "{a}");
+    // The prediction at the same points, its peak in the backward pass.
+    let predicted = a["predicted"].as_array().unwrap();
+    assert_eq!(predicted.len(), 4);
+    let fwd = predicted.iter().find(|p| p["at"] == "forward").unwrap();
+    let predicted_fwd: u64 = fwd["stack"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["bytes"].as_u64().unwrap())
+        .sum();
+    let err = predicted_fwd as f64 / in_use("forward") as f64 - 1.0;
+    assert!(
+        err.abs() < 0.15,
+        "after forward: predicted {predicted_fwd}, measured {}",
+        in_use("forward")
+    );
+    assert!(predicted.iter().find(|p| p["at"] == "backward").unwrap()["peak"].is_u64());
+    // The summary's text draws it.
+    let txt = std::fs::read_to_string(dir.path().join("summary.txt")).unwrap();
+    assert!(txt.contains("One step's memory by category"), "{txt}");
+    assert!(txt.contains("after forward measured"), "{txt}");
+}
