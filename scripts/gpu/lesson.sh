@@ -1,6 +1,7 @@
 # Experiment for scripts/gpu/run.sh (issue 16): `oomlab lesson` on a GPU (device tool,
 # repository root, or any NVIDIA machine with OOMLAB=path/to/oomlab): the `gpu` config
-# under --vram-budget 8GiB, every stage a fresh process, no questions.
+# at batch 96 under --vram-budget 7.5GiB (the lesson's defaults), every stage a fresh process, no
+# questions.
 #   COMMIT=<sha> bash scripts/gpu/run.sh lesson
 start_log lesson
 say "lesson: $BIN lesson --yes --device cuda --max-steps ${STEPS:-5} --out $R/lesson"
