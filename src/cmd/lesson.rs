@@ -5,7 +5,7 @@
 //! `oomlab estimate`'s prediction beside the measurement (and the learner's guess, when
 //! asked), ending with the comparison table.
 
-use crate::lesson::STAGES;
+use crate::lesson::{after_text, StageNumbers, STAGES};
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -80,6 +80,8 @@ pub fn run_lesson(plan: &LessonPlan, stop: &StopFlag) -> Result<Comparison, Erro
         wrap(&what, "  ")
     );
     let mut runs: Vec<RowRun> = Vec::new();
+    // The first stage's numbers, the others' reference.
+    let mut baseline: Option<StageNumbers> = None;
     for (i, stage) in STAGES.iter().enumerate() {
         if stop.requested() {
             break;
@@ -164,14 +166,32 @@ pub fn run_lesson(plan: &LessonPlan, stop: &StopFlag) -> Result<Comparison, Erro
             _ => line.push_str(" Not what you guessed: read on."),
         }
         let _ = write!(out, "{}", wrap(&line, "  "));
-        if let Some(a) = read_anatomy(&plan.compare.out.join(&r.row.run_dir)) {
+        let anatomy = read_anatomy(&plan.compare.out.join(&r.row.run_dir));
+        if let Some(a) = &anatomy {
             let _ = write!(
                 out,
                 "{}",
-                crate::report::anatomy_text(&a, Some(plan.budget), "  ")
+                crate::report::anatomy_text(a, Some(plan.budget), "  ")
             );
         }
-        let _ = write!(out, "{}", wrap(stage.lesson, "  "));
+        // What to take from it, from this run's numbers and the baseline's.
+        let numbers = StageNumbers {
+            peak: measured,
+            split: r.row.split.clone().unwrap_or_default(),
+            oom_retries: r.row.oom_retries,
+            completed: r.row.status == RowStatus::Completed,
+            ..Default::default()
+        };
+        let numbers = match &anatomy {
+            Some(a) => numbers.with_anatomy(a),
+            None => numbers,
+        };
+        let base = baseline.get_or_insert_with(|| numbers.clone()).clone();
+        let _ = write!(
+            out,
+            "{}",
+            wrap(&after_text(stage.variant, &numbers, &base), "  ")
+        );
         let _ = out.flush();
         runs.push(r);
     }

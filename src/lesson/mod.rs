@@ -6,5 +6,7 @@
 //! asked), ending with the comparison table.
 
 mod stages;
+mod verdict;
 
 pub use stages::{Stage, STAGES};
+pub use verdict::{after_text, relative, StageNumbers};

@@ -128,7 +128,8 @@ pub struct PointReading {
     pub in_use: Option<Bytes>,
     /// Bytes of pool pages held (GPU).
     pub reserved: Option<Bytes>,
-    /// What the driver or OS charges the process: NVML process VRAM (GPU), RSS (CPU).
+    /// What the driver or OS charges the process: NVML process VRAM (GPU, less the
+    /// ballast `--vram-budget` holds in the same process), RSS (CPU).
     pub process: Option<Bytes>,
     /// The highest `in_use` since the previous point, inside the phase that ends here
     /// (the host heap's peak counter: CPU only; burn's allocator keeps no peak).

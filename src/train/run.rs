@@ -394,7 +394,18 @@ pub fn train<B: super::TrainBackend>(
                 MemoryKind::Gpu => "nvml".into(),
                 MemoryKind::Host => "rss".into(),
             },
-            measured: points.clone(),
+            // The process figure without `--vram-budget`'s ballast, which this process
+            // holds too (NVML counts it), so that it is the run's own.
+            measured: points
+                .iter()
+                .cloned()
+                .map(|mut p| {
+                    if let (Some(proc_), Some(b)) = (p.process, kit.ballast) {
+                        p.process = Some(Bytes(proc_.0.saturating_sub(b.0)));
+                    }
+                    p
+                })
+                .collect(),
             predicted: Vec::new(),
         }),
     };

@@ -36,6 +36,30 @@ fn the_lesson_shows_the_baseline_die_and_every_technique_fit() {
         text.contains("no step completed, so nothing was measured"),
         "{text}"
     );
+    // The texts after each stage are the runs' numbers: mixed precision's activations as
+    // its summary has them (heap after forward, less the known categories and what the
+    // heap held at the step's start), against the baseline's predicted ones.
+    let amp: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("amp-bf16").join("summary.json")).unwrap(),
+    )
+    .unwrap();
+    let points = amp["anatomy"]["measured"].as_array().unwrap();
+    let rest = |name: &str| {
+        let p = points.iter().find(|p| p["at"] == name).unwrap();
+        let known: u64 = p["known"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|k| k["bytes"].as_u64().unwrap())
+            .sum();
+        p["in_use"].as_u64().unwrap() - known
+    };
+    let activations = (rest("forward") - rest("start")) as f64 / (1u64 << 20) as f64;
+    let said =
+        format!("The activations after the forward pass (measured) were {activations:.1} MiB");
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains(&said), "{said} not in: {flat}");
+    assert!(!flat.contains("precision halves"), "{flat}");
     assert!(!text.contains("Your guess"), "--yes asks nothing: {text}");
     let cmp: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("compare.json")).unwrap())
