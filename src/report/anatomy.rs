@@ -170,7 +170,7 @@ pub fn anatomy_svg(a: &StepAnatomy, budget: Option<Bytes>) -> String {
     let bar_w = group_w * 0.3;
     let mut s = format!(
         "<svg class=\"anatomy\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w} {}\" width=\"100%\" style=\"max-width:760px\" role=\"img\" aria-label=\"{}\">",
-        h + 40.0,
+        h + 40.0, // room for two legend rows
         esc(&heading(a))
     );
     // The y axis: four gridlines.
@@ -272,19 +272,24 @@ pub fn anatomy_svg(a: &StepAnatomy, budget: Option<Bytes>) -> String {
             yy - 4.0
         );
     }
-    // The legend, one row under the axis labels.
-    let mut x = left;
+    // The legend under the axis labels, in as many rows as it needs.
+    let (mut x, mut row) = (left, 0.0);
     for c in Category::ALL.iter().filter(|c| used.contains(c)) {
+        let item = 18.0 + c.label().len() as f64 * 6.5;
+        if x + item > w && x > left {
+            x = left;
+            row += 16.0;
+        }
         let _ = write!(
             s,
             "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"10\" height=\"10\" fill=\"{}\"/><text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\">{}</text>",
-            h + 14.0,
+            h + 4.0 + row,
             color(*c),
             x + 13.0,
-            h + 23.0,
+            h + 13.0 + row,
             c.label()
         );
-        x += 18.0 + c.label().len() as f64 * 6.0;
+        x += item;
     }
     s.push_str("</svg>");
     s
