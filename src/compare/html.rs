@@ -201,7 +201,7 @@ fn detail(d: &RunDetail) -> String {
 const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:1100px;padding:0 1rem;color:#222}
 table{border-collapse:collapse;font-size:13px;margin:.5rem 0}td,th{border:1px solid #ccc;padding:3px 6px;text-align:left}
 th{background:#f3f3f3}.sim{background:#fff3cd;padding:.5rem;border:1px solid #e0c36a}pre{white-space:pre-wrap;font-size:13px}
-#legend label{margin-right:1rem;font-size:14px}.wide{overflow-x:auto}details{margin:.4rem 0}summary{cursor:pointer;font-weight:600}";
+#legend label{margin-right:1rem;font-size:14px}.wide{overflow-x:auto}.fit table{width:100%;table-layout:fixed;font-size:11px}.fit td,.fit th{overflow-wrap:break-word;vertical-align:top;padding:2px 3px}.fit th:last-child{width:20%}details{margin:.4rem 0}summary{cursor:pointer;font-weight:600}";
 
 const SCRIPT: &str = "(function(){
 var boxes=document.querySelectorAll('#legend input');
@@ -235,7 +235,7 @@ pub fn report_html(cmp: &Comparison, series: &[Series], details: &[RunDetail]) -
     if cmp.simulated {
         s.push_str("<p class=\"sim\">The out-of-memory failures on this page are SIMULATED: --memory-budget on the CPU makes crossing a host-heap budget count as an out-of-memory failure; nothing ran out of memory.</p>");
     }
-    s.push_str("<h2>The table</h2><div class=\"wide\">");
+    s.push_str("<h2>The table</h2><div class=\"wide fit\">");
     s.push_str(&table(&cmp.headers(), &cmp.cells()));
     s.push_str("</div>");
     let _ = write!(
