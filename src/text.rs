@@ -1,5 +1,13 @@
 //! Text for the terminal: paragraphs wrapped to a width, so every command's prose reads
-//! the same.
+//! the same; and text made safe for HTML pages.
+
+/// `s` with `&`, `<`, `>` and `"` escaped for HTML text and attribute values.
+pub fn html_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
 
 /// Wraps `text` (paragraphs separated by blank lines) at 90 columns, each line starting
 /// with `indent`; ends with a newline.

@@ -526,22 +526,10 @@ fn add_prediction(plan: &TrainPlan, summary: &mut RunSummary) {
         MemoryKind::Host if plan.memory_budget.is_some() => Target::budgeted_cpu(),
         MemoryKind::Host => Target::this_cpu(),
     };
+    let (plan_started, kind) = (summary.adaptation.initial_plan, summary.memory.kind);
     let anatomy = summary
         .anatomy
-        .get_or_insert_with(|| crate::results::StepAnatomy {
-            step: None,
-            plan: summary.adaptation.initial_plan,
-            in_use_source: match summary.memory.kind {
-                MemoryKind::Gpu => "allocator".into(),
-                MemoryKind::Host => "host heap".into(),
-            },
-            process_source: match summary.memory.kind {
-                MemoryKind::Gpu => "nvml".into(),
-                MemoryKind::Host => "rss".into(),
-            },
-            measured: Vec::new(),
-            predicted: Vec::new(),
-        });
+        .get_or_insert_with(|| crate::results::StepAnatomy::empty(None, plan_started, kind));
     anatomy.predicted =
         Estimate::with_plan(&plan.config, summary.vocab, target, anatomy.plan).points();
 }

@@ -8,6 +8,7 @@ use std::fmt::Write;
 use serde_json::Value;
 
 use super::{Comparison, Series};
+use crate::text::html_escape as esc;
 use crate::units::Bytes;
 
 /// What the report shows of one run beyond its table row, read from its `summary.json`.
@@ -25,13 +26,6 @@ const COLORS: [&str; 12] = [
     "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
     "#bcbd22", "#17becf", "#393b79", "#637939",
 ];
-
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
 
 /// The chart: one polyline per series (class `series`), a tick at every step boundary.
 fn chart(series: &[Series], y_label: &str) -> String {

@@ -9,4 +9,4 @@ mod stages;
 mod verdict;
 
 pub use stages::{Stage, STAGES};
-pub use verdict::{after_text, relative, StageNumbers};
+pub use verdict::{after_text, StageNumbers};

@@ -6,6 +6,7 @@ use std::fmt::Write;
 
 use crate::results::anatomy::total;
 use crate::results::{Category, Slice, StepAnatomy, StepPoint};
+use crate::text::html_escape as esc;
 use crate::units::Bytes;
 
 /// What the bars are of.
@@ -32,6 +33,20 @@ fn heading(a: &StepAnatomy) -> String {
     }
 }
 
+/// The largest figure either chart draws: the budget, every stack's total, every peak.
+fn top_of(a: &StepAnatomy, measured: &[(StepPoint, Vec<Slice>)], budget: Option<Bytes>) -> Bytes {
+    let stacks = a.predicted.iter().map(|p| total(&p.stack));
+    let peaks = StepPoint::ALL
+        .iter()
+        .flat_map(|&at| [a.predicted_peak(at), a.measured_peak(at)]);
+    stacks
+        .chain(measured.iter().map(|(_, s)| total(s)))
+        .chain(peaks.flatten())
+        .chain(budget)
+        .max()
+        .unwrap_or(Bytes(0))
+}
+
 /// One bar of `width` characters for `stack`, scaled so that `max` fills it.
 fn bar(stack: &[Slice], max: Bytes, width: usize) -> String {
     let mut out = String::new();
@@ -51,19 +66,7 @@ fn bar(stack: &[Slice], max: Bytes, width: usize) -> String {
 /// totals, and a key of the letters used. `budget` is drawn as a `|` where it falls.
 pub fn anatomy_text(a: &StepAnatomy, budget: Option<Bytes>, indent: &str) -> String {
     let measured = a.measured_stacks();
-    let mut max = budget.unwrap_or(Bytes(0));
-    for p in &a.predicted {
-        max = max.max(total(&p.stack));
-    }
-    for (_, s) in &measured {
-        max = max.max(total(s));
-    }
-    for p in &a.predicted {
-        max = max.max(p.peak.unwrap_or(Bytes(0)));
-    }
-    for r in &a.measured {
-        max = max.max(r.peak.unwrap_or(Bytes(0)));
-    }
+    let max = top_of(a, &measured, budget);
     const WIDTH: usize = 50;
     let mut out = format!("{indent}{}\n", heading(a));
     let mark = budget.map(|b| (b.0 as f64 / max.0.max(1) as f64 * WIDTH as f64).round() as usize);
@@ -106,11 +109,11 @@ pub fn anatomy_text(a: &StepAnatomy, budget: Option<Bytes>, indent: &str) -> Str
             }
         }
         if let Some(p) = p {
-            let peak = a.predicted.iter().find(|x| x.at == at).and_then(|x| x.peak);
+            let peak = a.predicted_peak(at);
             line(&format!("{} predicted", at.label()), p, peak, &mut out);
         }
         if let Some(m) = m {
-            let peak = a.measured.iter().find(|x| x.at == at).and_then(|x| x.peak);
+            let peak = a.measured_peak(at);
             line(&format!("{} measured", at.label()), m, peak, &mut out);
         }
     }
@@ -137,31 +140,12 @@ fn color(c: Category) -> &'static str {
     COLORS[i]
 }
 
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
 /// The SVG chart: for every phase boundary a predicted (hatched outline) and a measured
 /// bar, stacked by category, with a legend, the totals above the bars and the budget as a
 /// dashed line. Each rectangle's tooltip names its category and size.
 pub fn anatomy_svg(a: &StepAnatomy, budget: Option<Bytes>) -> String {
     let measured = a.measured_stacks();
-    let mut max = budget.unwrap_or(Bytes(0));
-    for p in &a.predicted {
-        max = max.max(total(&p.stack));
-    }
-    for (_, s) in &measured {
-        max = max.max(total(s));
-    }
-    for p in &a.predicted {
-        max = max.max(p.peak.unwrap_or(Bytes(0)));
-    }
-    for r in &a.measured {
-        max = max.max(r.peak.unwrap_or(Bytes(0)));
-    }
+    let max = top_of(a, &measured, budget);
     let max = max.0.max(1) as f64 * 1.1;
     let (w, h, left, top, bottom) = (760.0, 330.0, 70.0, 20.0, 60.0);
     let plot_h = h - top - bottom;
@@ -248,7 +232,7 @@ pub fn anatomy_svg(a: &StepAnatomy, budget: Option<Bytes>) -> String {
             used.extend(p.iter().filter(|x| x.bytes.0 > 0).map(|x| x.category));
         }
         if let Some((_, m)) = measured.iter().find(|(x, _)| x == at) {
-            let peak = a.measured.iter().find(|x| x.at == *at).and_then(|x| x.peak);
+            let peak = a.measured_peak(*at);
             stack_rects(&mut s, x0 + bar_w + 4.0, m, peak, false);
             used.extend(m.iter().filter(|x| x.bytes.0 > 0).map(|x| x.category));
         }

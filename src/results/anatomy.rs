@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::strategy::StepPlan;
 use crate::units::Bytes;
+use crate::vocab::MemoryKind;
 
 /// Where in a step memory was read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -215,6 +216,39 @@ pub struct StepAnatomy {
 }
 
 impl StepAnatomy {
+    /// An anatomy of `plan` with nothing read or predicted yet, its sources named for
+    /// the memory the run measures.
+    pub fn empty(step: Option<usize>, plan: StepPlan, kind: MemoryKind) -> Self {
+        let (in_use, process) = match kind {
+            MemoryKind::Gpu => ("allocator", "nvml"),
+            MemoryKind::Host => ("host heap", "rss"),
+        };
+        Self {
+            step,
+            plan,
+            in_use_source: in_use.into(),
+            process_source: process.into(),
+            measured: Vec::new(),
+            predicted: Vec::new(),
+        }
+    }
+
+    /// The highest reading inside the phase that ends at `at` (CPU only).
+    pub fn measured_peak(&self, at: StepPoint) -> Option<Bytes> {
+        self.measured
+            .iter()
+            .find(|p| p.at == at)
+            .and_then(|p| p.peak)
+    }
+
+    /// The estimate's peak, when it falls in the phase that ends at `at`.
+    pub fn predicted_peak(&self, at: StepPoint) -> Option<Bytes> {
+        self.predicted
+            .iter()
+            .find(|p| p.at == at)
+            .and_then(|p| p.peak)
+    }
+
     /// Whether `in_use` is the host heap (the CPU), not a GPU allocator.
     pub fn on_host(&self) -> bool {
         self.in_use_source == "host heap"

@@ -384,16 +384,6 @@ pub fn train<B: super::TrainBackend>(
         wall_s: started.elapsed().as_secs_f64(),
         host_peak_rss: host::peak_rss(),
         anatomy: trainer.anatomy().map(|(step, plan, points)| StepAnatomy {
-            step: Some(*step),
-            plan: *plan,
-            in_use_source: match kit.instruments.allocator {
-                Some(_) => "allocator".into(),
-                None => "host heap".into(),
-            },
-            process_source: match kit.memory_kind {
-                MemoryKind::Gpu => "nvml".into(),
-                MemoryKind::Host => "rss".into(),
-            },
             // The process figure without `--vram-budget`'s ballast, which this process
             // holds too (NVML counts it), so that it is the run's own.
             measured: points
@@ -406,7 +396,7 @@ pub fn train<B: super::TrainBackend>(
                     p
                 })
                 .collect(),
-            predicted: Vec::new(),
+            ..StepAnatomy::empty(Some(*step), *plan, kit.memory_kind)
         }),
     };
     RunResult {
