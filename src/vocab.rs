@@ -230,6 +230,9 @@ vocabulary! {
         PoolExact = "pool-exact",
         /// `--strategy shard-optimizer`: only over several devices (`compare --devices`).
         ShardOptimizer = "shard-optimizer",
+        /// baseline with `--set optim.kind=sgd`: no optimizer state (the lesson's big-model
+        /// part); another optimizer, so not in `--strategies all`.
+        Sgd = "sgd",
     }
 }
 

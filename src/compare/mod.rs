@@ -16,12 +16,13 @@ pub use plot::{memory_svg, Series};
 pub fn parse_variants(list: &str, several_devices: bool) -> Result<Vec<Variant>, String> {
     if list.trim() == "all" {
         // shard-optimizer splits the optimizer state across devices: a row only with them.
-        // pool-exact is the default pool now: the same run as the baseline.
+        // pool-exact is the default pool now: the same run as the baseline; sgd is
+        // another optimizer, not a way to fit the same training.
         return Ok(Variant::ALL
             .iter()
             .copied()
             .filter(|v| several_devices || *v != Variant::ShardOptimizer)
-            .filter(|v| *v != Variant::PoolExact)
+            .filter(|v| *v != Variant::PoolExact && *v != Variant::Sgd)
             .collect());
     }
     let mut out = Vec::new();

@@ -3,7 +3,7 @@
 //! memory mode).
 
 use crate::config::{ConfigFile, Draft};
-use crate::vocab::{AttentionKind, PoolMode, Precision, Strategy, Variant};
+use crate::vocab::{AttentionKind, OptimKind, PoolMode, Precision, Strategy, Variant};
 
 impl Variant {
     /// Writes this row's settings into `draft`; `accum_steps` is grad-accum's K.
@@ -42,6 +42,7 @@ impl Variant {
             }),
             Variant::PoolExact => set("memory.mode", &|f| f.memory.mode = PoolMode::Exact),
             Variant::PoolGrowth => set("memory.mode", &|f| f.memory.mode = PoolMode::Growth),
+            Variant::Sgd => set("optim.kind", &|f| f.optim.kind = OptimKind::Sgd),
             Variant::Baseline
             | Variant::AutoHalve
             | Variant::Checkpointing

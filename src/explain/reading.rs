@@ -33,8 +33,31 @@ batch-side techniques (AMP, accumulation, checkpointing, efficient attention) co
 Then what the allocator and the runtime hold: the pool's slack (pages kept for reuse,
 `oomlab explain pool`), the CUDA context and libraries' workspaces (hundreds of MiB per
 process before any tensor), and the update step's temporaries (AdamW computes its update
-in new buffers of the parameters' size). `oomlab estimate` adds these up term by term
-(all but the update step's temporaries, so far).
+in new buffers of the parameters' size, and oomlab keeps the new weights and state beside
+the old ones until the step has passed its checks). `oomlab estimate` adds these up term
+by term.
+",
+    ),
+    (
+        "sgd",
+        "a lighter optimizer state: SGD keeps no moments, AdamW two per parameter",
+        "\
+What it does: `--set optim.kind=sgd` (the compare and lesson row `sgd`) trains with plain
+SGD, which keeps no state: each step is the weights minus the learning rate times the
+gradient. AdamW keeps two f32 moments per parameter, 8 of its 16 bytes per parameter in
+f32; SGD needs 8 (weights and gradients). During the update oomlab keeps the new weights
+and state beside the old ones until the step has passed its checks, so its update moment
+holds 28 bytes per parameter with AdamW in f32 and 12 with SGD.
+
+When to use it: when the fixed state (weights, gradients, optimizer state) is what does
+not fit, not the activations: a big model on a small card. Batch-side techniques (AMP,
+accumulation, checkpointing) cannot help there. Other ways to shrink the state: pure half
+precision (`oomlab explain half`), sharding it over several devices (`oomlab explain
+shard-optimizer`); outside oomlab, 8-bit AdamW, Adafactor, or LoRA (a frozen base).
+
+What it costs: SGD is not AdamW: it needs its own learning rate (often 10-100x AdamW's)
+and usually more steps, and transformers train worse with it. The lesson's `sgd` row keeps
+AdamW's learning rate, so its loss is not a fair comparison; its memory is.
 ",
     ),
     (
@@ -389,6 +412,7 @@ fn glossary_example() -> String {
 pub fn measured(topic: &str) -> Option<String> {
     Some(match topic {
         "anatomy" => optimizer_state() + &glossary_example(),
+        "sgd" => optimizer_state(),
         "read-oom" => corpus_table() + &page_requests(),
         "fragmentation" => fragmentation_case() + &page_requests(),
         "order" => savings(),
