@@ -546,7 +546,9 @@ so (a minute on two cores).
 
   oomlab lesson                  interactive on a terminal
   oomlab lesson --yes            no questions (classrooms, scripts)
-  oomlab lesson --budget 6GiB    another card size";
+  oomlab lesson --budget 6GiB    another card size
+  oomlab lesson --part 2         only the model too big for the card
+  oomlab lesson --exercises > exercises.md   questions and answers for a class";
 
 /// `oomlab lesson`
 #[derive(Debug, Args)]
@@ -569,6 +571,14 @@ pub struct LessonArgs {
     /// Ask nothing: run every stage one after the other.
     #[arg(long, short)]
     pub yes: bool,
+    /// Print predict-then-run exercises for a class instead of running the lesson: the
+    /// questions, the command that measures each, and an answer key from `oomlab
+    /// estimate` for this device and budget (Markdown: `> exercises.md`).
+    #[arg(long)]
+    pub exercises: bool,
+    /// Run one part only: 1 (a batch too big for the card) or 2 (a model too big for it).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=2))]
+    pub part: Option<u64>,
     /// Folder for the stages' runs and the table (default runs/<time>-lesson).
     #[arg(long, short, value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -613,7 +623,8 @@ pub struct CompareArgs {
     /// amp-f16 = baseline with --precision bf16/f16, half-bf16, half-f16,
     /// attention-math = baseline with --attention math, pool-growth = baseline with
     /// --memory-mode growth; with --devices also shard-optimizer; not in all:
-    /// pool-exact = baseline with --memory-mode exact, the default since issue 26).
+    /// pool-exact = baseline with --memory-mode exact, the default since issue 26; sgd =
+    /// baseline with optim.kind sgd, no optimizer state).
     #[arg(long, default_value = "all", value_name = "LIST|all")]
     pub strategies: String,
     /// Built-in config name (tiny, gpu, h200) or path to a TOML file.

@@ -41,7 +41,12 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
             Ok(0)
         }
         Command::Lesson(args) => {
+            let exercises = args.exercises;
             let plan = resolve_lesson(args)?;
+            if exercises {
+                print!("{}", crate::cmd::lesson::exercises_markdown(&plan)?);
+                return Ok(0);
+            }
             let stop = stop_on_ctrl_c();
             crate::cmd::lesson::run_lesson(&plan, &stop)?;
             Ok(if stop.requested() {

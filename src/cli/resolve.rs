@@ -560,37 +560,137 @@ pub fn resolve_lesson(
     } else {
         None
     };
-    let strategies = crate::lesson::STAGES
-        .iter()
-        .map(|s| s.variant.name())
-        .collect::<Vec<_>>()
-        .join(",");
-    let compare = resolve_compare(CompareArgs {
-        strategies,
-        config: args
-            .config
-            .unwrap_or_else(|| if gpu { "gpu" } else { "tiny" }.into()),
-        steps: 4,
-        batch: lesson_model.then_some(LESSON_BATCH),
-        max_steps: Some(args.max_steps.unwrap_or(if gpu { 10 } else { 20 })),
-        device,
-        devices: Vec::new(),
-        vram_budget: gpu.then_some(budget),
-        memory_budget: (!gpu).then_some(budget),
-        set: args.set,
-        out: Some(args.out.unwrap_or_else(crate::cmd::lesson::default_out)),
-        json: false,
-        brief: true,
-        html: None,
-        quiet: true,
-    })?;
+    let out = args.out.unwrap_or_else(crate::cmd::lesson::default_out);
+    let max_steps = Some(args.max_steps.unwrap_or(if gpu { 10 } else { 20 }));
+    let config = args
+        .config
+        .unwrap_or_else(|| if gpu { "gpu" } else { "tiny" }.into());
+    let compare_of = |part: &crate::lesson::Part, set: Vec<String>, batch: Option<u64>| {
+        resolve_compare(CompareArgs {
+            strategies: part
+                .stages
+                .iter()
+                .map(|s| s.variant.name())
+                .collect::<Vec<_>>()
+                .join(","),
+            config: config.clone(),
+            steps: 4,
+            batch,
+            max_steps,
+            device: device.clone(),
+            devices: Vec::new(),
+            vram_budget: gpu.then_some(budget),
+            memory_budget: (!gpu).then_some(budget),
+            set,
+            out: Some(out.join(part.folder)),
+            json: false,
+            brief: true,
+            html: None,
+            quiet: true,
+        })
+    };
+    let mut parts = Vec::new();
+    let mut skipped = None;
+    for part in &crate::lesson::PARTS {
+        if args.part.is_some_and(|p| p as usize != part.number) {
+            continue;
+        }
+        if part.number == 1 {
+            let batch = lesson_model.then_some(LESSON_BATCH);
+            parts.push(crate::cmd::lesson::PartPlan {
+                part,
+                compare: compare_of(part, args.set.clone(), batch)?,
+                flags: train_flags(&config, &args.set, batch),
+            });
+        } else if lesson_model {
+            // The lesson's model, wider, at a small batch: its own settings come after the
+            // user's, so that the shape is the one the part is written for.
+            let big = big_model(gpu);
+            let set: Vec<String> = args
+                .set
+                .iter()
+                .cloned()
+                .chain(big.set.iter().map(|s| s.to_string()))
+                .collect();
+            parts.push(crate::cmd::lesson::PartPlan {
+                part,
+                flags: train_flags(&config, &set, Some(big.batch)),
+                compare: compare_of(part, set, Some(big.batch))?,
+            });
+        } else {
+            skipped = Some(format!(
+                "Part {} ({}) is written for the lesson's own model and batch; with --config or --set train.batch it is left out.",
+                part.number, part.title
+            ));
+        }
+    }
+    if parts.is_empty() {
+        return Err(Error::Unsupported(
+            skipped.unwrap_or_else(|| "no part to run".into()),
+        ));
+    }
     Ok(crate::cmd::lesson::LessonPlan {
-        compare,
+        parts,
         budget,
         gpu,
         card_total,
         ask: !args.yes && std::io::IsTerminal::is_terminal(&std::io::stdin()),
+        skipped,
+        device_flags: format!(
+            "--device {device} --{}-budget {}",
+            if gpu { "vram" } else { "memory" },
+            size_flag(budget)
+        ),
     })
+}
+
+/// `--config NAME [--set K=V ...] [--batch N]` for `oomlab train`, as a user would type it.
+fn train_flags(config: &str, set: &[String], batch: Option<u64>) -> String {
+    let mut out = format!("--config {config}");
+    for s in set {
+        out.push_str(&format!(" --set {s}"));
+    }
+    if let Some(b) = batch {
+        out.push_str(&format!(" --batch {b}"));
+    }
+    out
+}
+
+/// A size as the command line takes it, exactly: `65MiB`, `7680MiB`, `8GiB`.
+fn size_flag(b: Bytes) -> String {
+    if b.0 % (1 << 30) == 0 {
+        format!("{}GiB", b.0 >> 30)
+    } else if b.0 % (1 << 20) == 0 {
+        format!("{}MiB", b.0 >> 20)
+    } else {
+        b.0.to_string()
+    }
+}
+
+/// Part 2's model: the lesson's own, wider, at a small batch.
+pub struct BigModel {
+    /// The config keys that make it (on top of `tiny` or `gpu`).
+    pub set: &'static [&'static str],
+    /// Its batch.
+    pub batch: u64,
+}
+
+/// Part 2's model on a GPU (`gpu` widened) or on the CPU (`tiny` widened). Sized with
+/// `oomlab estimate` against the default budgets: the f32 AdamW update (28 bytes per
+/// parameter while old and new weights and moments are both held) is well over the
+/// budget, pure bf16 (14) and SGD (12) well under it.
+pub fn big_model(gpu: bool) -> BigModel {
+    if gpu {
+        BigModel {
+            set: &["model.d_model=2048", "model.n_heads=16", "model.d_ff=8192"],
+            batch: 4,
+        }
+    } else {
+        BigModel {
+            set: &["model.d_model=256", "model.n_layers=4", "model.d_ff=1024"],
+            batch: 4,
+        }
+    }
 }
 
 /// Turns `estimate` flags into a plan: the run as `train` would resolve it, and (without

@@ -5,7 +5,7 @@
 //! `oomlab estimate`'s prediction beside the measurement (and the learner's guess, when
 //! asked), ending with the comparison table.
 
-use crate::lesson::{after_text, StageNumbers, STAGES};
+use crate::lesson::{after_text, several_devices_text, Part, StageNumbers};
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -13,17 +13,29 @@ use std::path::PathBuf;
 use crate::cmd::compare::{finish, prepare, run_row, ComparePlan, RowRun};
 use crate::data::Corpus;
 use crate::error::Error;
-use crate::estimate::{Estimate, Target};
+use crate::estimate::{Estimate, Target, TermKind};
 use crate::results::{Comparison, RowStatus};
 use crate::text::wrap;
 use crate::train::StopFlag;
 use crate::units::Bytes;
 
+/// One part of the lesson: its stages as compare rows sharing one model and the budget.
+#[derive(Debug, Clone)]
+pub struct PartPlan {
+    /// Which part.
+    pub part: &'static Part,
+    /// Its stages as compare rows, in lesson order, in its own folder.
+    pub compare: ComparePlan,
+    /// The flags that make its model and batch for `oomlab train` (`--config tiny
+    /// --batch 96`), for the exercises' commands.
+    pub flags: String,
+}
+
 /// A validated lesson.
 #[derive(Debug, Clone)]
 pub struct LessonPlan {
-    /// The stages as compare rows, in lesson order, sharing the budget.
-    pub compare: ComparePlan,
+    /// The parts to run, in order.
+    pub parts: Vec<PartPlan>,
     /// The budget standing in for the small card.
     pub budget: Bytes,
     /// Whether it is a VRAM budget (real OOMs) or a host-heap one (SIMULATED).
@@ -32,6 +44,63 @@ pub struct LessonPlan {
     pub card_total: Option<Bytes>,
     /// Ask the learner to guess before each stage.
     pub ask: bool,
+    /// A part left out, and why.
+    pub skipped: Option<String>,
+    /// The flags that put a run on this device under this budget.
+    pub device_flags: String,
+}
+
+impl LessonPlan {
+    /// Where the estimate sizes for: the card (GPU) or the budgeted heap (CPU).
+    fn target(&self) -> Option<Target> {
+        if self.gpu {
+            Some(Target::Cuda {
+                total: self.card_total?,
+            })
+        } else {
+            Some(Target::budgeted_cpu())
+        }
+    }
+}
+
+/// `oomlab lesson --exercises`: the handout for this device and budget, in Markdown.
+pub fn exercises_markdown(plan: &LessonPlan) -> Result<String, Error> {
+    let target = plan.target().ok_or_else(|| {
+        Error::Unsupported("the card's size could not be read through NVML".into())
+    })?;
+    let part = |n: usize| -> Option<crate::lesson::HandoutPart<'_>> {
+        let p = plan.parts.iter().find(|p| p.part.number == n)?;
+        let rows: Vec<_> = p
+            .compare
+            .rows
+            .iter()
+            .filter_map(|(v, c)| c.as_ref().ok().map(|(_, cfg)| (*v, cfg)))
+            .collect();
+        let cfg = rows.first()?.1;
+        let vocab = Corpus::load(&cfg.data, cfg.model.seq_len).ok()?.vocab.len();
+        Some(crate::lesson::HandoutPart {
+            flags: p.flags.clone(),
+            rows,
+            vocab,
+        })
+    };
+    let small = part(1).ok_or_else(|| {
+        Error::Unsupported("the exercises are written for part 1; run without --part 2".into())
+    })?;
+    let handout = crate::lesson::Handout {
+        target,
+        budget: plan.budget,
+        gpu: plan.gpu,
+        run_flags: plan.device_flags.clone(),
+        small,
+        big: part(2),
+    };
+    let device = plan
+        .parts
+        .first()
+        .and_then(|p| p.compare.run_args.get(1).cloned())
+        .unwrap_or_default();
+    Ok(crate::lesson::handout_markdown(&handout, &device))
 }
 
 /// What the learner said before a stage.
@@ -56,9 +125,9 @@ fn ask(question: &str) -> Guess {
     }
 }
 
-/// Runs the lesson: the narration goes to stdout as it happens; returns the comparison.
-pub fn run_lesson(plan: &LessonPlan, stop: &StopFlag) -> Result<Comparison, Error> {
-    let exe = prepare(&plan.compare)?;
+/// Runs the lesson: the narration goes to stdout as it happens; returns each part's
+/// comparison.
+pub fn run_lesson(plan: &LessonPlan, stop: &StopFlag) -> Result<Vec<Comparison>, Error> {
     let mut out = std::io::stdout();
     let sim = if plan.gpu { "" } else { " (SIMULATED)" };
     let what = if plan.gpu {
@@ -73,43 +142,81 @@ pub fn run_lesson(plan: &LessonPlan, stop: &StopFlag) -> Result<Comparison, Erro
             plan.budget
         )
     };
+    let stages: usize = plan.parts.iter().map(|p| p.part.stages.len()).sum();
     let _ = write!(
         out,
-        "oomlab lesson: {} stages, each a training run in a fresh process, under\n{}",
-        STAGES.len(),
+        "oomlab lesson: {} part(s), {stages} stages, each a training run in a fresh process, under\n{}",
+        plan.parts.len(),
         wrap(&what, "  ")
     );
-    let mut runs: Vec<RowRun> = Vec::new();
-    // The first stage's numbers, the others' reference.
-    let mut baseline: Option<StageNumbers> = None;
-    for (i, stage) in STAGES.iter().enumerate() {
+    if let Some(s) = &plan.skipped {
+        let _ = write!(out, "{}", wrap(s, "  "));
+    }
+    let mut tables = Vec::new();
+    for part in &plan.parts {
         if stop.requested() {
             break;
         }
-        let Some((variant, config)) = plan.compare.rows.iter().find(|(v, _)| *v == stage.variant)
+        let cmp = run_part(plan, part, stop, &mut out)?;
+        let _ = writeln!(
+            out,
+            "\nPart {}, all stages side by side{sim}:\n{}\nfolder: {} (compare.md, memory.svg, report.html, one folder per run).",
+            part.part.number,
+            cmp.to_terminal_brief(),
+            part.compare.out.display()
+        );
+        tables.push(cmp);
+    }
+    let _ = writeln!(
+        out,
+        "\nNext: `oomlab explain order`, `oomlab explain <technique>`, `oomlab lesson --exercises` (questions for a class)."
+    );
+    Ok(tables)
+}
+
+/// Runs one part's stages and writes its table.
+fn run_part(
+    plan: &LessonPlan,
+    part: &PartPlan,
+    stop: &StopFlag,
+    out: &mut impl Write,
+) -> Result<Comparison, Error> {
+    let sim = if plan.gpu { "" } else { " (SIMULATED)" };
+    let exe = prepare(&part.compare)?;
+    let _ = writeln!(
+        out,
+        "\n== Part {}: {} ==",
+        part.part.number, part.part.title
+    );
+    let _ = write!(out, "{}", wrap(part.part.intro, "  "));
+    let total = part.part.stages.len();
+    let mut runs: Vec<RowRun> = Vec::new();
+    // The first stage's numbers, the others' reference.
+    let mut baseline: Option<StageNumbers> = None;
+    let mut last_config = None;
+    for (i, stage) in part.part.stages.iter().enumerate() {
+        if stop.requested() {
+            break;
+        }
+        let Some((variant, config)) = part.compare.rows.iter().find(|(v, _)| *v == stage.variant)
         else {
             continue;
         };
-        let _ = writeln!(out, "\nStage {}/{}: {}", i + 1, STAGES.len(), stage.title);
+        let _ = writeln!(out, "\nStage {}/{total}: {}", i + 1, stage.title);
         let _ = write!(out, "{}", wrap(stage.what, "  "));
         // The prediction, before the run.
-        let predicted = config.as_ref().ok().and_then(|(_, cfg)| {
+        let estimate = config.as_ref().ok().and_then(|(_, cfg)| {
             let corpus = Corpus::load(&cfg.data, cfg.model.seq_len).ok()?;
-            let target = if plan.gpu {
-                Target::Cuda {
-                    total: plan.card_total?,
-                }
-            } else {
-                Target::budgeted_cpu()
-            };
-            Some(Estimate::of(cfg, corpus.vocab.len(), target).peak)
+            last_config = Some((cfg.clone(), corpus.vocab.len()));
+            Some(Estimate::of(cfg, corpus.vocab.len(), plan.target()?))
         });
-        if let Some(p) = predicted {
+        if let Some(e) = &estimate {
             let _ = writeln!(
                 out,
-                "  oomlab estimate predicts a peak of {p} against the {} budget: {}.",
+                "  oomlab estimate predicts a peak of {} against the {} budget: {}.",
+                e.peak,
                 plan.budget,
-                if p <= plan.budget {
+                if e.peak <= plan.budget {
                     "it fits"
                 } else {
                     "it does not fit"
@@ -122,7 +229,7 @@ pub fn run_lesson(plan: &LessonPlan, stop: &StopFlag) -> Result<Comparison, Erro
         } else {
             Guess::Skipped
         };
-        let r = run_row(&plan.compare, *variant, config, &exe);
+        let r = run_row(&part.compare, *variant, config, &exe);
         let measured = r.row.measured_for_estimate().map(Bytes);
         let fitted = r.row.status == RowStatus::Completed && r.row.oom_retries == 0;
         let result = match &r.row.status {
@@ -142,12 +249,13 @@ pub fn run_lesson(plan: &LessonPlan, stop: &StopFlag) -> Result<Comparison, Erro
         let mut line = format!("Measured: {result}");
         if let Some(m) = measured {
             line.push_str(&format!(
-                "; peak {m} ({})",
+                "; peak {m} ({}{})",
                 if plan.gpu {
                     "NVML, this process"
                 } else {
                     "host heap"
-                }
+                },
+                if fitted { "" } else { ", over every attempt" }
             ));
             // The estimate is for the configured split; a run that ran out of memory
             // peaked in its failed attempt, so the two are not comparable.
@@ -166,7 +274,8 @@ pub fn run_lesson(plan: &LessonPlan, stop: &StopFlag) -> Result<Comparison, Erro
             _ => line.push_str(" Not what you guessed: read on."),
         }
         let _ = write!(out, "{}", wrap(&line, "  "));
-        let anatomy = read_anatomy(&plan.compare.out.join(&r.row.run_dir));
+        let summary = read_summary(&part.compare.out.join(&r.row.run_dir));
+        let anatomy = summary.as_ref().and_then(|s| s.anatomy.clone());
         if let Some(a) = &anatomy {
             let _ = write!(
                 out,
@@ -175,42 +284,78 @@ pub fn run_lesson(plan: &LessonPlan, stop: &StopFlag) -> Result<Comparison, Erro
             );
         }
         // What to take from it, from this run's numbers and the baseline's.
-        let numbers = StageNumbers {
+        let mut numbers = StageNumbers {
             peak: measured,
             split: r.row.split.clone().unwrap_or_default(),
             oom_retries: r.row.oom_retries,
             completed: r.row.status == RowStatus::Completed,
+            budget: Some(plan.budget),
+            failed_step: summary.as_ref().and_then(|s| match &s.stop {
+                crate::results::StopReason::OutOfMemory(e) => Some(e.step),
+                _ => None,
+            }),
             ..Default::default()
         };
-        let numbers = match &anatomy {
-            Some(a) => numbers.with_anatomy(a),
-            None => numbers,
-        };
+        if let Some(e) = &estimate {
+            numbers = numbers.with_estimate(e);
+        }
+        if let Some(a) = &anatomy {
+            numbers = numbers.with_anatomy(a);
+        }
         let base = baseline.get_or_insert_with(|| numbers.clone()).clone();
         let _ = write!(
             out,
             "{}",
-            wrap(&after_text(stage.variant, &numbers, &base), "  ")
+            wrap(
+                &after_text(part.part.number, stage.variant, &numbers, &base),
+                "  "
+            )
         );
         let _ = out.flush();
         runs.push(r);
     }
-    let cmp = finish(&plan.compare, runs)?;
-    let _ = writeln!(
-        out,
-        "\nAll stages side by side{sim}:\n{}\nfolder: {} (compare.md, memory.svg, report.html, one folder per run). Next: `oomlab explain order`, `oomlab explain <technique>`.",
-        cmp.to_terminal_brief(),
-        plan.compare.out.display()
-    );
-    Ok(cmp)
+    // Part 2: what several devices would do, predicted (the lesson runs on one).
+    if part.part.number == 2 && !stop.requested() {
+        if let (Some((cfg, vocab)), Some(target)) = (&last_config, plan.target()) {
+            let mut base_cfg = cfg.clone();
+            base_cfg.optim.kind = crate::vocab::OptimKind::AdamW;
+            base_cfg.train.precision = crate::config::PrecisionMode::F32;
+            base_cfg.train.checkpointing = false;
+            // Each device takes its share of the batch and keeps 1/N of AdamW's state.
+            let batch = base_cfg.train.batch;
+            let per_device: Vec<(usize, Bytes)> = [2, 4]
+                .into_iter()
+                .filter(|n| batch % n == 0)
+                .map(|n| {
+                    let mut c = base_cfg.clone();
+                    c.train.batch = batch / n;
+                    let plan = crate::strategy::StepPlan::even(batch / n, 1);
+                    (n, Estimate::sharded(&c, *vocab, target, plan, n).peak)
+                })
+                .collect();
+            let one = Estimate::of(&base_cfg, *vocab, target);
+            let _ = write!(
+                out,
+                "\n{}",
+                wrap(
+                    &several_devices_text(
+                        one.peak,
+                        one.term(TermKind::OptimizerState),
+                        &per_device,
+                        plan.budget
+                    ),
+                    "  "
+                )
+            );
+        }
+    }
+    finish(&part.compare, runs)
 }
 
-/// One step by category, from a stage's run folder (none when its summary lacks it).
-fn read_anatomy(run_dir: &std::path::Path) -> Option<crate::results::StepAnatomy> {
+/// A stage's `summary.json` (none when its run wrote none).
+fn read_summary(run_dir: &std::path::Path) -> Option<crate::results::RunSummary> {
     let text = std::fs::read_to_string(run_dir.join("summary.json")).ok()?;
-    serde_json::from_str::<crate::results::RunSummary>(&text)
-        .ok()?
-        .anatomy
+    serde_json::from_str(&text).ok()
 }
 
 /// Where the lesson's folder goes by default.

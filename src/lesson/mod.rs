@@ -5,8 +5,10 @@
 //! `oomlab estimate`'s prediction beside the measurement (and the learner's guess, when
 //! asked), ending with the comparison table.
 
+mod exercises;
 mod stages;
 mod verdict;
 
-pub use stages::{Stage, STAGES};
-pub use verdict::{after_text, StageNumbers};
+pub use exercises::{exercises, handout_markdown, Exercise, Handout, HandoutPart};
+pub use stages::{Part, Stage, BIG_MODEL_STAGES, PARTS, STAGES};
+pub use verdict::{after_text, several_devices_text, StageNumbers};

@@ -16,7 +16,40 @@ pub struct Stage {
     pub question: &'static str,
 }
 
-/// The stages, in the order the lesson runs them.
+/// A part of the lesson: its stages share one model, batch and budget.
+#[derive(Debug, Clone, Copy)]
+pub struct Part {
+    /// Its number, from 1.
+    pub number: usize,
+    /// Its heading.
+    pub title: &'static str,
+    /// What it is about, said before its first stage.
+    pub intro: &'static str,
+    /// Its folder under the lesson's (empty: the lesson's own).
+    pub folder: &'static str,
+    /// Its stages, in order.
+    pub stages: &'static [Stage],
+}
+
+/// The lesson's parts, in order.
+pub const PARTS: [Part; 2] = [
+    Part {
+        number: 1,
+        title: "a batch too big for the card",
+        intro: "The activations, what the forward pass keeps for the backward pass, grow with the batch; the model's own state is small. Each technique below shrinks the activations in its own way.",
+        folder: "",
+        stages: STAGES,
+    },
+    Part {
+        number: 2,
+        title: "a model too big for the card",
+        intro: "The same card, a wider model at a small batch: now the weights, gradients and AdamW's two moments (16 bytes per parameter in f32) do not fit before a single activation is kept. The techniques of part 1 shrink activations; what shrinks the fixed state?",
+        folder: "big-model",
+        stages: BIG_MODEL_STAGES,
+    },
+];
+
+/// Part 1's stages, in the order the lesson runs them.
 pub const STAGES: &[Stage] = &[
     Stage {
         variant: Variant::Baseline,
@@ -47,5 +80,45 @@ pub const STAGES: &[Stage] = &[
         title: "auto-halve (--strategy auto-halve)",
         what: "Start with the whole batch; when a step runs out of memory, discard it (model and optimizer untouched), halve the micro-batch, double the accumulation, and retry the same step.",
         question: "Will auto-halve finish?",
+    },
+];
+
+/// Part 2's stages: the model whose fixed state does not fit.
+pub const BIG_MODEL_STAGES: &[Stage] = &[
+    Stage {
+        variant: Variant::Baseline,
+        title: "the big model's baseline: f32 weights, AdamW",
+        what: "Weights, gradients and AdamW's two moments in f32: 16 bytes per parameter, whatever the batch. During the update oomlab keeps the new weights and moments beside the old ones until the step has passed its checks.",
+        question: "Will the big model fit?",
+    },
+    Stage {
+        variant: Variant::AmpBf16,
+        title: "mixed precision on the big model",
+        what: "As in part 1: the passes and the kept activations in bf16, the master weights and the moments in f32, plus a bf16 copy of the weights.",
+        question: "Will mixed precision fit the big model?",
+    },
+    Stage {
+        variant: Variant::GradAccum,
+        title: "gradient accumulation on the big model (4 micro-batches)",
+        what: "As in part 1: a quarter of the batch's activations at a time, plus a running sum of the gradients.",
+        question: "Will gradient accumulation fit the big model?",
+    },
+    Stage {
+        variant: Variant::Checkpointing,
+        title: "activation checkpointing on the big model",
+        what: "As in part 1: element-wise outputs recomputed in the backward pass instead of kept.",
+        question: "Will checkpointing fit the big model?",
+    },
+    Stage {
+        variant: Variant::HalfBf16,
+        title: "pure half precision (--strategy half --precision bf16)",
+        what: "The model itself in bf16: weights, gradients and AdamW's moments all 2 bytes a value, 8 bytes per parameter instead of 16. Updates smaller than a weight's last bit are lost (`oomlab explain half`).",
+        question: "Will pure bf16 fit the big model?",
+    },
+    Stage {
+        variant: Variant::Sgd,
+        title: "a lighter optimizer state (SGD: no moments)",
+        what: "f32 weights and gradients, and an optimizer that keeps nothing between steps: 8 bytes per parameter instead of 16. It is another optimizer with its own learning rate, not a free saving (`oomlab explain sgd`).",
+        question: "Will SGD fit the big model?",
     },
 ];

@@ -27,6 +27,17 @@ pub struct StageNumbers {
     pub oom_retries: u64,
     /// Whether it finished.
     pub completed: bool,
+    /// The budget standing in for the card.
+    pub budget: Option<Bytes>,
+    /// Parameters, from the estimate.
+    pub params: Option<u64>,
+    /// Weights, gradients and optimizer state, as predicted: what no batch technique
+    /// shrinks.
+    pub fixed_state: Option<Bytes>,
+    /// Those plus the new weights and state the update makes beside them, as predicted.
+    pub update: Option<Bytes>,
+    /// The step (from 0) whose out-of-memory failure stopped the run.
+    pub failed_step: Option<usize>,
 }
 
 impl StageNumbers {
@@ -46,6 +57,16 @@ impl StageNumbers {
             ));
         }
         self.micro_batch = Some(a.plan.micro_batch);
+        self
+    }
+
+    /// The fixed state and the update of `e`, the estimate made before the run.
+    pub fn with_estimate(mut self, e: &crate::estimate::Estimate) -> Self {
+        use crate::estimate::TermKind as T;
+        let fixed = e.term(T::Weights).0 + e.term(T::Gradients).0 + e.term(T::OptimizerState).0;
+        self.params = Some(e.params);
+        self.fixed_state = Some(Bytes(fixed));
+        self.update = Some(Bytes(fixed + e.term(T::OptimizerStepCopy).0));
         self
     }
 
@@ -84,8 +105,16 @@ fn activations_line(this: &StageNumbers, base: &StageNumbers) -> Option<String> 
     ))
 }
 
-/// What `variant`'s stage says after it ran.
-pub fn after_text(variant: Variant, this: &StageNumbers, base: &StageNumbers) -> String {
+/// What `variant`'s stage of lesson part `part` says after it ran.
+pub fn after_text(
+    part: usize,
+    variant: Variant,
+    this: &StageNumbers,
+    base: &StageNumbers,
+) -> String {
+    if part == 2 {
+        return big_model_text(variant, this, base);
+    }
     let mut out = Vec::new();
     match variant {
         Variant::Baseline => {
@@ -138,6 +167,114 @@ pub fn after_text(variant: Variant, this: &StageNumbers, base: &StageNumbers) ->
     out.join(" ")
 }
 
+/// Bytes per parameter, e.g. "16".
+fn per_param(b: Bytes, params: u64) -> String {
+    if params == 0 {
+        return "n/a".into();
+    }
+    format!("{:.0}", b.0 as f64 / params as f64)
+}
+
+/// Whether the run fitted, with its peak against the budget.
+fn fit_clause(this: &StageNumbers) -> Option<String> {
+    let budget = this.budget?;
+    let peak = this
+        .peak
+        .map(|p| format!("peak {p}, {} the {budget} budget", relative(p, budget)));
+    Some(if this.completed && this.oom_retries == 0 {
+        format!("It fits ({}).", peak.unwrap_or_default())
+    } else if this.completed {
+        format!(
+            "It finished after {} out-of-memory failure(s).",
+            this.oom_retries
+        )
+    } else {
+        match this.failed_step {
+            Some(n) if n > 0 => format!(
+                "It ran out of memory in step {}, after {n} step(s) that fitted.",
+                n + 1
+            ),
+            _ => "It ran out of memory.".to_string(),
+        }
+    })
+}
+
+/// Part 2's texts: the fixed state against the budget, and what changed it.
+fn big_model_text(variant: Variant, this: &StageNumbers, base: &StageNumbers) -> String {
+    let mut out = Vec::new();
+    let (Some(params), Some(fixed), Some(update), Some(budget)) =
+        (this.params, this.fixed_state, this.update, this.budget)
+    else {
+        return fit_clause(this).unwrap_or_default();
+    };
+    match variant {
+        Variant::Baseline => out.push(format!(
+            "{params} parameters: by oomlab estimate's count, weights, gradients and AdamW's moments take {fixed} ({} bytes per parameter), and the update {update} ({} bytes per parameter) while the new weights and moments sit beside the old: {} the {budget} budget before a single activation.",
+            per_param(fixed, params),
+            per_param(update, params),
+            relative(update, budget)
+        )),
+        Variant::AmpBf16 | Variant::AmpF16 | Variant::GradAccum | Variant::Checkpointing => {
+            out.extend(activations_line(this, base));
+            out.push(format!(
+                "It acts on the activations; the weights, gradients and moments are still {fixed} and the update {update} (predicted), {} the {budget} budget, as in the baseline.",
+                relative(update, budget)
+            ));
+        }
+        Variant::HalfBf16 | Variant::HalfF16 | Variant::Sgd => {
+            let what = if variant == Variant::Sgd {
+                "Without optimizer state"
+            } else {
+                "All in half precision"
+            };
+            let against = match (base.fixed_state, base.update) {
+                (Some(bf), Some(bu)) => format!(
+                    ", {} the f32 AdamW baseline's {bf}; the update {update}, {} its {bu}",
+                    relative(fixed, bf),
+                    relative(update, bu)
+                ),
+                _ => format!("; the update {update}"),
+            };
+            out.push(format!(
+                "{what}, weights, gradients and optimizer state take {fixed} by oomlab estimate's count ({} bytes per parameter){against}.",
+                per_param(fixed, params)
+            ));
+        }
+        _ => {}
+    }
+    out.extend(fit_clause(this));
+    if this.failed_step.is_some_and(|n| n > 0) && variant != Variant::Sgd {
+        out.push("AdamW makes its moments in the first update, so only from the second on does an update hold old and new moments together.".into());
+    }
+    if variant == Variant::Sgd {
+        out.push("Its loss is not comparable with the others': SGD at AdamW's learning rate is another training, not the same one in less memory.".into());
+    }
+    out.join(" ")
+}
+
+/// What several devices would do for the big model, predicted: the per-device peaks with
+/// AdamW's state split over N devices (`shard-optimizer`), against the budget.
+pub fn several_devices_text(
+    one_device: Bytes,
+    state: Bytes,
+    per_device: &[(usize, Bytes)],
+    budget: Bytes,
+) -> String {
+    let each: Vec<String> = per_device
+        .iter()
+        .map(|(n, p)| {
+            format!(
+                "{n} devices {p} each ({})",
+                if *p <= budget { "fits" } else { "does not fit" }
+            )
+        })
+        .collect();
+    format!(
+        "With several devices (predicted by oomlab estimate, not run: this lesson runs on one device): data parallel with --strategy shard-optimizer gives each device its share of the batch and 1/N of AdamW's state ({state} in all). The f32 AdamW baseline's peak, {one_device} on one device, becomes {} against the {budget} budget. Weights and gradients stay whole on every device (`oomlab explain shard-optimizer`).",
+        each.join(", ")
+    )
+}
+
 /// `a` against `b` as a multiple or a fraction: "3.2x", "0.40x".
 fn ratio_words(a: Bytes, b: Bytes) -> String {
     if b.0 == 0 {
@@ -169,6 +306,7 @@ mod tests {
             micro_batch: Some(96),
             oom_retries: 0,
             completed,
+            ..Default::default()
         }
     }
 
@@ -183,11 +321,11 @@ mod tests {
     fn a_technique_that_kept_more_says_more_and_never_halves() {
         let base = stage(None, Some(50), false);
         let amp = stage(Some(55), Some(25), true);
-        let text = after_text(Variant::AmpBf16, &amp, &base);
+        let text = after_text(1, Variant::AmpBf16, &amp, &base);
         assert!(text.contains("55.0 MiB, 10% more than the baseline's 50.0 MiB (predicted: it never finished a step)"), "{text}");
         assert!(!text.contains("halve"), "{text}");
         let fit = stage(Some(20), Some(25), true);
-        let text = after_text(Variant::Checkpointing, &fit, &base);
+        let text = after_text(1, Variant::Checkpointing, &fit, &base);
         assert!(text.contains("60% less than"), "{text}");
     }
 
@@ -196,7 +334,7 @@ mod tests {
         let mut a = stage(Some(20), Some(20), true);
         a.oom_retries = 1;
         a.split = "48 x 2".into();
-        let text = after_text(Variant::AutoHalve, &a, &stage(None, Some(50), false));
+        let text = after_text(1, Variant::AutoHalve, &a, &stage(None, Some(50), false));
         assert!(text.contains("ran out of memory 1 time(s)"), "{text}");
         assert!(
             text.contains("finished at 48 x 2: its peak (60.0 MiB) includes the failed attempt"),
@@ -207,6 +345,7 @@ mod tests {
     #[test]
     fn the_baseline_sets_its_activations_against_the_fixed_state() {
         let text = after_text(
+            1,
             Variant::Baseline,
             &stage(None, Some(50), false),
             &StageNumbers::default(),
@@ -214,5 +353,73 @@ mod tests {
         assert!(text.contains("take 2.0 MiB whatever the batch"), "{text}");
         assert!(text.contains("50.0 MiB (predicted)"), "{text}");
         assert!(text.contains("25x of the fixed state"), "{text}");
+    }
+
+    fn big(fixed: u64, update: u64, peak: Option<u64>, completed: bool) -> StageNumbers {
+        StageNumbers {
+            peak: peak.map(mib),
+            completed,
+            budget: Some(mib(65)),
+            params: Some(3 << 20),
+            fixed_state: Some(mib(fixed)),
+            update: Some(mib(update)),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn the_big_model_texts_weigh_the_fixed_state_against_the_budget() {
+        let base = big(48, 84, Some(70), false);
+        let text = after_text(2, Variant::Baseline, &base, &base);
+        assert!(
+            text.contains("take 48.0 MiB (16 bytes per parameter)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("the update 84.0 MiB (28 bytes per parameter)"),
+            "{text}"
+        );
+        assert!(text.contains("29% more than the 65.0 MiB budget"), "{text}");
+        assert!(text.ends_with("It ran out of memory."), "{text}");
+        let text = after_text(
+            2,
+            Variant::Checkpointing,
+            &big(48, 84, Some(70), false),
+            &base,
+        );
+        assert!(
+            text.contains("29% more than the 65.0 MiB budget, as in the baseline"),
+            "{text}"
+        );
+        let half = big(24, 42, Some(52), true);
+        let text = after_text(2, Variant::HalfBf16, &half, &base);
+        assert!(text.contains("take 24.0 MiB by oomlab estimate's count (8 bytes per parameter), 50% less than the f32 AdamW baseline's 48.0 MiB"), "{text}");
+        assert!(
+            text.contains("It fits (peak 52.0 MiB, 20% less than the 65.0 MiB budget)."),
+            "{text}"
+        );
+        // A technique that did not fit is not said to fit, whatever it saved.
+        let text = after_text(2, Variant::Sgd, &big(32, 36, Some(66), false), &base);
+        assert!(
+            text.contains("It ran out of memory.") && !text.contains("It fits"),
+            "{text}"
+        );
+        let mut amp = big(48, 84, Some(77), false);
+        amp.failed_step = Some(1);
+        let text = after_text(2, Variant::AmpBf16, &amp, &base);
+        assert!(
+            text.contains("It ran out of memory in step 2, after 1 step(s) that fitted."),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn several_devices_say_which_fit_and_that_they_were_not_run() {
+        let t = several_devices_text(mib(90), mib(24), &[(2, mib(70)), (4, mib(60))], mib(65));
+        assert!(t.contains("not run"), "{t}");
+        assert!(
+            t.contains("2 devices 70.0 MiB each (does not fit), 4 devices 60.0 MiB each (fits)"),
+            "{t}"
+        );
     }
 }

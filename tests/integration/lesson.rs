@@ -21,15 +21,16 @@ fn the_lesson_shows_the_baseline_die_and_every_technique_fit() {
     );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("Stage 1/5") && text.contains("Stage 5/5"),
+        text.contains("Stage 1/5") && text.contains("Stage 5/5") && text.contains("Stage 6/6"),
         "{text}"
     );
     assert!(text.contains("OUT OF MEMORY (SIMULATED)"), "{text}");
     assert!(text.contains("oomlab estimate predicts"), "{text}");
-    // Every stage draws one step by category; the baseline's only as predicted.
+    // Every stage of both parts draws one step by category; the failed ones only as
+    // predicted.
     assert_eq!(
         text.matches("One step's memory by category").count(),
-        5,
+        11,
         "{text}"
     );
     assert!(
@@ -87,6 +88,87 @@ fn the_lesson_shows_the_baseline_die_and_every_technique_fit() {
     );
     // auto-halve got there through a (SIMULATED) OOM, and says so in its row.
     assert!(rows[4]["oom_retries"].as_u64().unwrap_or(0) >= 1);
+    // Part 2: the big model's fixed state does not fit; only what shrinks it does.
+    let big: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("big-model").join("compare.json")).unwrap(),
+    )
+    .unwrap();
+    let status: Vec<(&str, &str)> = big["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["strategy"].as_str().unwrap_or(""),
+                r["status"]["kind"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        status,
+        [
+            ("baseline", "out-of-memory"),
+            ("amp-bf16", "out-of-memory"),
+            ("grad-accum", "out-of-memory"),
+            ("checkpointing", "out-of-memory"),
+            ("half-bf16", "completed"),
+            ("sgd", "completed"),
+        ]
+    );
+    assert!(flat.contains("It fits (peak"), "{flat}");
+    assert!(
+        flat.contains("With several devices (predicted by oomlab estimate, not run"),
+        "{flat}"
+    );
+}
+
+#[test]
+fn the_exercises_commands_run_and_their_answers_are_the_estimates() {
+    let out = oomlab()
+        .env("CUDA_VISIBLE_DEVICES", "")
+        .args(["lesson", "--exercises", "--device", "cpu"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(text.matches("\n## ").count(), 6, "{text}");
+    let (questions, answers) = text.split_once("# Answer key").expect("an answer key");
+    let commands: Vec<&str> = questions
+        .lines()
+        .filter_map(|l| l.strip_prefix("Then run: `")?.strip_suffix('`'))
+        .collect();
+    assert_eq!(commands.len(), 6, "{questions}");
+    let flat = answers.split_whitespace().collect::<Vec<_>>().join(" ");
+    for cmd in commands.iter().filter(|c| c.starts_with("oomlab train")) {
+        let args: Vec<&str> = cmd.split_whitespace().skip(1).collect();
+        let dir = tempfile::tempdir().unwrap();
+        // Each measuring command runs as printed, and fits as its answer predicts.
+        let run = oomlab()
+            .env("CUDA_VISIBLE_DEVICES", "")
+            .args(&args)
+            .arg("--out")
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert!(
+            run.status.success(),
+            "{cmd}: {}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        // The answer's predicted peak is what `oomlab estimate` says for the same flags.
+        if cmd.contains("--batch 48") {
+            let mut est = vec!["estimate", "--json"];
+            est.extend(args.iter().skip(1).copied());
+            let e = oomlab().args(&est).output().unwrap();
+            let v: Value = serde_json::from_slice(&e.stdout).unwrap();
+            let peak = v["rows"][0]["estimate"]["peak"].as_u64().unwrap();
+            let said = format!(
+                "predicted peak {:.1} MiB",
+                peak as f64 / (1u64 << 20) as f64
+            );
+            assert!(flat.contains(&said), "{said} not in {flat}");
+        }
+    }
 }
 
 #[test]
@@ -96,7 +178,16 @@ fn without_a_terminal_the_lesson_asks_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let out = oomlab()
         .env("CUDA_VISIBLE_DEVICES", "")
-        .args(["lesson", "--device", "cpu", "--max-steps", "4", "--out"])
+        .args([
+            "lesson",
+            "--device",
+            "cpu",
+            "--part",
+            "1",
+            "--max-steps",
+            "4",
+            "--out",
+        ])
         .arg(dir.path())
         .write_stdin("y\nn\n")
         .output()
