@@ -266,6 +266,7 @@ pub fn finish(plan: &ComparePlan, runs: Vec<RowRun>) -> Result<Comparison, Error
         "compare.json",
         serde_json::to_string_pretty(&cmp).map_err(|e| Error::Report(e.to_string()))? + "\n",
     )?;
+    let heap = !series.is_empty() && series.iter().all(|s| s.heap);
     let (title, y) = if cmp.memory_kind == Some(MemoryKind::Gpu) {
         (
             format!(
@@ -280,10 +281,19 @@ pub fn finish(plan: &ComparePlan, runs: Vec<RowRun>) -> Result<Comparison, Error
                 "HOST memory over time, each strategy in its own process ({})",
                 cmp.device
             ),
-            "resident set size, HOST (MiB)",
+            if heap {
+                "host heap in use, where the budget is (MiB)"
+            } else {
+                "resident set size, HOST (MiB)"
+            },
         )
     };
-    match memory_svg(&title, y, &series) {
+    let budget = [plan.run_args.as_slice()]
+        .iter()
+        .flat_map(|a| a.windows(2))
+        .find(|w| w[0] == "--vram-budget" || w[0] == "--memory-budget")
+        .and_then(|w| crate::units::parse_size(&w[1]).ok());
+    match memory_svg(&title, y, &series, budget) {
         Ok(svg) => write("memory.svg", svg)?,
         Err(e) => eprintln!("oomlab: warning: no memory.svg: {e}"),
     }

@@ -28,9 +28,9 @@ const COLORS: [&str; 12] = [
 ];
 
 /// The chart: one polyline per series (class `series`), a tick at every step boundary.
-fn chart(series: &[Series], y_label: &str) -> String {
+fn chart(series: &[Series], y_label: &str, budget: Option<Bytes>) -> String {
     let (w, h, left, right, top, bottom) = (960.0, 420.0, 80.0, 20.0, 16.0, 44.0);
-    let (x_max, y_max) = super::plot::bounds(series);
+    let (x_max, y_max) = super::plot::bounds(series, budget);
     let x = |t: f64| left + (w - left - right) * t / x_max;
     let y = |mib: f64| top + (h - top - bottom) * (1.0 - mib / y_max);
     let mut s = format!(
@@ -46,23 +46,39 @@ fn chart(series: &[Series], y_label: &str) -> String {
             y(v) + 4.0,
             yy = y(v),
         );
-        let t = x_max * f64::from(i) / 5.0;
+    }
+    // A label at each step's start (at most about 20 of them).
+    let every = ((x_max / 20.0).ceil() as usize).max(1);
+    for k in (0..=x_max as usize).step_by(every) {
         let _ = write!(
             s,
-            r#"<text x="{:.1}" y="{}" text-anchor="middle" font-size="11">{t:.1}</text>"#,
-            x(t),
-            h - bottom + 16.0
+            r#"<text x="{:.1}" y="{}" text-anchor="middle" font-size="11">{}</text>"#,
+            x(k as f64),
+            h - bottom + 16.0,
+            k + 1
         );
     }
     let _ = write!(
         s,
-        r#"<text x="{}" y="{}" text-anchor="middle" font-size="12">seconds since the first step began (setup and compilation before it cut)</text><text x="14" y="{}" font-size="12" transform="rotate(-90 14 {})" text-anchor="middle">{}</text>"#,
+        r#"<text x="{}" y="{}" text-anchor="middle" font-size="12">{}</text><text x="14" y="{}" font-size="12" transform="rotate(-90 14 {})" text-anchor="middle">{}</text>"#,
         (left + w - right) / 2.0,
         h - 6.0,
+        esc(super::plot::X_TITLE),
         h / 2.0,
         h / 2.0,
         esc(y_label)
     );
+    if let Some(b) = budget {
+        let yy = y(b.mib());
+        let _ = write!(
+            s,
+            r##"<line class="budget" x1="{left}" x2="{}" y1="{yy:.1}" y2="{yy:.1}" stroke="#000" stroke-dasharray="6 4"/><text x="{}" y="{:.1}" text-anchor="end" font-size="11">budget {}</text>"##,
+            w - right,
+            w - right - 4.0,
+            yy - 4.0,
+            esc(&b.to_string())
+        );
+    }
     for (i, ser) in series.iter().enumerate() {
         let color = COLORS[i % COLORS.len()];
         let stride = (ser.points.len() / 1500).max(1);
@@ -95,6 +111,66 @@ fn chart(series: &[Series], y_label: &str) -> String {
     }
     s.push_str("</svg>");
     s
+}
+
+/// The comparison's table: one column per run when there are few runs (it then fits a
+/// projector's width without breaking words), else one row per run; every measure's
+/// header carries its meaning as a tooltip.
+fn comparison_table(cmp: &Comparison) -> String {
+    let headers = cmp.headers();
+    let notes = cmp.column_notes();
+    let cells = cmp.cells();
+    let note = |i: usize| notes.get(i).map(|n| esc(n)).unwrap_or_default();
+    let mut s = String::new();
+    if cells.len() <= 7 {
+        s.push_str("<table class=\"runs\"><thead><tr><th></th>");
+        for r in &cells {
+            let _ = write!(s, "<th>{}</th>", esc(&r[0]));
+        }
+        s.push_str("</tr></thead><tbody>");
+        for (i, h) in headers.iter().enumerate().skip(1) {
+            let _ = write!(s, "<tr><th title=\"{}\">{}</th>", note(i), esc(h));
+            for r in &cells {
+                let _ = write!(s, "<td>{}</td>", esc(r.get(i).map_or("", |c| c)));
+            }
+            s.push_str("</tr>");
+        }
+        s.push_str("</tbody></table>");
+    } else {
+        s.push_str("<div class=\"fit\"><table><thead><tr>");
+        for (i, h) in headers.iter().enumerate() {
+            let _ = write!(s, "<th title=\"{}\">{}</th>", note(i), esc(h));
+        }
+        s.push_str("</tr></thead><tbody>");
+        for r in &cells {
+            s.push_str("<tr>");
+            for c in r {
+                let _ = write!(s, "<td>{}</td>", esc(c));
+            }
+            s.push_str("</tr>");
+        }
+        s.push_str("</tbody></table></div>");
+    }
+    s.push_str("<details><summary>What each measure means</summary><dl>");
+    for (h, n) in headers.iter().zip(&notes) {
+        let _ = write!(s, "<dt>{}</dt><dd>{}</dd>", esc(h), esc(n));
+    }
+    s.push_str("</dl></details>");
+    s
+}
+
+/// The shared arguments as typed, with each byte count also in its unit.
+fn shown_args(args: &[String]) -> String {
+    let mut out = Vec::new();
+    let mut after_size = false;
+    for a in args {
+        match (after_size, a.parse::<u64>()) {
+            (true, Ok(n)) => out.push(format!("{a} ({})", Bytes(n))),
+            _ => out.push(a.clone()),
+        }
+        after_size = a.ends_with("-budget");
+    }
+    out.join(" ")
 }
 
 fn table(headers: &[String], rows: &[Vec<String>]) -> String {
@@ -186,7 +262,19 @@ fn detail(d: &RunDetail) -> String {
         }
     }
     if let Some(e) = &d.explain {
-        let _ = write!(s, "<h4>The technique</h4><pre>{}</pre>", esc(e));
+        // The technique only: the explain text's measured part is other runs', and this
+        // page is about these.
+        let own = e
+            .split("\nMeasured by oomlab")
+            .next()
+            .unwrap_or(e)
+            .trim_end();
+        let _ = write!(
+            s,
+            "<h4>The technique</h4><pre>{}</pre><p><small>Other runs' measurements of it: <code>oomlab explain {}</code>.</small></p>",
+            esc(own),
+            esc(&d.name)
+        );
     }
     s.push_str("</details>");
     s
@@ -194,7 +282,7 @@ fn detail(d: &RunDetail) -> String {
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:1100px;padding:0 1rem;color:#222}
 table{border-collapse:collapse;font-size:13px;margin:.5rem 0}td,th{border:1px solid #ccc;padding:3px 6px;text-align:left}
-th{background:#f3f3f3}.sim{background:#fff3cd;padding:.5rem;border:1px solid #e0c36a}pre{white-space:pre-wrap;font-size:13px}
+th{background:#f3f3f3}.runs th[title]{cursor:help;text-align:left;font-weight:600}.runs td,.runs th{font-size:12px}dt{font-weight:600;font-size:13px}dd{font-size:13px;margin:0 0 .3rem 1rem}.sim{background:#fff3cd;padding:.5rem;border:1px solid #e0c36a}pre{white-space:pre-wrap;font-size:13px}
 #legend label{margin-right:1rem;font-size:14px}.wide{overflow-x:auto}.fit table{width:100%;table-layout:fixed;font-size:11px}.fit td,.fit th{overflow-wrap:break-word;vertical-align:top;padding:2px 3px}.fit th:last-child{width:20%}details{margin:.4rem 0}summary{cursor:pointer;font-weight:600}";
 
 const SCRIPT: &str = "(function(){
@@ -209,8 +297,11 @@ document.body.setAttribute('data-ready','1');
 /// The whole page.
 pub fn report_html(cmp: &Comparison, series: &[Series], details: &[RunDetail]) -> String {
     let gpu = cmp.memory_kind == Some(crate::vocab::MemoryKind::Gpu);
+    let heap = !series.is_empty() && series.iter().all(|s| s.heap);
     let (what, y_label) = if gpu {
         ("VRAM", "NVML process VRAM (MiB)")
+    } else if heap {
+        ("HOST memory", "host heap in use, where the budget is (MiB)")
     } else {
         ("HOST memory", "resident set size, HOST (MiB)")
     };
@@ -224,17 +315,17 @@ pub fn report_html(cmp: &Comparison, series: &[Series], details: &[RunDetail]) -
         s,
         "<h1>oomlab compare on {}</h1><p>Memory is {what}. Arguments shared by every row: <code>{}</code>. Each row ran in its own process.</p>",
         esc(&cmp.device),
-        esc(&cmp.common_args.join(" "))
+        esc(&shown_args(&cmp.common_args))
     );
     if cmp.simulated {
         s.push_str("<p class=\"sim\">The out-of-memory failures on this page are SIMULATED: --memory-budget on the CPU makes crossing a host-heap budget count as an out-of-memory failure; nothing ran out of memory.</p>");
     }
-    s.push_str("<h2>The table</h2><div class=\"wide fit\">");
-    s.push_str(&table(&cmp.headers(), &cmp.cells()));
+    s.push_str("<h2>The table</h2><div class=\"wide\">");
+    s.push_str(&comparison_table(cmp));
     s.push_str("</div>");
     let _ = write!(
         s,
-        "<h2>{what} over time</h2><p>Each line is one row's process, from its start; a tick marks each optimizer step's first sample. Untick a row to hide it.</p><div id=\"legend\">"
+        "<h2>{what} over time</h2><p>Each line is one row's process, step by step: each optimizer step is one unit wide however long it took (a first step on a GPU is mostly kernel compilation), and a tick marks its first sample. The dashed line is the budget. Untick a row to hide it.</p><div id=\"legend\">"
     );
     for (i, ser) in series.iter().enumerate() {
         let name = esc(&ser.label);
@@ -245,7 +336,7 @@ pub fn report_html(cmp: &Comparison, series: &[Series], details: &[RunDetail]) -
         );
     }
     s.push_str("</div>");
-    s.push_str(&chart(series, y_label));
+    s.push_str(&chart(series, y_label, budget(cmp)));
     let charts: Vec<String> = details
         .iter()
         .filter_map(|d| anatomy(d, budget(cmp)))
@@ -285,10 +376,12 @@ mod tests {
             Series {
                 label: "baseline".into(),
                 points: vec![(0.0, 1 << 20, Some(0)), (1.0, 3 << 20, Some(1))],
+                heap: false,
             },
             Series {
                 label: "grad-accum".into(),
                 points: vec![(0.0, 1 << 20, Some(0))],
+                heap: false,
             },
         ];
         let html = report_html(&cmp, &series, &[]);

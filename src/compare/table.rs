@@ -49,7 +49,7 @@ impl Comparison {
         let (process, in_use, reserved, overhead) = if self.gpu() {
             (
                 "peak VRAM (NVML process)",
-                "allocator in use (highest at checks)",
+                "allocator in use (highest read)",
                 "peak reserved",
                 "context + overhead",
             )
@@ -96,6 +96,54 @@ impl Comparison {
         .collect()
     }
 
+    /// What each column of [`headers`](Self::headers) means, in the same order: the
+    /// report's tooltips and footnotes.
+    pub fn column_notes(&self) -> Vec<String> {
+        let gpu = self.gpu();
+        let mut notes: Vec<&str> = vec![
+            "The row: a strategy, or the baseline with one setting changed.",
+            "Micro-batch x micro-batches per optimizer step, as the run ended.",
+            "The weights' dtype / the dtype the passes compute in.",
+            if gpu {
+                "The highest VRAM NVML attributed to the run's process, less the ballast --vram-budget holds."
+            } else {
+                "The highest resident set size of the run's process."
+            },
+            "This row's peak over the baseline's; n/a when the baseline did not complete.",
+            if gpu {
+                "The highest in-use burn's allocator reported when oomlab read it: at step ends, and at the phase boundaries of the one step recorded by category (after the forward pass, activations alive). A peak inside the backward pass falls between reads, so this is below the process peak."
+            } else {
+                "The highest bytes the heap held, from oomlab's counting allocator: what --memory-budget counts."
+            },
+            "oomlab estimate's peak for the configured split, with its error against the measured peak for rows that completed without an out-of-memory failure.",
+            if gpu {
+                "The most burn's pool held at a check, in use or cached."
+            } else {
+                "The CPU backend has no pool: n/a."
+            },
+            if gpu {
+                "At the end: the process beyond the pool, the CUDA context, modules and libraries' workspaces."
+            } else {
+                "At the end: the process beyond the heap, code, stacks and freed memory the C allocator keeps."
+            },
+            "From the run's start to the end of its first step: on a GPU mostly kernel compilation and autotuning.",
+            "The median step time after the first.",
+            "This row's steady step over the baseline's; n/a when the baseline did not complete.",
+            "Samples per second at the steady step time.",
+            "Out-of-memory failures during the run; auto-halve retries after each.",
+            "Steps the loss scaler skipped (f16: gradients not finite).",
+            "The mean loss of the last 10% of the steps applied (a row stopped by an out-of-memory failure: of the steps before it).",
+            "How the run ended.",
+        ];
+        if self.simulated {
+            notes[13] = "SIMULATED out-of-memory failures: the heap crossed --memory-budget; auto-halve retries after each.";
+        }
+        if self.several_devices() {
+            notes.push("Each device's figures: its NVML process peak, allocator in use and optimizer state (CPU peers share one heap).");
+        }
+        notes.into_iter().map(String::from).collect()
+    }
+
     /// Whether some row ran over several devices (`compare --devices`): then every
     /// rendering has a per-device column.
     fn several_devices(&self) -> bool {
@@ -140,6 +188,15 @@ impl Comparison {
             r.map(|v| format!("{v:.2}x"))
                 .unwrap_or_else(|| "n/a".into())
         };
+        // The figures of a row that never ran, or failed before its summary, are unknown,
+        // not zero.
+        let unknown = |r: &Row, cell: String| {
+            if r.status == RowStatus::NotRun || r.memory_kind.is_none() {
+                "-".to_string()
+            } else {
+                cell
+            }
+        };
         self.rows
             .iter()
             .map(|r| {
@@ -150,7 +207,13 @@ impl Comparison {
                     b(r.peak_process_bytes),
                     x(r.memory_vs_baseline),
                     b(r.peak_in_use_bytes),
-                    match (r.predicted_peak_bytes, r.estimate_error_pct()) {
+                    // The error only where the run kept the split predicted: a run
+                    // stopped or retried by an OOM peaked in its failed attempt.
+                    match (
+                        r.predicted_peak_bytes,
+                        r.estimate_error_pct()
+                            .filter(|_| r.status == RowStatus::Completed && r.oom_retries == 0),
+                    ) {
                         (Some(p), Some(e)) => format!("{} ({e:+.0}%)", Bytes(p)),
                         (Some(p), None) => Bytes(p).to_string(),
                         _ => "n/a".into(),
@@ -163,8 +226,8 @@ impl Comparison {
                     r.samples_per_s
                         .map(|v| format!("{v:.1}"))
                         .unwrap_or_else(|| "n/a".into()),
-                    r.oom_retries.to_string(),
-                    r.skipped_steps.to_string(),
+                    unknown(r, r.oom_retries.to_string()),
+                    unknown(r, r.skipped_steps.to_string()),
                     r.final_loss
                         .map(|v| format!("{v:.4}"))
                         .unwrap_or_else(|| "n/a".into()),

@@ -80,8 +80,9 @@ pub struct MemoryReport {
     pub allocator_end: Option<AllocatorStats>,
     /// Allocator figures at phase ends.
     pub phases: PhasePeaks,
-    /// Highest allocator in-use when oomlab checked (phase or step ends; the true peak
-    /// inside a phase can be higher, and is not seen).
+    /// Highest allocator in-use oomlab read: at its checks (step ends, or phase ends) and
+    /// at the phase boundaries of the step it recorded by category; the true peak inside a
+    /// phase can be higher, and is not seen.
     pub allocator_peak_in_use: Option<Bytes>,
     /// Highest allocator reserved at a phase end.
     pub allocator_peak_reserved: Option<Bytes>,

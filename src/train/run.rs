@@ -354,6 +354,15 @@ pub fn train<B: super::TrainBackend>(
         );
     }
 
+    // The recorded step's reads (after the forward pass, activations alive) are reads of
+    // the allocator too: without them the highest read is a step end's, where the
+    // activations are gone.
+    if memory.kind == MemoryKind::Gpu {
+        if let Some((_, _, points)) = trainer.anatomy() {
+            let highest = points.iter().filter_map(|p| p.in_use).max();
+            memory.allocator_peak_in_use = memory.allocator_peak_in_use.max(highest);
+        }
+    }
     if let (Some(p), Some(a)) = (prealloc.as_mut(), allocator_end) {
         p.grew_after = Some(Bytes(a.reserved.0.saturating_sub(p.reserved_after.0)));
     }
