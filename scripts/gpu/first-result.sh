@@ -12,8 +12,13 @@
 #   MODE=verify bash scripts/gpu/run.sh first-result   # fresh machine, binary with the pack,
 #                                                      # and another GPU's stand-in
 #   MODE=compare bash scripts/gpu/run.sh first-result  # then compare --strategies all
+#   MODE=update bash scripts/gpu/run.sh first-result   # fresh machine, binary with the pack:
+#                   # the lesson (both parts) as a new user meets it, then what the pack
+#                   # lacks for compare --config gpu, tiny and h200: cache for the pack
+#   MODE=verify-lesson bash scripts/gpu/run.sh first-result  # fresh machine, updated pack:
+#                   # first steps of gpu f32/bf16, the lesson, tiny f32, h200 bf16
 #
-# build/build2/build3 leave $OUT/kernel-cache.tar.xz, from which scripts/kernel-pack.py makes
+# build/build2/build3/update leave $OUT/kernel-cache.tar.xz, from which scripts/kernel-pack.py makes
 # kernels/nvidia-h200/. Every timing here is wall-clock on the device machine.
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
@@ -123,6 +128,30 @@ verify)
   STEP_LIMIT=${OTHER_LIMIT:-240} first_step other-gpu-f32 --config gpu --no-tuned-pack --kernel-cache /tmp/other-gpu-cache
   first_step other-gpu-f32-again --config gpu --no-tuned-pack --kernel-cache /tmp/other-gpu-cache
   ;;
+update|verify-lesson)
+  if [ "$MODE" = verify-lesson ]; then
+    first_step gpu-f32 --config gpu
+    first_step gpu-bf16 --config gpu --precision bf16
+  fi
+  say "lesson --yes (both parts)"
+  t0=$(date +%s.%N)
+  timeout $(left ${LESSON_LIMIT:-330}) $BIN lesson --yes --out /tmp/runs/lesson > /tmp/runs/lesson.stdout 2> /tmp/runs/lesson.stderr
+  rc=$?; t1=$(date +%s.%N)
+  python3 -c "import sys; print(f'lesson: exit {sys.argv[1]}, {float(sys.argv[3])-float(sys.argv[2]):.1f} s')" $rc $t0 $t1 >> "$LOG"
+  tail -3 /tmp/runs/lesson.stderr >> "$LOG"
+  $BIN lesson --exercises > "$OUT/exercises.md" 2>> "$LOG"
+  find /tmp/runs/lesson -name memory.csv -size +300k -delete
+  cp /tmp/runs/lesson.stdout /tmp/runs/lesson/lesson.stdout
+  (cd /tmp/runs && tar cf - lesson | python3 -c "import lzma,sys; sys.stdout.buffer.write(lzma.compress(sys.stdin.buffer.read()))" > "$OUT/lesson-$MODE.tar.xz")
+  if [ "$MODE" = update ]; then
+    say "warm-up --config gpu (every compare row, no halvings)"
+    timeout $(left 300) $BIN warm-up --config gpu --halvings 0 --json --out /tmp/runs/warm-up-gpu > /tmp/runs/warm-up-gpu.json 2> /tmp/runs/warm-up-gpu.stderr
+    echo "exit: $?" >> "$LOG"
+    tail -4 /tmp/runs/warm-up-gpu.stderr >> "$LOG"
+  fi
+  STEP_LIMIT=90 first_step tiny-f32 --config tiny --device cuda
+  STEP_LIMIT=150 first_step h200-bf16 --config h200 --precision bf16
+  ;;
 compare)
   say "compare --config gpu --strategies all"
   t0=$(date +%s.%N)
@@ -136,7 +165,7 @@ esac
 
 say "kernel cache after: $(find "$CACHE" -type f | wc -l) files, $(du -sh "$CACHE" | cut -f1); toc lines $(cat "$CACHE"/cuda/*/ptx/toc.json.log 2>/dev/null | wc -l), autotune lines $(cat "$CACHE"/autotune/*/*/*.json.log 2>/dev/null | wc -l)"
 case ${MODE:-build} in
-build|build2|build3)
+build|build2|build3|update)
   tar cf - -C "$CACHE" . | python3 -c "import lzma,sys; sys.stdout.buffer.write(lzma.compress(sys.stdin.buffer.read(), preset=1))" > "$OUT/kernel-cache.tar.xz"
   ls -la "$OUT/kernel-cache.tar.xz" >> "$LOG"
   ;;
