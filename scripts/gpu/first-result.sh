@@ -168,6 +168,10 @@ case ${MODE:-build} in
 build|build2|build3|update)
   tar cf - -C "$CACHE" . | python3 -c "import lzma,sys; sys.stdout.buffer.write(lzma.compress(sys.stdin.buffer.read(), preset=1))" > "$OUT/kernel-cache.tar.xz"
   ls -la "$OUT/kernel-cache.tar.xz" >> "$LOG"
+  # The device tool returns files of up to 16 MiB: larger, in parts (cat them back).
+  if [ "$(stat -c %s "$OUT/kernel-cache.tar.xz")" -gt 15728640 ]; then
+    split -b 15M "$OUT/kernel-cache.tar.xz" "$OUT/kernel-cache.tar.xz.part-" && rm "$OUT/kernel-cache.tar.xz"
+  fi
   ;;
 esac
 # Every run's summary (the figures in the log come from these), in one file.

@@ -289,6 +289,7 @@ fn run_part(
             split: r.row.split.clone().unwrap_or_default(),
             oom_retries: r.row.oom_retries,
             completed: r.row.status == RowStatus::Completed,
+            out_of_memory: matches!(r.row.status, RowStatus::OutOfMemory(_)),
             budget: Some(plan.budget),
             failed_step: summary.as_ref().and_then(|s| match &s.stop {
                 crate::results::StopReason::OutOfMemory(e) => Some(e.step),

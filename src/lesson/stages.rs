@@ -43,7 +43,7 @@ pub const PARTS: [Part; 2] = [
     Part {
         number: 2,
         title: "a model too big for the card",
-        intro: "The same card, a wider model at a small batch: now the weights, gradients and AdamW's two moments (16 bytes per parameter in f32) do not fit before a single activation is kept. The techniques of part 1 shrink activations; what shrinks the fixed state?",
+        intro: "The same card, a much bigger model at a small batch: now the weights, gradients and AdamW's two moments (16 bytes per parameter in f32), with the new weights and moments the update makes beside them, do not fit before a single activation is kept. The techniques of part 1 shrink activations; what shrinks the fixed state?",
         folder: "big-model",
         stages: BIG_MODEL_STAGES,
     },

@@ -38,6 +38,9 @@ pub struct StageNumbers {
     pub update: Option<Bytes>,
     /// The step (from 0) whose out-of-memory failure stopped the run.
     pub failed_step: Option<usize>,
+    /// Whether an out-of-memory failure stopped it (not a time limit, Ctrl-C or an
+    /// error).
+    pub out_of_memory: bool,
 }
 
 impl StageNumbers {
@@ -359,6 +362,7 @@ mod tests {
         StageNumbers {
             peak: peak.map(mib),
             completed,
+            out_of_memory: !completed,
             budget: Some(mib(65)),
             params: Some(3 << 20),
             fixed_state: Some(mib(fixed)),
