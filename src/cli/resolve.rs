@@ -574,7 +574,7 @@ pub fn resolve_lesson(
                 .collect::<Vec<_>>()
                 .join(","),
             config: config.clone(),
-            steps: 4,
+            steps: part.accum_steps,
             batch,
             max_steps,
             device: device.clone(),

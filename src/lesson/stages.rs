@@ -29,6 +29,8 @@ pub struct Part {
     pub folder: &'static str,
     /// Its stages, in order.
     pub stages: &'static [Stage],
+    /// grad-accum's micro-batches per step (`--steps`), dividing the part's batch.
+    pub accum_steps: u64,
 }
 
 /// The lesson's parts, in order.
@@ -39,6 +41,7 @@ pub const PARTS: [Part; 2] = [
         intro: "The activations, what the forward pass keeps for the backward pass, grow with the batch; the model's own state is small. Each technique below shrinks the activations in its own way.",
         folder: "",
         stages: STAGES,
+        accum_steps: 4,
     },
     Part {
         number: 2,
@@ -46,6 +49,7 @@ pub const PARTS: [Part; 2] = [
         intro: "The same card, a much bigger model at a small batch: now the weights, gradients and AdamW's two moments (16 bytes per parameter in f32), with the new weights and moments the update makes beside them, do not fit before a single activation is kept. The techniques of part 1 shrink activations; what shrinks the fixed state?",
         folder: "big-model",
         stages: BIG_MODEL_STAGES,
+        accum_steps: 2,
     },
 ];
 
@@ -99,8 +103,8 @@ pub const BIG_MODEL_STAGES: &[Stage] = &[
     },
     Stage {
         variant: Variant::GradAccum,
-        title: "gradient accumulation on the big model (4 micro-batches)",
-        what: "As in part 1: a quarter of the batch's activations at a time, plus a running sum of the gradients.",
+        title: "gradient accumulation on the big model (2 micro-batches)",
+        what: "As in part 1: half the batch's activations at a time, plus a running sum of the gradients.",
         question: "Will gradient accumulation fit the big model?",
     },
     Stage {

@@ -191,7 +191,7 @@ fn fit_clause(this: &StageNumbers) -> Option<String> {
             "It finished after {} out-of-memory failure(s).",
             this.oom_retries
         )
-    } else {
+    } else if this.out_of_memory {
         match this.failed_step {
             Some(n) if n > 0 => format!(
                 "It ran out of memory in step {}, after {n} step(s) that fitted.",
@@ -199,6 +199,8 @@ fn fit_clause(this: &StageNumbers) -> Option<String> {
             ),
             _ => "It ran out of memory.".to_string(),
         }
+    } else {
+        "It did not finish, for another reason than memory: its status says why.".to_string()
     })
 }
 
@@ -415,6 +417,11 @@ mod tests {
             text.contains("It ran out of memory in step 2, after 1 step(s) that fitted."),
             "{text}"
         );
+        // A run stopped by a time limit did not run out of memory, and does not say so.
+        let mut cut = big(48, 84, Some(20), false);
+        cut.out_of_memory = false;
+        let text = after_text(2, Variant::AmpBf16, &cut, &base);
+        assert!(!text.contains("ran out of memory"), "{text}");
     }
 
     #[test]
