@@ -144,7 +144,8 @@ keeps more mantissa but needs the scaler.
 
 What it costs: the half copy of the weights during a step (18 bytes per parameter with
 AdamW instead of 16) and a little accuracy; on burn 0.21 the first step at a new dtype
-compiles its own kernels (about 6 minutes on the H200, then cached).
+compiles its own kernels (on a GPU oomlab ships no kernels for: minutes, once, then
+cached; `oomlab warm-up` compiles them ahead of a class).
 ",
     ),
     (
@@ -656,6 +657,25 @@ mod tests {
             let topic = name.split('-').next().unwrap_or(name);
             assert!(all_topics().any(|t| t.0 == *name || t.0 == topic), "{name}");
         }
+    }
+
+    #[test]
+    fn the_estimate_topics_figures_are_the_estimates_constants() {
+        // The text is written by hand; the figures it states are the ones the estimate
+        // computes with, so a change of either fails here.
+        let text = explain(Some("estimate"))
+            .unwrap()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let pct = (crate::estimate::measured::EXACT_POOL_FACTOR - 1.0) * 100.0;
+        let said = format!("With the exact pool (the default) {pct:.0}% over the tensors");
+        assert!(text.contains(&said), "{said}");
+        let context = crate::estimate::measured::CUDA_CONTEXT.0 as f64 / (1u64 << 30) as f64;
+        let said = format!("the CUDA context (measured, {context:.2} GiB on the H200)");
+        assert!(text.contains(&said), "{said}");
+        let amp = explain(Some("amp")).unwrap();
+        assert!(amp.contains("(18 bytes per parameter with\nAdamW instead of 16)"));
     }
 
     #[test]
