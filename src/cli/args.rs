@@ -531,18 +531,22 @@ Exit status: 0 when the text was classified, 1 when it was not (no out-of-memory
 it knows, or one without its figures), 2 when the file cannot be read.";
 
 const LESSON_ABOUT: &str = "\
-A guided run for a class or a first hour with out-of-memory errors. Under a budget that
-stands in for a small card, five training runs, each in a fresh process: the baseline
-(which runs out of memory), mixed precision, gradient accumulation, activation
-checkpointing and auto-halve. Before each, what it changes and what `oomlab estimate`
-predicts against the budget, and (on a terminal, without --yes) your guess; after each,
-what was measured and what to take from it. It ends with the table of all five.
+A guided run for a class or a first hour with out-of-memory errors, in two parts, every
+stage a training run in a fresh process under a budget that stands in for a small card.
+Part 1, a batch too big for the card: the baseline (which runs out of memory), mixed
+precision, gradient accumulation, activation checkpointing and auto-halve. Part 2, a
+model too big for it (its fixed state does not fit): the same techniques fail, pure bf16
+and SGD (no optimizer state) fit, and sharding over several devices is predicted. Before
+each stage, what it changes and what `oomlab estimate` predicts against the budget, and
+(on a terminal, without --yes) your guess; after each, what was measured, one step's
+memory by category, and what to take from it. Each part ends with its table.
 
 On a GPU: the `gpu` config at batch 96 under --vram-budget 7.5GiB (a small card's free
-memory; real driver-level OOMs; burn's page sizes still follow the physical card). The
-first CUDA run compiles kernels: minutes, then cached. On the CPU: the `tiny` config at
-batch 96 under a 65 MiB host-heap budget; those OOMs are SIMULATED and every output says
-so (a minute on two cores).
+memory; real driver-level OOMs; burn's page sizes still follow the physical card), then
+the same with 128 blocks at batch 2. A first CUDA run compiles what the shipped kernels
+lack, then it is cached. On the CPU: the `tiny` config at batch 96 under a 65 MiB
+host-heap budget, then tiny 4x wider at batch 4; those OOMs are SIMULATED and every output
+says so (about a minute on two cores).
 
   oomlab lesson                  interactive on a terminal
   oomlab lesson --yes            no questions (classrooms, scripts)

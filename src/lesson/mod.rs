@@ -1,9 +1,11 @@
 //! `oomlab lesson`: a guided run for a class or a first hour with out-of-memory errors.
 //! Under a budget that stands in for a small card (a VRAM budget on a GPU, a SIMULATED
-//! host-heap budget on the CPU), the baseline runs out of memory; then mixed precision,
-//! gradient accumulation, checkpointing and auto-halve are tried one by one, each with
-//! `oomlab estimate`'s prediction beside the measurement (and the learner's guess, when
-//! asked), ending with the comparison table.
+//! host-heap budget on the CPU), part 1 (a batch too big for the card) lets the baseline
+//! run out of memory, then tries mixed precision, gradient accumulation, checkpointing and
+//! auto-halve one by one; part 2 (a model too big for it) shows those fail where pure half
+//! precision and SGD fit, with sharding predicted. Each stage has `oomlab estimate`'s
+//! prediction beside the measurement (and the learner's guess, when asked); each part ends
+//! with its comparison table. `--exercises` prints questions for a class instead.
 
 mod exercises;
 mod stages;
