@@ -74,6 +74,17 @@ fn fixed(e: &Estimate) -> Bytes {
     )
 }
 
+/// `flags` at batch `to` instead of `from` (added when the flags leave the batch to the
+/// config).
+fn with_batch(flags: &str, from: usize, to: usize) -> String {
+    let given = format!("--batch {from}");
+    if flags.contains(&given) {
+        flags.replace(&given, &format!("--batch {to}"))
+    } else {
+        format!("{flags} --batch {to}")
+    }
+}
+
 /// The exercises, in class order.
 pub fn exercises(h: &Handout) -> Vec<Exercise> {
     let mut out = Vec::new();
@@ -112,7 +123,7 @@ pub fn exercises(h: &Handout) -> Vec<Exercise> {
             e0.peak,
             h.budget
         ),
-        run: train(&s.flags.replace(&format!("--batch {batch}"), &format!("--batch {half_batch}")), ""),
+        run: train(&with_batch(&s.flags, batch, half_batch), ""),
         answer: format!(
             "Activations {} ({} at batch {batch}: they are proportional to the batch); predicted peak {}, which {} the {} budget. The fixed state is unchanged.",
             acts(&e_half),
@@ -252,4 +263,21 @@ pub fn handout_markdown(h: &Handout, device: &str) -> String {
         s.push_str(&format!("\n{}. {}: {}\n", i + 1, e.title, e.answer));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_half_batch_command_always_names_its_batch() {
+        assert_eq!(
+            with_batch("--config tiny --batch 96", 96, 48),
+            "--config tiny --batch 48"
+        );
+        assert_eq!(
+            with_batch("--config mine.toml", 32, 16),
+            "--config mine.toml --batch 16"
+        );
+    }
 }
