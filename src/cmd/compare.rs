@@ -266,33 +266,14 @@ pub fn finish(plan: &ComparePlan, runs: Vec<RowRun>) -> Result<Comparison, Error
         "compare.json",
         serde_json::to_string_pretty(&cmp).map_err(|e| Error::Report(e.to_string()))? + "\n",
     )?;
-    let heap = !series.is_empty() && series.iter().all(|s| s.heap);
-    let (title, y) = if cmp.memory_kind == Some(MemoryKind::Gpu) {
-        (
-            format!(
-                "VRAM over time, each strategy in its own process ({})",
-                cmp.device
-            ),
-            "NVML process VRAM (MiB)",
-        )
-    } else {
-        (
-            format!(
-                "HOST memory over time, each strategy in its own process ({})",
-                cmp.device
-            ),
-            if heap {
-                "host heap in use, where the budget is (MiB)"
-            } else {
-                "resident set size, HOST (MiB)"
-            },
-        )
-    };
-    let budget = [plan.run_args.as_slice()]
-        .iter()
-        .flat_map(|a| a.windows(2))
-        .find(|w| w[0] == "--vram-budget" || w[0] == "--memory-budget")
-        .and_then(|w| crate::units::parse_size(&w[1]).ok());
+    let gpu = cmp.memory_kind == Some(MemoryKind::Gpu);
+    let title = format!(
+        "{} over time, each strategy in its own process ({})",
+        if gpu { "VRAM" } else { "HOST memory" },
+        cmp.device
+    );
+    let y = crate::compare::y_label(gpu, &series);
+    let budget = cmp.budget();
     match memory_svg(&title, y, &series, budget) {
         Ok(svg) => write("memory.svg", svg)?,
         Err(e) => eprintln!("oomlab: warning: no memory.svg: {e}"),

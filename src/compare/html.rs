@@ -196,15 +196,6 @@ fn bytes_cell(v: &Value) -> String {
         .unwrap_or_else(|| "-".into())
 }
 
-/// The budget the rows shared (`--vram-budget` or `--memory-budget` in the arguments).
-fn budget(cmp: &Comparison) -> Option<Bytes> {
-    let args = &cmp.common_args;
-    args.iter()
-        .position(|a| a == "--vram-budget" || a == "--memory-budget")
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| crate::units::parse_size(v).ok())
-}
-
 /// One run's step by category, measured beside predicted (nothing for a run whose summary
 /// has none).
 fn anatomy(d: &RunDetail, budget: Option<Bytes>) -> Option<String> {
@@ -297,14 +288,8 @@ document.body.setAttribute('data-ready','1');
 /// The whole page.
 pub fn report_html(cmp: &Comparison, series: &[Series], details: &[RunDetail]) -> String {
     let gpu = cmp.memory_kind == Some(crate::vocab::MemoryKind::Gpu);
-    let heap = !series.is_empty() && series.iter().all(|s| s.heap);
-    let (what, y_label) = if gpu {
-        ("VRAM", "NVML process VRAM (MiB)")
-    } else if heap {
-        ("HOST memory", "host heap in use, where the budget is (MiB)")
-    } else {
-        ("HOST memory", "resident set size, HOST (MiB)")
-    };
+    let what = if gpu { "VRAM" } else { "HOST memory" };
+    let y_label = super::plot::y_label(gpu, series);
     let mut s = String::from("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">");
     let _ = write!(
         s,
@@ -336,10 +321,10 @@ pub fn report_html(cmp: &Comparison, series: &[Series], details: &[RunDetail]) -
         );
     }
     s.push_str("</div>");
-    s.push_str(&chart(series, y_label, budget(cmp)));
+    s.push_str(&chart(series, y_label, cmp.budget()));
     let charts: Vec<String> = details
         .iter()
-        .filter_map(|d| anatomy(d, budget(cmp)))
+        .filter_map(|d| anatomy(d, cmp.budget()))
         .collect();
     if !charts.is_empty() {
         s.push_str("<h2>One step's memory by category</h2><p>For each run, one training step read at its phase boundaries: the pale dashed bars are what <code>oomlab estimate</code> predicted, the solid ones what was measured. Weights, gradients, optimizer state and the AMP copy are known from the parameters; the activations are the bytes in use less those. Hover a block for its size. The estimate's peak is inside the backward pass, between two boundaries.</p>");

@@ -10,7 +10,7 @@ mod table;
 pub use crate::results::{Comparison, Row, RowStatus, COMPARE_SCHEMA_VERSION};
 pub use crate::vocab::Variant;
 pub use html::{report_html, RunDetail};
-pub use plot::{memory_svg, Series};
+pub use plot::{memory_svg, y_label, Series};
 
 /// Parses `--strategies`: `all` or a comma-separated list of [`Variant`] words.
 pub fn parse_variants(list: &str, several_devices: bool) -> Result<Vec<Variant>, String> {

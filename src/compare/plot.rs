@@ -121,6 +121,18 @@ pub(crate) fn bounds(series: &[Series], budget: Option<Bytes>) -> (f64, f64) {
     (x_max, y_max)
 }
 
+/// The y axis's title: VRAM on a GPU, the heap when every series is on it (a CPU budget),
+/// else RSS.
+pub fn y_label(gpu: bool, series: &[Series]) -> &'static str {
+    if gpu {
+        "NVML process VRAM (MiB)"
+    } else if !series.is_empty() && series.iter().all(|s| s.heap) {
+        "host heap in use, where the budget is (MiB)"
+    } else {
+        "resident set size, HOST (MiB)"
+    }
+}
+
 /// The x axis's title.
 pub(crate) const X_TITLE: &str =
     "optimizer steps from the first (each step one unit wide, whatever it took; setup before it cut)";

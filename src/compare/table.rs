@@ -40,6 +40,15 @@ impl Comparison {
         }
     }
 
+    /// The budget the rows shared (`--vram-budget` or `--memory-budget` in the arguments).
+    pub fn budget(&self) -> Option<Bytes> {
+        let args = &self.common_args;
+        args.iter()
+            .position(|a| a == "--vram-budget" || a == "--memory-budget")
+            .and_then(|i| args.get(i + 1))
+            .and_then(|v| crate::units::parse_size(v).ok())
+    }
+
     fn gpu(&self) -> bool {
         self.memory_kind == Some(MemoryKind::Gpu)
     }

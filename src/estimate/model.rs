@@ -427,6 +427,15 @@ impl Estimate {
         }
     }
 
+    /// Weights, gradients and optimizer state: what no batch technique shrinks.
+    pub fn fixed_state(&self) -> Bytes {
+        Bytes(
+            self.term(TermKind::Weights).0
+                + self.term(TermKind::Gradients).0
+                + self.term(TermKind::OptimizerState).0,
+        )
+    }
+
     /// The bytes of `kind` (0 when absent).
     pub fn term(&self, kind: TermKind) -> Bytes {
         self.terms

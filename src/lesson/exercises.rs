@@ -65,15 +65,6 @@ fn fits(peak: Bytes, budget: Bytes) -> &'static str {
     }
 }
 
-/// Weights, gradients and optimizer state of `e`.
-fn fixed(e: &Estimate) -> Bytes {
-    Bytes(
-        e.term(TermKind::Weights).0
-            + e.term(TermKind::Gradients).0
-            + e.term(TermKind::OptimizerState).0,
-    )
-}
-
 /// `flags` at batch `to` instead of `from` (added when the flags leave the batch to the
 /// config).
 fn with_batch(flags: &str, from: usize, to: usize) -> String {
@@ -107,7 +98,7 @@ pub fn exercises(h: &Handout) -> Vec<Exercise> {
         run: format!("oomlab estimate {} {}", s.flags, h.run_flags),
         answer: format!(
             "{} = 16 bytes x {params}: weights {}, gradients {}, moments {}. None of them depends on the batch.",
-            fixed(&e0),
+            e0.fixed_state(),
             e0.term(TermKind::Weights),
             e0.term(TermKind::Gradients),
             e0.term(TermKind::OptimizerState)
@@ -147,7 +138,7 @@ pub fn exercises(h: &Handout) -> Vec<Exercise> {
                 e.plan.micro_batch,
                 acts(&e0),
                 acts(&e),
-                fixed(&e),
+                e.fixed_state(),
                 e.term(TermKind::AccumulationBuffer),
                 e.peak,
                 relative(e.peak, e0.peak),
@@ -175,7 +166,7 @@ pub fn exercises(h: &Handout) -> Vec<Exercise> {
                 } else {
                     ""
                 },
-                fixed(&e),
+                e.fixed_state(),
                 e.term(TermKind::HalfCopy),
                 e.peak,
                 relative(e.peak, e0.peak),
@@ -213,7 +204,7 @@ pub fn exercises(h: &Handout) -> Vec<Exercise> {
                     let ev = Estimate::of(cfg, b.vocab, h.target);
                     lines.push(format!(
                         "{what}: fixed state {}, predicted peak {} ({})",
-                        fixed(&ev),
+                        ev.fixed_state(),
                         ev.peak,
                         fits(ev.peak, h.budget)
                     ));

@@ -66,10 +66,10 @@ impl StageNumbers {
     /// The fixed state and the update of `e`, the estimate made before the run.
     pub fn with_estimate(mut self, e: &crate::estimate::Estimate) -> Self {
         use crate::estimate::TermKind as T;
-        let fixed = e.term(T::Weights).0 + e.term(T::Gradients).0 + e.term(T::OptimizerState).0;
+        let fixed = e.fixed_state();
         self.params = Some(e.params);
-        self.fixed_state = Some(Bytes(fixed));
-        self.update = Some(Bytes(fixed + e.term(T::OptimizerStepCopy).0));
+        self.fixed_state = Some(fixed);
+        self.update = Some(Bytes(fixed.0 + e.term(T::OptimizerStepCopy).0));
         self
     }
 
