@@ -50,27 +50,58 @@ pub fn pools(total: Bytes) -> Vec<Pool> {
 }
 
 /// Bytes the pools reserve for `tensors` (size of one, how many) alive together: per
-/// pool, whole pages for the bytes it holds. A lower bound: slices freed in between can
-/// leave holes a later tensor does not fit (fragmentation).
+/// pool, the pages that hold them when each tensor sits whole in one page (a slice never
+/// spans two pages), packed first-fit from the largest: eight 1 GiB tensors fill an
+/// 8.8 GiB page and the ninth takes a new one, leaving 0.8 GiB in each no tensor of that
+/// pool fits. The bottom of the growth pool's range: slices freed in between can leave
+/// holes a later tensor does not fit (fragmentation), which [`one_page_each`] bounds.
 pub fn reserved(total: Bytes, tensors: &[(u64, u64)]) -> Bytes {
     let pools = pools(total);
-    let mut held = vec![0u64; pools.len()];
+    let mut held: Vec<Vec<(u64, u64)>> = vec![Vec::new(); pools.len()];
     let mut exclusive = 0u64;
     for &(size, count) in tensors {
         if size == 0 || count == 0 {
             continue;
         }
         match pools.iter().position(|p| size <= p.max_slice) {
-            Some(i) => held[i] += size.next_multiple_of(256) * count,
+            Some(i) => held[i].push((size.next_multiple_of(256), count)),
             None => exclusive += size * count,
         }
     }
     let paged: u64 = pools
         .iter()
-        .zip(&held)
-        .map(|(p, &bytes)| bytes.div_ceil(p.page) * p.page)
+        .zip(held)
+        .map(|(p, sizes)| pages_for(p.page, sizes) * p.page)
         .sum();
     Bytes(paged + exclusive)
+}
+
+/// Pages of `page` bytes that hold `tensors` (size, how many), each whole in one page,
+/// first-fit from the largest.
+fn pages_for(page: u64, mut tensors: Vec<(u64, u64)>) -> u64 {
+    tensors.sort_unstable_by_key(|t| std::cmp::Reverse(t.0));
+    // Free bytes of each page opened so far.
+    let mut free: Vec<u64> = Vec::new();
+    for (size, count) in tensors {
+        let mut left = count;
+        for f in free.iter_mut() {
+            if left == 0 {
+                break;
+            }
+            let fits = (*f / size).min(left);
+            *f -= fits * size;
+            left -= fits;
+        }
+        if left > 0 {
+            let per_page = (page / size).max(1);
+            let new_pages = left.div_ceil(per_page);
+            for k in 0..new_pages {
+                let here = per_page.min(left - k * per_page);
+                free.push(page.saturating_sub(here * size));
+            }
+        }
+    }
+    free.len() as u64
 }
 
 /// One page of every pool that holds any of `tensors`: what fragmentation can add to
@@ -109,11 +140,24 @@ mod tests {
         assert_eq!(of(128 * MIB), Some(2246));
         assert_eq!(of(32 * MIB), Some(561));
         assert_eq!(of(64 * MIB), Some(561));
+        let page = |size: u64| p.iter().find(|p| size <= p.max_slice).unwrap().page;
         // Three 128 MiB tensors take one page of the 2.2 GiB pool.
         assert_eq!(reserved(h200, &[(128 * MIB, 3)]).0 / MIB, 2246);
+        // A tensor never spans two pages: eight 1 GiB tensors fill an 8985 MiB page (a
+        // 1 GiB tensor's pool), nine take two, though 9 GiB would fit in 8985 MiB x 1.03.
+        let big = page(1024 * MIB);
+        assert_eq!(reserved(h200, &[(1024 * MIB, 8)]).0, big);
+        assert_eq!(reserved(h200, &[(1024 * MIB, 9)]).0, 2 * big);
+        // What one page leaves over (793 MiB) still takes a smaller tensor of the pool
+        // that fits in it, and not one that does not.
+        assert_eq!(page(700 * MIB), big);
+        assert_eq!(reserved(h200, &[(1024 * MIB, 8), (700 * MIB, 1)]).0, big);
+        assert_eq!(
+            reserved(h200, &[(1024 * MIB, 8), (800 * MIB, 1)]).0,
+            2 * big
+        );
         // With a 32 MiB tensor beside them, one more page of each pool: 2246 + 561 MiB
         // (pages are not whole MiB, so the sum is compared in bytes).
-        let page = |size: u64| p.iter().find(|p| size <= p.max_slice).unwrap().page;
         assert_eq!(
             one_page_each(h200, &[(128 * MIB, 3), (32 * MIB, 1)]).0,
             page(128 * MIB) + page(32 * MIB)

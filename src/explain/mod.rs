@@ -236,9 +236,10 @@ peaks, what the config's shapes say will be alive:
 - GPU only: burn's pool. With the exact pool (the default) 10% over the tensors
   (measured). With the growth pool tensors share pages of size classes that follow from
   the card's size (a quarter of the card, then quarters of that); the estimate places
-  every live tensor in its class and counts whole pages, and gives a range: no slack
-  beyond that, up to one more page per pool in use (freed slices a later tensor does not
-  fit). Plus the CUDA context (measured, 0.53 GiB on the H200). CPU only: the data (5 bytes a character) and Flex's per-thread
+  every live tensor in its class, packs them whole into pages (a tensor never spans two
+  pages: eight 1 GiB tensors fill an 8.8 GiB page, a ninth opens another), and gives a
+  range: that packing at the bottom, up to one more page per pool in use (freed slices a
+  later tensor does not fit). Plus the CUDA context (measured, 0.53 GiB on the H200). CPU only: the data (5 bytes a character) and Flex's per-thread
   buffers (measured, about 1 MiB a thread).
 The largest batch is the largest one whose predicted peak fits (--card, the GPU's
 memory less other processes, or the CPU's available RAM); the smallest card is the first
