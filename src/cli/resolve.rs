@@ -679,8 +679,8 @@ pub struct BigModel {
 /// whose kernels the H200 pack ships, where a wider model compiled and autotuned for 200 s
 /// before its first step on a fresh H200) or on the CPU (`tiny` 4x wider, which compiles
 /// nothing). Sized with `oomlab estimate` against the default budgets: the f32 AdamW
-/// update (28 bytes per parameter while old and new weights and moments are both held)
-/// is well over the budget, pure bf16 (14) and SGD (12) well under it.
+/// update (24 bytes per parameter while old and new weights and moments are both held)
+/// is well over the budget, pure bf16 (12) and SGD (8) well under it.
 pub fn big_model(gpu: bool) -> BigModel {
     if gpu {
         BigModel {

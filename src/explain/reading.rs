@@ -46,8 +46,9 @@ What it does: `--set optim.kind=sgd` (the compare and lesson row `sgd`) trains w
 SGD, which keeps no state: each step is the weights minus the learning rate times the
 gradient. AdamW keeps two f32 moments per parameter, 8 of its 16 bytes per parameter in
 f32; SGD needs 8 (weights and gradients). During the update oomlab keeps the new weights
-and state beside the old ones until the step has passed its checks, so its update moment
-holds 28 bytes per parameter with AdamW in f32 and 12 with SGD.
+and state beside the old ones until the step has passed its checks (each gradient is
+freed as its parameter is updated), so its update moment holds 24 bytes per parameter
+with AdamW in f32 and 8 with SGD.
 
 When to use it: when the fixed state (weights, gradients, optimizer state) is what does
 not fit, not the activations: a big model on a small card. Batch-side techniques (AMP,

@@ -65,11 +65,10 @@ impl StageNumbers {
 
     /// The fixed state and the update of `e`, the estimate made before the run.
     pub fn with_estimate(mut self, e: &crate::estimate::Estimate) -> Self {
-        use crate::estimate::TermKind as T;
         let fixed = e.fixed_state();
         self.params = Some(e.params);
         self.fixed_state = Some(fixed);
-        self.update = Some(Bytes(fixed.0 + e.term(T::OptimizerStepCopy).0));
+        self.update = Some(e.update());
         self
     }
 
