@@ -13,7 +13,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::config::{ModelKind, ModelSpec, PrecisionMode};
+use crate::config::{HalfDtype, ModelKind, ModelSpec, PrecisionMode};
 
 /// Bytes of one element in the passes and in the LayerNorms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -215,7 +215,8 @@ fn mlp(m: &ModelSpec, v: u64, w: Widths) -> Vec<Kept> {
 /// temporary and the gradient of its input (3 x d_ff; on the CPU in f32 whatever the
 /// compute dtype, measured on Flex, whose elementwise backward works in f32; on CUDA in
 /// the compute dtype, burn-fusion's kernels write it), plus, under checkpointing, the
-/// LayerNorm work of the layer's recomputation (4 x d_model at the norm's width).
+/// LayerNorm work of the layer's recomputation (4 x d_model at the norm's width), and on
+/// the CPU in bf16 an f32 copy of a d_ff-wide matrix operand.
 pub fn backward_working_set(
     model: &ModelSpec,
     precision: PrecisionMode,
@@ -229,9 +230,20 @@ pub fn backward_working_set(
         model.d_model as u64,
         model.d_ff as u64,
     );
-    match model.kind {
-        ModelKind::Gpt if checkpointing => vec![(3, t * ff * g), (4, t * d * w.norm)],
-        ModelKind::Gpt => vec![(3, t * ff * g)],
-        ModelKind::Mlp => vec![(3, ff * g)],
+    let tokens = match model.kind {
+        ModelKind::Gpt => t,
+        ModelKind::Mlp => 1,
+    };
+    let mut set = vec![(3, tokens * ff * g)];
+    if model.kind == ModelKind::Gpt && checkpointing {
+        set.push((4, t * d * w.norm));
     }
+    if on_cpu && precision.half() == Some(HalfDtype::Bf16) {
+        // Flex multiplies bf16 matrices in f32 (burn-flex 0.21 `matmul_bf16` converts both
+        // operands and the product): the largest operand of the backward, [tokens, d_ff],
+        // in f32 beside the working set (measured: it closes the -10% of the CPU's bf16
+        // rows against f16's -1%, docs/results/2026-12-02-estimate-validation.md).
+        set.push((1, tokens * ff * 4));
+    }
+    set
 }
