@@ -1,7 +1,7 @@
 # Experiment for scripts/gpu/run.sh (issue 26): oomlab's defaults against PyTorch on the
 # paired yardstick, and the estimate beside every compare row, on one machine. From the
 # repository root on the device machine:
-#   COMMIT=<sha> OUT=... PART=paired|compare-gpu|compare-h200|bisect bash scripts/gpu/run.sh memory-defaults
+#   COMMIT=<sha> OUT=... PART=paired|compare-gpu|compare-h200|bisect|fixed bash scripts/gpu/run.sh memory-defaults
 # runner: new-user
 # PART=paired: benches/paired.py on the gpu config (oomlab f32 and AMP bf16 with the
 #   defaults, f32 with the growth pool; PyTorch TF32 written out, f32 SDPA, AMP bf16 SDPA;
@@ -17,7 +17,9 @@
 # PART=bisect: auto-halve with --search bisect on the gpu config (f32, defaults, batch 64)
 #   under --vram-budget 3GiB and 4608MiB, beside `oomlab estimate --card` of the same
 #   budget: the largest batch the estimate predicts against the micro-batch bisect finds.
-#   $OUT/bisect.tar.gz (both summaries and estimates).
+#   $OUT/bisect.tar.gz (both summaries and estimates). WARM=1 warms the kernels first.
+# PART=fixed: baseline at fixed batches (FIXED, budget:batch pairs) under the same budgets,
+#   a fresh process each, kernels warmed first: $OUT/fixed.tar.gz.
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 PART=${PART:-paired}
@@ -39,6 +41,19 @@ case "$PART" in
     tar czf "$OUT/paired-h200.tar.gz" -C "$R" paired-h200 paired-h200.stdout
     ;;
   bisect)
+    # WARM=1: first train once without a budget at each micro-batch bisect can try (1
+    # step each), so that kernels are compiled and tuned before any budget: on a cold
+    # machine cubecl's autotune runs out of memory under the ballast and burn 0.21 does
+    # not recover (docs/results/2026-12-02-h100-bisect-failed). Says so in the log.
+    if [ "${WARM:-0}" = 1 ]; then
+      for m in ${WARM_BATCHES:-64 48 40 32 28 24 20 16 12 8}; do
+        say "warm-up without a budget: --batch $m, 1 step"
+        timeout 120 $BIN train --config gpu --device cuda --batch $m --max-steps 1 --json --quiet \
+          --out "$R/warm-$m" > /dev/null 2>> "$LOG"
+        echo "exit: $? (warm-up --batch $m)" >> "$LOG"
+        rm -rf "$R/warm-$m"
+      done
+    fi
     for b in 3GiB 4608MiB; do
       say "bisect under --vram-budget $b"
       timeout 200 $BIN train --config gpu --device cuda --strategy auto-halve --search bisect --vram-budget $b \
@@ -48,6 +63,27 @@ case "$PART" in
       rm -f "$R/bisect-$b/memory.csv" "$R/bisect-$b/steps.jsonl"
     done
     tar czf "$OUT/bisect.tar.gz" -C "$R" .
+    ;;
+  fixed)
+    # Fresh processes at fixed batches under the bisect's budgets (baseline, 2 steps):
+    # the largest batch a fresh run fits, beside the estimate's and what bisect found
+    # within one process. Kernels warmed first without a budget, as PART=bisect WARM=1.
+    for m in ${WARM_BATCHES:-48 32 24 16}; do
+      say "warm-up without a budget: --batch $m, 1 step"
+      timeout 120 $BIN train --config gpu --device cuda --batch $m --max-steps 1 --json --quiet \
+        --out "$R/warm-$m" > /dev/null 2>> "$LOG"
+      echo "exit: $? (warm-up --batch $m)" >> "$LOG"
+      rm -rf "$R/warm-$m"
+    done
+    for spec in ${FIXED:-3GiB:16 3GiB:20 3GiB:24 3GiB:28 4608MiB:32 4608MiB:40 4608MiB:47}; do
+      b=${spec%%:*}; m=${spec##*:}
+      say "baseline --batch $m under --vram-budget $b, 2 steps"
+      timeout 120 $BIN train --config gpu --device cuda --strategy baseline --batch $m --vram-budget $b \
+        --max-steps 2 --json --quiet --out "$R/fixed-$b-$m" > /dev/null 2> "$R/fixed-$b-$m.stderr"
+      echo "exit: $? (--batch $m under $b)" >> "$LOG"
+      rm -f "$R/fixed-$b-$m/memory.csv" "$R/fixed-$b-$m/steps.jsonl"
+    done
+    tar czf "$OUT/fixed.tar.gz" -C "$R" .
     ;;
   compare-gpu|compare-h200)
     config=${PART#compare-}
