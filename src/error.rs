@@ -36,6 +36,9 @@ pub enum Error {
     /// numbers and a setting that would fit.
     #[error("{0}")]
     WontFit(String),
+    /// A Hugging Face config.json cannot be estimated (`oomlab estimate --hf-config`).
+    #[error(transparent)]
+    Shape(#[from] crate::hf::ShapeError),
     /// NVML could not answer (`oomlab gpu`).
     #[error(transparent)]
     Probe(#[from] crate::probe::ProbeError),
@@ -90,6 +93,7 @@ impl Error {
             | Error::WontFit(_)
             | Error::Resume(_)
             | Error::Input { .. }
+            | Error::Shape(_)
             | Error::InputDir { .. } => EXIT_USAGE,
             Error::Kill(e) if e.is_refusal() => EXIT_USAGE,
             Error::RunDir { .. } | Error::Report(_) | Error::Kill(_) | Error::Probe(_) => {

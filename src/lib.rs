@@ -23,6 +23,7 @@ pub mod estimate;
 pub mod evidence;
 pub mod explain;
 pub mod gpu;
+pub mod hf;
 pub mod lesson;
 pub mod model;
 pub mod oom;

@@ -52,3 +52,26 @@ mod tests {
         assert!(out.ends_with("\n\n  second\n"), "{out:?}");
     }
 }
+
+/// `n` with thousands separated by commas: 124439808 -> "124,439,808".
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod thousands_tests {
+    #[test]
+    fn groups_of_three() {
+        assert_eq!(super::thousands(124_439_808), "124,439,808");
+        assert_eq!(super::thousands(999), "999");
+        assert_eq!(super::thousands(1000), "1,000");
+    }
+}

@@ -346,8 +346,9 @@ pub struct TrainArgs {
     /// Learning rate (optim.lr).
     #[arg(long, value_name = "X")]
     pub lr: Option<f64>,
-    /// Context length in characters (model.seq_len).
-    #[arg(long, value_name = "N")]
+    /// Context length in characters (model.seq_len); in tokens for a Hugging Face model
+    /// (`oomlab estimate --model NAME --seq 2048`, default 1024).
+    #[arg(long, visible_alias = "seq", value_name = "N")]
     pub seq_len: Option<u64>,
     /// Model width (model.d_model).
     #[arg(long, value_name = "N")]
@@ -355,9 +356,10 @@ pub struct TrainArgs {
     /// Transformer blocks / MLP layers (model.n_layers).
     #[arg(long, value_name = "N")]
     pub n_layers: Option<u64>,
-    /// Network: gpt or mlp (model.kind).
-    #[arg(long, value_enum)]
-    pub model: Option<ModelKind>,
+    /// Network: gpt or mlp (model.kind). `oomlab estimate` also takes a Hugging Face
+    /// shape: gpt2, gpt2-medium, qwen2.5-0.5b, llama-3.2-1b, mistral-7b, llama-3-8b.
+    #[arg(long, value_name = "gpt|mlp|NAME", value_parser = model_arg)]
+    pub model: Option<ModelArg>,
     /// Seed for weights and batch order (train.seed).
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
@@ -617,6 +619,56 @@ pub struct EstimateArgs {
     /// Also measure: two short runs per row on this device, peak = a + b x micro-batch.
     #[arg(long)]
     pub calibrate: bool,
+    /// Your own model: its Hugging Face config.json (gpt2, llama, mistral, qwen2), sized
+    /// for training with PyTorch / transformers (as --model NAME does for a built-in
+    /// shape). Takes --seq-len, --batch, --steps (accumulation), --precision (f32; bf16 =
+    /// AMP; bf16 with --strategy half = pure bf16), --checkpointing, --optimizer, --gpus,
+    /// --zero, --card.
+    #[arg(long, value_name = "PATH", help_heading = "Your Hugging Face model")]
+    pub hf_config: Option<PathBuf>,
+    /// The optimizer of a Hugging Face model's training (adamw, sgd; adamw-8bit and
+    /// adafactor: formula only, not measured).
+    #[arg(
+        long,
+        value_enum,
+        default_value = "adamw",
+        help_heading = "Your Hugging Face model"
+    )]
+    pub optimizer: crate::hf::Optimizer,
+    /// ZeRO stage with --gpus N: 1 shards the optimizer state, 2 also the gradients, 3
+    /// also the weights (formula only: not measured on several GPUs).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=3), help_heading = "Your Hugging Face model")]
+    pub zero: u8,
+    /// LoRA on a Hugging Face model: the base frozen, no gradients or optimizer state for
+    /// it (formula only, not measured).
+    #[arg(long, help_heading = "Your Hugging Face model")]
+    pub lora: bool,
+    /// The optimizer state of a Hugging Face model offloaded to the CPU (DeepSpeed
+    /// offload_optimizer; formula only, not measured).
+    #[arg(long, help_heading = "Your Hugging Face model")]
+    pub offload: bool,
+}
+
+/// `--model`: oomlab's own network, or a Hugging Face shape for `oomlab estimate`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ModelArg {
+    /// oomlab's GPT or MLP (model.kind).
+    Own(ModelKind),
+    /// A built-in Hugging Face shape (estimate only).
+    Hf(String),
+}
+
+fn model_arg(s: &str) -> Result<ModelArg, String> {
+    if let Ok(k) = <ModelKind as ValueEnum>::from_str(s, true) {
+        return Ok(ModelArg::Own(k));
+    }
+    if crate::hf::shape::is_builtin(s) {
+        return Ok(ModelArg::Hf(s.to_ascii_lowercase()));
+    }
+    Err(format!(
+        "'{s}' is neither gpt nor mlp (oomlab's networks) nor a built-in Hugging Face shape ({}); for another model give `oomlab estimate --hf-config PATH/config.json`",
+        crate::hf::shape::builtin_names().join(", ")
+    ))
 }
 
 /// `oomlab compare`

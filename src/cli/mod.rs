@@ -153,6 +153,11 @@ fn stop_on_ctrl_c() -> StopFlag {
 
 fn estimate(args: EstimateArgs) -> Result<i32, Error> {
     let json = args.run.json;
+    if let Some((shape, setup, card)) = resolve::resolve_hf_estimate(&args)? {
+        let report = crate::hf::HfReport::new(shape, setup, card);
+        print_result(json, &report, || report.to_terminal());
+        return Ok(0);
+    }
     let plan = resolve_estimate(args)?;
     let report = crate::cmd::estimate::run_estimate(&plan)?;
     print_result(json, &report, || report.to_terminal());

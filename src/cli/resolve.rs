@@ -105,8 +105,18 @@ fn apply_train_flags(a: &TrainArgs, d: &mut Draft) -> Result<(), ConfigError> {
             f.model.attention = v
         });
     }
-    if let Some(v) = a.model {
-        d.flag(format!("--model {v}"), "model.kind", |f| f.model.kind = v);
+    match &a.model {
+        Some(super::args::ModelArg::Own(v)) => {
+            let v = *v;
+            d.flag(format!("--model {v}"), "model.kind", |f| f.model.kind = v);
+        }
+        Some(super::args::ModelArg::Hf(name)) => {
+            return Err(ConfigError::Override {
+                given: format!("--model {name}"),
+                reason: format!("a Hugging Face shape: `oomlab estimate --model {name}` sizes its training with PyTorch; oomlab itself trains its own networks (--model gpt or mlp)"),
+            })
+        }
+        None => {}
     }
     type Slot = fn(&mut ConfigFile) -> &mut i64;
     let counts: [(&str, &str, Option<u64>, Slot); 7] = [
@@ -760,6 +770,134 @@ pub fn resolve_estimate(
         world,
         quiet: args.run.quiet,
     })
+}
+
+/// `oomlab estimate --model NAME` (a Hugging Face shape) or `--hf-config PATH`: the shape,
+/// the run and the card; None for oomlab's own model.
+pub fn resolve_hf_estimate(
+    args: &super::args::EstimateArgs,
+) -> Result<
+    Option<(
+        crate::hf::Shape,
+        crate::hf::Setup,
+        Option<crate::estimate::Card>,
+    )>,
+    Error,
+> {
+    use super::args::ModelArg;
+    use crate::hf::{Precision as P, Setup, Shape};
+    let a = &args.run;
+    let named = match &a.model {
+        Some(ModelArg::Hf(n)) => Some(n.clone()),
+        _ => None,
+    };
+    let shape = match (&args.hf_config, named) {
+        (None, None) => return Ok(None),
+        (Some(_), Some(n)) => {
+            return Err(ConfigError::Override {
+                given: format!("--hf-config with --model {n}"),
+                reason: "give one model: a config.json or a built-in shape".into(),
+            }
+            .into())
+        }
+        (Some(path), None) => Shape::from_file(path)?,
+        (None, Some(n)) => Shape::builtin(&n)?,
+    };
+    let refuse = |flag: &str, why: &str| -> Error {
+        ConfigError::Override {
+            given: flag.to_string(),
+            reason: format!("does not apply to a Hugging Face model ({why})"),
+        }
+        .into()
+    };
+    if args.calibrate {
+        return Err(refuse("--calibrate", "the probes train oomlab's own model; benches/hf_memory.py measures transformers on a GPU"));
+    }
+    if a.config != "tiny" {
+        return Err(refuse(
+            "--config",
+            "the model comes from --model or --hf-config",
+        ));
+    }
+    if !a.devices.is_empty() {
+        return Err(refuse("--devices", "use --gpus N with --zero 0-3"));
+    }
+    for (flag, given) in [
+        ("--d-model", a.d_model.is_some()),
+        ("--n-layers", a.n_layers.is_some()),
+        ("--attention", a.attention.is_some()),
+        ("--memory-mode", a.memory_mode.is_some()),
+        ("--vram-budget", a.vram_budget.is_some()),
+        ("--memory-budget", a.memory_budget.is_some()),
+        ("--set", !a.set.is_empty()),
+    ] {
+        if given {
+            return Err(refuse(flag, "its shapes come from config.json; PyTorch's SDPA and caching allocator are assumed"));
+        }
+    }
+    let precision = match (a.precision, a.strategy) {
+        (None | Some(crate::vocab::Precision::F32), Some(Strategy::Half)) => {
+            return Err(refuse("--strategy half", "pure half needs --precision bf16"))
+        }
+        (None | Some(crate::vocab::Precision::F32), _) => P::F32,
+        (Some(crate::vocab::Precision::Bf16), Some(Strategy::Half)) => P::Bf16,
+        (Some(crate::vocab::Precision::Bf16), _) => P::AmpBf16,
+        (Some(crate::vocab::Precision::F16), _) => {
+            return Err(refuse("--precision f16", "the estimate models bf16; f16 AMP keeps the same bytes plus a loss scaler, so read --precision bf16"))
+        }
+    };
+    if let Some(s) = a.strategy {
+        if !matches!(
+            s,
+            Strategy::Baseline | Strategy::GradAccum | Strategy::Checkpointing | Strategy::Half
+        ) {
+            return Err(refuse(&format!("--strategy {s}"), "it is oomlab's own; for PyTorch give --steps K, --checkpointing, --precision bf16 [--strategy half]"));
+        }
+    }
+    let gpus = a.gpus.unwrap_or(1).max(1);
+    if args.zero > 0 && gpus < 2 {
+        return Err(ConfigError::Override {
+            given: format!("--zero {}", args.zero),
+            reason: "ZeRO shards across GPUs: add --gpus N (N >= 2)".into(),
+        }
+        .into());
+    }
+    let accum = a.steps.unwrap_or(1).max(1);
+    let batch = a.batch.unwrap_or(accum * gpus);
+    if batch % (accum * gpus) != 0 {
+        return Err(ConfigError::Override {
+            given: format!("--batch {batch}"),
+            reason: format!(
+                "the batch is split into {accum} micro-batches on each of {gpus} GPUs: give a multiple of {}",
+                accum * gpus
+            ),
+        }
+        .into());
+    }
+    let setup = Setup {
+        seq: a.seq_len.unwrap_or(1024).max(1),
+        micro_batch: batch / (accum * gpus),
+        accum,
+        precision,
+        optimizer: args.optimizer,
+        checkpointing: a.checkpointing || a.strategy == Some(Strategy::Checkpointing),
+        gpus,
+        zero: args.zero,
+        lora: args.lora,
+        offload: args.offload,
+    };
+    let card = match &args.card {
+        Some(c) => {
+            Some(
+                crate::estimate::parse_card(c).map_err(|reason| ConfigError::Override {
+                    given: format!("--card {c}"),
+                    reason,
+                })?,
+            )
+        }
+        None => None,
+    };
+    Ok(Some((shape, setup, card)))
 }
 
 #[cfg(test)]

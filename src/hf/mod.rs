@@ -1,0 +1,18 @@
+//! `oomlab estimate --model NAME | --hf-config PATH`: the training peak of a Hugging Face
+//! decoder-only model (GPT-2, Llama, Mistral, Qwen2) trained with PyTorch, from its
+//! config.json alone, checked against real transformers runs on an H200
+//! (benches/hf_memory.py, docs/results/2026-12-04-hf-estimate-validation.md).
+//!
+//! - [`shape`]: config.json to shapes and the parameter count.
+//! - [`memory`]: what PyTorch keeps, term by term, and when it peaks.
+//! - [`measured`]: the allocator's slack and the CUDA context, read from the H200 run.
+//! - [`report`]: the table, the largest micro-batch, the smallest card, what to change.
+
+pub mod measured;
+pub mod memory;
+pub mod report;
+pub mod shape;
+
+pub use memory::{estimate, largest_micro_batch, Estimate, Optimizer, Precision, Setup};
+pub use report::HfReport;
+pub use shape::{Shape, ShapeError};
