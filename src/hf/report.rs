@@ -58,6 +58,11 @@ impl HfReport {
             .map(|c| largest_micro_batch(&shape, setup, c.bytes));
         let smallest_card = cards().into_iter().find(|c| e.needs() <= c.bytes);
         let mut changes: Vec<(String, String, Setup, bool)> = Vec::new();
+        let accum_flags = format!(
+            "--batch {} --steps {}",
+            setup.micro_batch * setup.accum * setup.gpus,
+            setup.accum * 2
+        );
         let mut add = |change: &str, flags: &str, s: Setup, checked: bool| {
             if s != setup {
                 changes.push((change.to_string(), flags.to_string(), s, checked));
@@ -93,7 +98,7 @@ impl HfReport {
         if setup.micro_batch > 1 {
             add(
                 "half the micro-batch, twice the accumulation",
-                "--steps 2x",
+                &accum_flags,
                 Setup {
                     micro_batch: setup.micro_batch / 2,
                     accum: setup.accum * 2,
@@ -232,7 +237,10 @@ impl HfReport {
                 ""
             },
             if s.gpus > 1 {
-                format!(", {} GPUs, ZeRO stage {}", s.gpus, s.zero)
+                format!(
+                    ", {} GPUs, ZeRO stage {} (several GPUs: formula only, not measured)",
+                    s.gpus, s.zero
+                )
             } else {
                 String::new()
             },
@@ -290,7 +298,7 @@ impl HfReport {
         out.push_str("\nWhat to change (one change at a time):\n");
         for w in &self.what_ifs {
             out.push_str(&format!(
-                "  {:<46} process {:>11}  fixed state {:>11}{}{}\n",
+                "  {:<46} process {:>11}  fixed state {:>11}{}{}\n      {}\n",
                 w.change,
                 w.process.to_string(),
                 w.fixed_state.to_string(),
@@ -303,7 +311,8 @@ impl HfReport {
                     ""
                 } else {
                     "  (formula only, not measured)"
-                }
+                },
+                w.flags
             ));
         }
         out.push_str(
