@@ -17,7 +17,8 @@
 # PART=bisect: auto-halve with --search bisect on the gpu config (f32, defaults, batch 64)
 #   under --vram-budget 3GiB and 4608MiB, beside `oomlab estimate --card` of the same
 #   budget: the largest batch the estimate predicts against the micro-batch bisect finds.
-#   $OUT/bisect.tar.gz (both summaries and estimates). WARM=1 warms the kernels first.
+#   $OUT/bisect.tar.gz (both summaries and estimates). WARM=1 warms the kernels first;
+#   BISECT_STEPS (3) steps, so more probes with more steps.
 # PART=fixed: baseline at fixed batches (FIXED, budget:batch pairs) under the same budgets,
 #   a fresh process each, kernels warmed first: $OUT/fixed.tar.gz.
 OUT=${OUT:-/tmp/out}
@@ -57,7 +58,7 @@ case "$PART" in
     for b in 3GiB 4608MiB; do
       say "bisect under --vram-budget $b"
       timeout 200 $BIN train --config gpu --device cuda --strategy auto-halve --search bisect --vram-budget $b \
-        --max-steps 3 --json --quiet --out "$R/bisect-$b" > /dev/null 2> "$R/bisect-$b.stderr"
+        --max-steps ${BISECT_STEPS:-3} --json --quiet --out "$R/bisect-$b" > /dev/null 2> "$R/bisect-$b.stderr"
       echo "exit: $?" >> "$LOG"
       $BIN estimate --config gpu --card $b --json > "$R/estimate-$b.json" 2>> "$LOG"
       rm -f "$R/bisect-$b/memory.csv" "$R/bisect-$b/steps.jsonl"
