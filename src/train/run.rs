@@ -542,11 +542,7 @@ fn drive<B: super::TrainBackend>(
                     records.push(rec);
                     // The step after the first applied one is read by category.
                     trainer.record_anatomy();
-                    let done = plan;
                     plan = strategy.on_success(plan);
-                    if plan.micro_batch != done.micro_batch {
-                        trainer.release_pool_for_new_split();
-                    }
                     if let Some(c) = checkpointer.as_mut().filter(|c| c.due(step)) {
                         let every = format!("every {} steps", c.every());
                         if let Err(line) = c.save(trainer, strategy, step + 1, plan, &every) {

@@ -530,20 +530,6 @@ impl<B: super::TrainBackend> Trainer<B> {
         self.inst.detector.arm();
     }
 
-    /// Before a step at another micro-batch (auto-halve's bisect probing up or settling
-    /// back): return the pool's free buffers to the driver, as after a failed step. The
-    /// exact pool hands a freed buffer only to a tensor of its size, so the last split's
-    /// buffers would sit beside the new split's: on the H200 under a 3 GiB budget a probe
-    /// at 24 failed with 1.3 GB in use of 2.7 GB reserved where a fresh process trains 24
-    /// (docs/results/2026-12-04-h200-bisect). Not when the pool is kept on purpose.
-    pub fn release_pool_for_new_split(&self) {
-        if !self.keep_pool {
-            let _ = B::sync(&self.device);
-            B::memory_cleanup(&self.device);
-            let _ = B::sync(&self.device);
-        }
-    }
-
     fn in_use_now(&self) -> Option<Bytes> {
         match &self.inst.allocator {
             Some(a) => a.stats().map(|s| s.in_use),
