@@ -271,10 +271,11 @@ H200 row of the gpu and h200 configs and of the big-model lesson, every strategy
 precision, within 10%; on the CPU's heap the tiny config within 10% (the bf16 rows'
 f32 operand copy was added after it was seen there: not yet checked on other runs); on
 the growth pool the range held every measured peak. The largest batch: under a 3 GiB
-budget the estimate says 28 where a fresh run trained 24 and failed at 28 (high by up to
-17%); auto-halve's bisect within one process found only 16 (32 under 4.5 GiB, where a
-fresh run trained 47): what its failed attempts leave in the pool costs it a third of the
-batch (docs/results/2026-12-04-h200-bisect). Probes at shapes the kernel cache did not
+budget the estimate says 28 where a fresh run trained 26 and failed at 28 (one size too
+high); under 4.5 GiB 47, which trained while 52 failed. Auto-halve's bisect within one
+process found only 16 and 32: its later probes fail with most of the pool reserved but
+not in use, and returning the free buffers before each probe did not change that
+(docs/results/2026-12-04-h200-bisect). Probes at shapes the kernel cache did not
 hold run high (autotune's own buffers). --calibrate fits peak = a + b x micro-batch to
 two short real runs; it is exact for the exact pool and wrong for the growth pool, whose
 memory jumps a page at a time.
