@@ -792,7 +792,22 @@ pub fn resolve_hf_estimate(
         _ => None,
     };
     let shape = match (&args.hf_config, named) {
-        (None, None) => return Ok(None),
+        (None, None) => {
+            let hf_only = [
+                ("--optimizer", args.optimizer != crate::hf::Optimizer::Adamw),
+                ("--zero", args.zero > 0),
+                ("--lora", args.lora),
+                ("--offload", args.offload),
+            ];
+            if let Some((flag, _)) = hf_only.iter().find(|(_, given)| *given) {
+                return Err(ConfigError::Override {
+                    given: flag.to_string(),
+                    reason: "sizes a Hugging Face model: add --model NAME or --hf-config PATH (oomlab's own optimizer is --set optim.kind=sgd)".into(),
+                }
+                .into());
+            }
+            return Ok(None);
+        }
         (Some(_), Some(n)) => {
             return Err(ConfigError::Override {
                 given: format!("--hf-config with --model {n}"),
