@@ -115,6 +115,7 @@ fn what_does_not_apply_is_refused_naming_the_flag() {
             &["--model", "gpt2", "--precision", "f16"][..],
             "--precision f16",
         ),
+        (&["--config", "gpu", "--lora"][..], "add --model NAME"),
     ] {
         let out = estimate(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
