@@ -132,6 +132,10 @@ pub struct Trainer<B: AutodiffBackend> {
     scaler: Option<LossScaler>,
     /// Never return pool pages to the driver (`--memory-mode prealloc`).
     keep_pool: bool,
+    /// `--memory-mode exact`: a freed buffer serves only a tensor of its own size.
+    exact_pool: bool,
+    /// Rows of the last micro-batch that ran since the pool was last emptied.
+    last_rows: Option<usize>,
     /// With dropout, the backend's generator is re-seeded from this seed and the step
     /// number before every step, so a resumed run draws the masks an uninterrupted one
     /// draws (burn's generator state cannot be saved).
@@ -202,6 +206,8 @@ impl<B: super::TrainBackend> Trainer<B> {
             precision: cfg.train.precision,
             scaler: cfg.train.loss_scale.map(LossScaler::new),
             keep_pool: false,
+            exact_pool: matches!(cfg.train.memory_mode, crate::config::MemoryMode::Exact),
+            last_rows: None,
             reseed: (cfg.model.dropout > 0.0).then_some(cfg.train.seed),
             leak_demo: None,
             leaked: Vec::new(),
@@ -526,8 +532,25 @@ impl<B: super::TrainBackend> Trainer<B> {
         if !self.keep_pool {
             B::memory_cleanup(&self.device);
             let _ = B::sync(&self.device);
+            self.last_rows = None;
         }
         self.inst.detector.arm();
+    }
+
+    /// Before a micro-batch of another size than the last one (the short last micro-batch
+    /// of an uneven split, auto-halve's next size), the exact pool's free buffers go back
+    /// to the driver: that pool hands a freed buffer only to a tensor of its own size, so
+    /// the last size's activation buffers would stay reserved, unusable, beside the new
+    /// size's. On the H200 under a 3 GiB budget, auto-halve's probe at 24 (micro-batches
+    /// 24, 24, 16) failed with 0.7 GB in use of 2.66 GB reserved while a fresh run at 26
+    /// trained (docs/results/2026-12-04-h200-bisect). The growth pool's pages serve any
+    /// size, and prealloc keeps its pages on purpose: neither is touched.
+    fn free_buffers_before_new_size(&mut self, rows: usize) {
+        if self.exact_pool && !self.keep_pool && self.last_rows.is_some_and(|r| r != rows) {
+            let _ = B::sync(&self.device);
+            B::memory_cleanup(&self.device);
+        }
+        self.last_rows = Some(rows);
     }
 
     fn in_use_now(&self) -> Option<Bytes> {
@@ -592,6 +615,7 @@ impl<B: super::TrainBackend> Trainer<B> {
         let mut single = None;
         for i in 0..plan.accumulation {
             let (first, rows) = plan.chunk(i);
+            self.free_buffers_before_new_size(rows);
             let b = batch.rows(first, rows).to_device::<B>(&self.device);
             // AMP casts per micro-batch: each backward pass consumes its graph, casts
             // included.
