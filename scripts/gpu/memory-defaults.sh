@@ -8,11 +8,6 @@
 #   REPEATS (2) each, 20 steps), then on the h200 config (oomlab AMP bf16 defaults against
 #   PyTorch AMP bf16 SDPA, REPEATS_H200 (2) each, 10 steps). $OUT/paired-gpu.tar.gz,
 #   $OUT/paired-h200.tar.gz.
-# PART=split-cost: what returning the exact pool's free buffers before a micro-batch of
-#   another size costs: `train --config gpu --strategy auto-halve --steps 3 --batch 64
-#   --max-steps 20` (no budget: micro-batches 21, 21, 21, 1, so two size changes per step)
-#   with $BIN and with /tmp/bin/oomlab-before (the binary before that change, carried as
-#   .device-bin/oomlab-before.xz), REPEATS (2) each, interleaved: $OUT/split-cost.tar.gz.
 # PART=compare-gpu: `oomlab compare --config gpu --strategies all --max-steps 5` (every row
 #   with the defaults, exact pool; pool-growth is the growth row), each row's estimate
 #   beside its measured peak: $OUT/compare-gpu.json.
@@ -23,7 +18,7 @@
 #   under --vram-budget 3GiB and 4608MiB, beside `oomlab estimate --card` of the same
 #   budget: the largest batch the estimate predicts against the micro-batch bisect finds.
 #   $OUT/bisect.tar.gz (both summaries and estimates). WARM=1 warms the kernels first;
-#   BISECT_STEPS (3) steps, so more probes with more steps.
+#   BISECT_STEPS (3) steps, so more probes with more steps; steps.jsonl kept (step times).
 # PART=fixed: baseline at fixed batches (FIXED, budget:batch pairs) under the same budgets,
 #   a fresh process each, kernels warmed first: $OUT/fixed.tar.gz.
 OUT=${OUT:-/tmp/out}
@@ -66,7 +61,7 @@ case "$PART" in
         --max-steps ${BISECT_STEPS:-3} --json --quiet --out "$R/bisect-$b" > /dev/null 2> "$R/bisect-$b.stderr"
       echo "exit: $?" >> "$LOG"
       $BIN estimate --config gpu --card $b --json > "$R/estimate-$b.json" 2>> "$LOG"
-      rm -f "$R/bisect-$b/memory.csv" "$R/bisect-$b/steps.jsonl"
+      rm -f "$R/bisect-$b/memory.csv"
     done
     tar czf "$OUT/bisect.tar.gz" -C "$R" .
     ;;
@@ -90,22 +85,6 @@ case "$PART" in
       rm -f "$R/fixed-$b-$m/memory.csv" "$R/fixed-$b-$m/steps.jsonl"
     done
     tar czf "$OUT/fixed.tar.gz" -C "$R" .
-    ;;
-  split-cost)
-    OLD=${OLD_BIN:-/tmp/bin/oomlab-before}
-    for r in $(seq 1 "${REPEATS:-2}"); do
-      for which in after before; do
-        b=$BIN; [ "$which" = before ] && b=$OLD
-        say "auto-halve --steps 3 --batch 64, 20 steps: $which ($b), repeat $r"
-        timeout 200 $b train --config gpu --device cuda --strategy auto-halve --steps 3 --batch 64 \
-          --max-steps 20 --json --quiet --out "$R/$which-$r" > /dev/null 2> "$R/$which-$r.stderr"
-        echo "exit: $? ($which, repeat $r)" >> "$LOG"
-        python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('steady_step_s', d['steady_step_s'], 'peak', (d.get('memory') or {}).get('process_peak'))" \
-          "$R/$which-$r/summary.json" >> "$LOG" 2>&1
-        rm -f "$R/$which-$r/memory.csv"
-      done
-    done
-    tar czf "$OUT/split-cost.tar.gz" -C "$R" .
     ;;
   compare-gpu|compare-h200)
     config=${PART#compare-}
