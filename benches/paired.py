@@ -17,6 +17,10 @@ after the first, the time to the first step and the final loss.
 Pairing refuses (exit 2, no table) when any run's model shapes, vocabulary, batch, steps,
 learning rate or weight decay differ from the others'.
 
+--oomlab-before PATH adds "oomlab-before P defaults" rows: the same defaults rows run by
+another binary (the commit before a change), interleaved with the rest, so that a change
+is measured before and after in one script run.
+
 Writes DIR/paired.json (every run, the command, the card) and DIR/paired.md (min and
 median per configuration; the issue's goals as ratios, each with what it is measured
 against). `--tables-only DIR` rebuilds paired.md from paired.json.
@@ -84,7 +88,8 @@ def run(cmd, log):
 
 def oomlab_run(args, name, settings, repeat, log):
     folder = os.path.join(args.out, "runs", f"{name.replace(' ', '-')}-r{repeat}")
-    cmd = [args.oomlab, "train", "--config", os.path.join(args.out, "config.toml"),
+    binary = args.oomlab_before if settings.get("before") else args.oomlab
+    cmd = [binary, "train", "--config", os.path.join(args.out, "config.toml"),
            "--device", "cuda", "--strategy", "baseline", "--precision", settings["precision"]]
     if not settings.get("defaults"):
         cmd += ["--attention", settings["attention"], "--memory-mode", settings["memory_mode"]]
@@ -234,6 +239,7 @@ def tables(meta, runs):
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--oomlab", help="the oomlab binary")
+    p.add_argument("--oomlab-before", help="another oomlab binary: adds 'oomlab-before P defaults' rows")
     p.add_argument("--config", default="gpu", help="a built-in config name")
     p.add_argument("--batch", type=int)
     p.add_argument("--steps", type=int, default=30)
@@ -271,7 +277,9 @@ def main():
     runs = []
     log = open(os.path.join(args.out, "log.txt"), "a")
     started = datetime.datetime.now().timestamp()
-    plan = [(r, n, s, "oomlab") for r in range(1, args.repeats + 1) for n, s in OOMLAB] + \
+    before = [(f"oomlab-before {p} defaults", {"precision": p, "defaults": True, "before": True})
+              for p in ("f32", "bf16")] if args.oomlab_before else []
+    plan = [(r, n, s, "oomlab") for r in range(1, args.repeats + 1) for n, s in OOMLAB + before] + \
            [(r, n, s, "pytorch") for r in range(1, args.repeats + 1) for n, s in PYTORCH]
     plan.sort(key=lambda x: x[0])  # interleaved: every configuration once per repeat
     for repeat, name, settings, side in plan:

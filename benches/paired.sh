@@ -10,6 +10,11 @@
 # 2. benches/paired.py: oomlab and PyTorch, every configuration REPEATS times, interleaved;
 # 3. PROFILE=1: cubecl's kernel profiler on two oomlab runs (3 and 8 steps, same warm
 #    cache), so the difference is what 5 steady steps spend in each kernel.
+# With .device-bin/oomlab-before.xz carried too (the binary of the commit before a change):
+# paired.py runs its defaults rows as well (--oomlab-before), the profile runs with both
+# binaries (profile-before-P-N), and LONG_STEPS=N (e.g. 100) adds an N-step run of each
+# binary at f32 and bf16 whose final losses are compared (long-*). ONLY: paired.py's --only;
+# PROFILE_PRECISIONS (default "f32 bf16").
 # Results: $OUT/results.tar.gz; the kernel cache: $OUT/kernels.tar.xz.
 set -u
 OUT=${OUT:?set OUT}
@@ -37,19 +42,42 @@ fi
 
 say "2. paired yardstick, $REPEATS repeats, $STEPS steps"
 PROFILE_S=$([ "${PROFILE:-0}" = 1 ] && echo 45 || echo 0)
+BEFORE_BIN=$([ -x /tmp/bin/oomlab-before ] && [ -e .device-bin/oomlab-before.xz ] && echo /tmp/bin/oomlab-before || true)
+EXTRA=()
+[ -n "$BEFORE_BIN" ] && EXTRA+=(--oomlab-before "$BEFORE_BIN")
+[ -n "${ONLY:-}" ] && EXTRA+=(--only "$ONLY")
+LONG_S=$([ -n "${LONG_STEPS:-}" ] && echo 90 || echo 0)
 timeout $(( $(left) - 15 )) python3 benches/paired.py --oomlab "$BIN" --config "$CONFIG" --steps "$STEPS" \
-  --repeats "$REPEATS" --deadline-s $(( $(left) - 60 - PROFILE_S )) --out "$R/paired" > "$R/paired-stdout.txt" 2>&1
+  --repeats "$REPEATS" --deadline-s $(( $(left) - 60 - PROFILE_S - LONG_S )) --out "$R/paired" "${EXTRA[@]}" > "$R/paired-stdout.txt" 2>&1
 echo "exit: $?" >> "$LOG"
 [ -f "$R/paired/paired.md" ] || python3 benches/paired.py --tables-only --out "$R/paired" >> "$LOG" 2>&1
 
-if [ "${PROFILE:-0}" = 1 ]; then
-  for p in f32 bf16; do for n in 3 8; do
-    [ "$(left)" -gt 20 ] || break
-    say "3. profile $p, $n steps"
-    CUBECL_DEBUG_OPTION=profile CUBECL_DEBUG_LOG="$R/profile-$p-$n.log" timeout 30 $BIN train --config "$CONFIG" \
-      --device cuda --precision $p --max-steps $n --out "$R/profile-$p-$n" > /dev/null 2>> "$LOG"
+if [ -n "${LONG_STEPS:-}" ]; then
+  for p in f32 bf16; do for which in after before; do
+    b=$BIN; [ "$which" = before ] && b=$BEFORE_BIN
+    [ -n "$b" ] && [ "$(left)" -gt 30 ] || continue
+    say "4. $LONG_STEPS steps, $p, $which"
+    timeout 60 $b train --config "$CONFIG" --device cuda --precision $p --max-steps "$LONG_STEPS" --json --quiet \
+      --out "$R/long-$which-$p" > "$R/long-$which-$p.json" 2>> "$LOG"
     echo "exit: $?" >> "$LOG"
+    python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('final_loss', repr(d['final_loss']), 'steady_step_s', d['steady_step_s'], 'process_peak', d['memory']['process_peak'])" \
+      "$R/long-$which-$p.json" >> "$LOG" 2>&1
+    rm -f "$R/long-$which-$p/memory.csv"
   done; done
+fi
+if [ "${PROFILE:-0}" = 1 ]; then
+  for which in after before; do
+    b=$BIN; tag=""; [ "$which" = before ] && { b=$BEFORE_BIN; tag="before-"; }
+    [ -n "$b" ] || continue
+    for p in ${PROFILE_PRECISIONS:-f32 bf16}; do for n in 3 8; do
+      [ "$(left)" -gt 20 ] || break
+      say "3. profile $tag$p, $n steps"
+      CUBECL_DEBUG_OPTION=profile CUBECL_DEBUG_LOG="$R/profile-$tag$p-$n.log" timeout 30 $b train --config "$CONFIG" \
+        --device cuda --precision $p --max-steps $n --out "$R/profile-$tag$p-$n" > /dev/null 2>> "$LOG"
+      echo "exit: $?" >> "$LOG"
+      gzip -f "$R/profile-$tag$p-$n.log" 2>/dev/null
+    done; done
+  done
 fi
 say "done"
 rm -f "$R"/*/steps.jsonl "$R"/paired/runs/*/steps.jsonl "$R"/paired/data.txt

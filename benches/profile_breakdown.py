@@ -10,6 +10,9 @@ overlap; compare it with the steady step of unprofiled runs.
 
   python3 benches/profile_breakdown.py DIR   # reads DIR/profile-{f32,bf16}-{3,8}.log[.gz]
 
+and, where they exist, DIR/profile-before-{f32,bf16}-{3,8}.log[.gz] (the binary before a
+change, benches/paired.sh with oomlab-before carried).
+
 Markdown on stdout.
 """
 import collections
@@ -40,23 +43,33 @@ def find(folder, name):
         p = os.path.join(folder, candidate)
         if os.path.exists(p):
             return p
-    raise SystemExit(f"{name} not found in {folder}")
+    return None
 
 
 def main():
     folder = sys.argv[1]
-    for precision in ("f32", "bf16"):
-        s3, l3 = parse(find(folder, f"profile-{precision}-3.log"))
-        s8, l8 = parse(find(folder, f"profile-{precision}-8.log"))
-        per = {n: ((s8[n] - s3[n]) / 5, (l8[n] - l3[n]) / 5) for n in set(s8) | set(s3)}
-        total = sum(t for t, _ in per.values())
-        print(f"\n### {precision}: {total * 1e3:.1f} ms of kernel time per steady step, "
-              f"{sum(n for _, n in per.values()):.0f} launches\n")
-        print("| kernel family | ms per step | share | launches per step |")
-        print("|---|---|---|---|")
-        for name, (t, n) in sorted(per.items(), key=lambda x: -x[1][0]):
-            if t * 1e3 >= 0.05:
-                print(f"| {name} | {t * 1e3:.2f} | {t / total:.0%} | {n:.0f} |")
+    found = 0
+    for tag in ("", "before-"):
+        for precision in ("f32", "bf16"):
+            p3 = find(folder, f"profile-{tag}{precision}-3.log")
+            p8 = find(folder, f"profile-{tag}{precision}-8.log")
+            if not (p3 and p8):
+                continue
+            found += 1
+            s3, l3 = parse(p3)
+            s8, l8 = parse(p8)
+            per = {n: ((s8[n] - s3[n]) / 5, (l8[n] - l3[n]) / 5) for n in set(s8) | set(s3)}
+            total = sum(t for t, _ in per.values())
+            which = " (binary before the change)" if tag else ""
+            print(f"\n### {precision}{which}: {total * 1e3:.1f} ms of kernel time per steady step, "
+                  f"{sum(n for _, n in per.values()):.0f} launches\n")
+            print("| kernel family | ms per step | share | launches per step |")
+            print("|---|---|---|---|")
+            for name, (t, n) in sorted(per.items(), key=lambda x: -x[1][0]):
+                if t * 1e3 >= 0.05:
+                    print(f"| {name} | {t * 1e3:.2f} | {t / total:.0%} | {n:.0f} |")
+    if not found:
+        raise SystemExit(f"no profile-*-3.log / -8.log pair in {folder}")
 
 
 if __name__ == "__main__":

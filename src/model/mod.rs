@@ -3,6 +3,7 @@
 
 pub mod attention;
 mod block;
+mod embed;
 mod gpt;
 mod mlp;
 pub mod norm;

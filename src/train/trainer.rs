@@ -543,7 +543,8 @@ impl<B: super::TrainBackend> Trainer<B> {
     /// the last size's activation buffers would stay reserved, unusable, beside the new
     /// size's. On the H200 under a 3 GiB budget, auto-halve's probe at 24 (micro-batches
     /// 24, 24, 16) failed with 0.7 GB in use of 2.66 GB reserved while a fresh run at 26
-    /// trained (docs/results/2026-12-04-h200-bisect). The growth pool's pages serve any
+    /// trained (docs/results/2026-12-04-h200-bisect); with this, the probe at 26 trained
+    /// (docs/results/2026-12-04-h200-bisect-split). The growth pool's pages serve any
     /// size, and prealloc keeps its pages on purpose: neither is touched.
     fn free_buffers_before_new_size(&mut self, rows: usize) {
         if self.exact_pool && !self.keep_pool && self.last_rows.is_some_and(|r| r != rows) {
