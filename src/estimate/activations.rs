@@ -100,11 +100,7 @@ fn gpt(m: &ModelSpec, v: u64, w: Widths, checkpointing: Checkpointing, norm_op: 
         m.n_layers as u64,
     );
     let c = w.compute;
-    let mut out = vec![kept(
-        "token embedding's one-hot (vocab; kept by the product its gradient takes, model::embed)",
-        1,
-        t * v * c,
-    )];
+    let mut out = Vec::new();
     if checkpointing != Checkpointing::Off {
         // burn's balanced checkpointing keeps the outputs of compute-bound operations
         // (linear, attention) and recomputes memory-bound ones (LayerNorm, GELU, adds).

@@ -71,10 +71,12 @@ impl<B: super::ModelBackend> Gpt<B> {
     /// - inputs: `[batch, seq_len]`
     /// - output: `[batch, seq_len, vocab]`
     pub fn forward(&self, inputs: Tensor<B, 2, Int>) -> Tensor<B, 3> {
-        let [_, seq_len] = inputs.dims();
-        // The lookups, with gradients that are a matrix product and a sum (`embed`).
-        let mut x = super::embed::token_embedding(self.token.weight.val(), inputs)
-            + super::embed::position_embedding(self.position.weight.val(), seq_len);
+        let [batch, seq_len] = inputs.dims();
+        let device = inputs.device();
+        let positions = Tensor::<B, 1, Int>::arange(0..seq_len as i64, &device)
+            .reshape([1, seq_len])
+            .repeat_dim(0, batch);
+        let mut x = self.token.forward(inputs) + self.position.forward(positions);
         for block in &self.blocks {
             x = block.forward(x);
         }

@@ -3,7 +3,6 @@
 
 pub mod attention;
 mod block;
-mod embed;
 mod gpt;
 mod mlp;
 pub mod norm;
