@@ -26,6 +26,10 @@ search (a smoke test).
 Per row the worker measures, after gc.collect + empty_cache + reset_peak_memory_stats:
   peak_allocated_bytes / peak_reserved_bytes  torch.cuda.max_memory_allocated/reserved
   allocated_per_step     max_memory_allocated after each step, so far
+  phases_per_step        per step, after the forward pass, the backward pass and the
+                         optimizer step: memory_allocated, memory_reserved and
+                         max_memory_reserved so far (where the reserved peak is reached:
+                         issue 28's one miss had its peak at the optimizer step)
   peak_nvml_bytes        NVML's used memory for this PID, sampled every 5 ms on a thread
                          from just before the build to after the last step (null where
                          NVML does not list this PID, e.g. a container's PID namespace);
@@ -305,6 +309,14 @@ class Nvml:
             return None
 
 
+def memory_now():
+    """The caching allocator's figures now (host-side counters: no device sync)."""
+    import torch
+    return {"allocated": int(torch.cuda.memory_allocated()),
+            "reserved": int(torch.cuda.memory_reserved()),
+            "max_reserved": int(torch.cuda.max_memory_reserved())}
+
+
 class PeakSampler:
     """Peak of NVML's used memory (this PID, and the device) on a thread, every 5 ms."""
 
@@ -498,7 +510,7 @@ class Worker:
             "context_nvml_bytes": self.context.get("context_nvml_bytes"),
             "reserved_at_context_bytes": self.context.get("reserved_at_context_bytes"),
             "context_nvml_device_bytes": self.context.get("context_nvml_device_bytes"),
-            "allocated_per_step": [], "optimizer_defaults": None, "accelerate": None,
+            "allocated_per_step": [], "phases_per_step": [], "optimizer_defaults": None, "accelerate": None,
             "torch": torch.__version__, "transformers": self.tv,
         }
         model = opt = x = loss = None
@@ -534,15 +546,20 @@ class Worker:
             row["build_s"] = time.perf_counter() - t
             for step in range(STEPS):
                 t = time.perf_counter()
+                phases = {}
                 phase = "forward"
                 with torch.autocast("cuda", dtype=torch.bfloat16, enabled=amp):
                     loss = model(input_ids=x, labels=x).loss
+                phases["forward"] = memory_now()
                 phase = "backward"
                 loss.backward()
+                phases["backward"] = memory_now()
                 phase = "step"
                 opt.step()
                 opt.zero_grad(set_to_none=True)
                 torch.cuda.synchronize()
+                phases["step"] = memory_now()
+                row["phases_per_step"].append(phases)
                 row["losses"].append(finite(loss.item()))
                 loss = None
                 row["step_s"].append(time.perf_counter() - t)
