@@ -25,6 +25,17 @@ OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 PART=${PART:-paired}
 start_log "memory-defaults-$PART"
+# warm_up BATCH...: one step at each batch without a budget, so that kernels are compiled
+# and tuned before any budget is set.
+warm_up() {
+  for m in "$@"; do
+    say "warm-up without a budget: --batch $m, 1 step"
+    timeout 120 $BIN train --config gpu --device cuda --batch $m --max-steps 1 --json --quiet \
+      --out "$R/warm-$m" > /dev/null 2>> "$LOG"
+    echo "exit: $? (warm-up --batch $m)" >> "$LOG"
+    rm -rf "$R/warm-$m"
+  done
+}
 case "$PART" in
   paired)
     say "paired yardstick, gpu config"
@@ -47,13 +58,7 @@ case "$PART" in
     # machine cubecl's autotune runs out of memory under the ballast and burn 0.21 does
     # not recover (docs/results/2026-12-02-h100-bisect-failed). Says so in the log.
     if [ "${WARM:-0}" = 1 ]; then
-      for m in ${WARM_BATCHES:-64 48 40 32 28 24 20 16 12 8}; do
-        say "warm-up without a budget: --batch $m, 1 step"
-        timeout 120 $BIN train --config gpu --device cuda --batch $m --max-steps 1 --json --quiet \
-          --out "$R/warm-$m" > /dev/null 2>> "$LOG"
-        echo "exit: $? (warm-up --batch $m)" >> "$LOG"
-        rm -rf "$R/warm-$m"
-      done
+      warm_up ${WARM_BATCHES:-64 48 40 32 28 24 20 16 12 8}
     fi
     for b in 3GiB 4608MiB; do
       say "bisect under --vram-budget $b"
@@ -69,13 +74,7 @@ case "$PART" in
     # Fresh processes at fixed batches under the bisect's budgets (baseline, 2 steps):
     # the largest batch a fresh run fits, beside the estimate's and what bisect found
     # within one process. Kernels warmed first without a budget, as PART=bisect WARM=1.
-    for m in ${WARM_BATCHES:-48 32 24 16}; do
-      say "warm-up without a budget: --batch $m, 1 step"
-      timeout 120 $BIN train --config gpu --device cuda --batch $m --max-steps 1 --json --quiet \
-        --out "$R/warm-$m" > /dev/null 2>> "$LOG"
-      echo "exit: $? (warm-up --batch $m)" >> "$LOG"
-      rm -rf "$R/warm-$m"
-    done
+    warm_up ${WARM_BATCHES:-48 32 24 16}
     for spec in ${FIXED:-3GiB:16 3GiB:20 3GiB:24 3GiB:28 4608MiB:32 4608MiB:40 4608MiB:47}; do
       b=${spec%%:*}; m=${spec##*:}
       say "baseline --batch $m under --vram-budget $b, 2 steps"

@@ -705,6 +705,17 @@ pub fn big_model(gpu: bool) -> BigModel {
     }
 }
 
+/// `--card`, when given, as a card (a size or a GPU's name).
+fn card_flag(card: Option<&str>) -> Result<Option<crate::estimate::Card>, ConfigError> {
+    card.map(|c| {
+        crate::estimate::parse_card(c).map_err(|reason| ConfigError::Override {
+            given: format!("--card {c}"),
+            reason,
+        })
+    })
+    .transpose()
+}
+
 /// Turns `estimate` flags into a plan: the run as `train` would resolve it, and (without
 /// `--strategy`) every `compare` row over the same settings.
 pub fn resolve_estimate(
@@ -750,17 +761,7 @@ pub fn resolve_estimate(
             }
         }
     }
-    let card = match &args.card {
-        Some(c) => {
-            Some(
-                crate::estimate::parse_card(c).map_err(|reason| ConfigError::Override {
-                    given: format!("--card {c}"),
-                    reason,
-                })?,
-            )
-        }
-        None => None,
-    };
+    let card = card_flag(args.card.as_deref())?;
     Ok(crate::cmd::estimate::EstimatePlan {
         origin: args.run.config.clone(),
         rows,
@@ -901,17 +902,7 @@ pub fn resolve_hf_estimate(
         lora: args.lora,
         offload: args.offload,
     };
-    let card = match &args.card {
-        Some(c) => {
-            Some(
-                crate::estimate::parse_card(c).map_err(|reason| ConfigError::Override {
-                    given: format!("--card {c}"),
-                    reason,
-                })?,
-            )
-        }
-        None => None,
-    };
+    let card = card_flag(args.card.as_deref())?;
     Ok(Some((shape, setup, card)))
 }
 

@@ -4,15 +4,10 @@
 use serde_json::Value;
 
 fn estimate(args: &[&str]) -> Value {
-    let out = crate::util::oomlab()
-        .arg("estimate")
-        .args(args)
-        .arg("--json")
-        // No GPU, no NVML: what a machine without a GPU sees.
-        .env("CUDA_VISIBLE_DEVICES", "")
-        .env("OOMLAB_NVML_LIB", "/nonexistent/libnvidia-ml.so.1")
-        .output()
-        .unwrap();
+    // No GPU, no NVML: what a machine without a GPU sees.
+    let mut a = args.to_vec();
+    a.push("--json");
+    let out = crate::util::estimate_without_gpu(&a);
     assert!(
         out.status.success(),
         "stderr:\n{}",

@@ -4,15 +4,19 @@
 
 use serde_json::Value;
 
-fn estimate(args: &[&str]) -> std::process::Output {
-    crate::util::oomlab()
-        .arg("estimate")
-        .args(args)
-        .env("CUDA_VISIBLE_DEVICES", "")
-        .env("OOMLAB_NVML_LIB", "/nonexistent/libnvidia-ml.so.1")
-        .output()
-        .unwrap()
-}
+use crate::util::estimate_without_gpu as estimate;
+
+/// Llama-3.2-1B at sequence 2048, pure bf16, on a 24 GiB card.
+const LLAMA_1B_ON_24GIB: [&str; 8] = [
+    "--model",
+    "llama-3.2-1b",
+    "--seq",
+    "2048",
+    "--precision",
+    "bf16",
+    "--card",
+    "24GiB",
+];
 
 fn json(args: &[&str]) -> Value {
     let mut a = args.to_vec();
@@ -28,16 +32,7 @@ fn json(args: &[&str]) -> Value {
 
 #[test]
 fn a_built_in_shape_and_its_config_json_give_the_same_answer() {
-    let named = json(&[
-        "--model",
-        "llama-3.2-1b",
-        "--seq",
-        "2048",
-        "--precision",
-        "bf16",
-        "--card",
-        "24GiB",
-    ]);
+    let named = json(&LLAMA_1B_ON_24GIB);
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/hf/llama-3.2-1b.json");
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("config.json");
@@ -65,16 +60,7 @@ fn a_built_in_shape_and_its_config_json_give_the_same_answer() {
         .sum();
     assert_eq!(sum, e["process"].as_u64().unwrap(), "{e}");
     // The fixed state comes first on the terminal, with its share of the card.
-    let out = estimate(&[
-        "--model",
-        "llama-3.2-1b",
-        "--seq",
-        "2048",
-        "--precision",
-        "bf16",
-        "--card",
-        "24GiB",
-    ]);
+    let out = estimate(&LLAMA_1B_ON_24GIB);
     let text = String::from_utf8_lossy(&out.stdout);
     let fixed = text.find("Fixed state:").expect("fixed-state line");
     assert!(

@@ -14,6 +14,18 @@ pub fn oomlab() -> Command {
     c
 }
 
+/// `oomlab estimate ARGS` as a machine without a GPU or NVML runs it: its output, whatever
+/// the exit status.
+pub fn estimate_without_gpu(args: &[&str]) -> std::process::Output {
+    oomlab()
+        .arg("estimate")
+        .args(args)
+        .env("CUDA_VISIBLE_DEVICES", "")
+        .env("OOMLAB_NVML_LIB", "/nonexistent/libnvidia-ml.so.1")
+        .output()
+        .unwrap()
+}
+
 /// `oomlab train --device cpu --json --out DIR ARGS`, which must succeed: its summary.
 pub fn train_json(dir: &Path, args: &[&str]) -> Value {
     let out = oomlab()
