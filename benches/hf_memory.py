@@ -27,9 +27,10 @@ Per row the worker measures, after gc.collect + empty_cache + reset_peak_memory_
   peak_allocated_bytes / peak_reserved_bytes  torch.cuda.max_memory_allocated/reserved
   allocated_per_step     max_memory_allocated after each step, so far
   phases_per_step        per step, after the forward pass, the backward pass and the
-                         optimizer step: memory_allocated, memory_reserved and
-                         max_memory_reserved so far (where the reserved peak is reached:
-                         issue 28's one miss had its peak at the optimizer step)
+                         optimizer step: memory_allocated, memory_reserved, the peaks so
+                         far, and the cache's segments, largest segment, largest free
+                         block and free bytes (where the reserved peak is reached: issue
+                         28's one miss had its peak at the optimizer step)
   peak_nvml_bytes        NVML's used memory for this PID, sampled every 5 ms on a thread
                          from just before the build to after the last step (null where
                          NVML does not list this PID, e.g. a container's PID namespace);
@@ -171,6 +172,59 @@ if os.environ.get("HF_MEMORY_SET") == "validation":
     }
     CARD = 40 * 2**30
 
+# HF_MEMORY_SET=optimizer-peak and optimizer-peak-holdout (issue 28's one miss: the
+# reserved peak of llama-3.2-1b f32, checkpointing, 4 x 1024 formed after the optimizer
+# step): rows whose allocated peak is at the optimizer step, with the phases' cache shape
+# recorded. The first set is read to model the reserved peak there; the second is run in
+# the same call but read only after that model is committed, and is its test.
+if os.environ.get("HF_MEMORY_SET") == "optimizer-peak":
+    PLAN = {
+        "qwen2.5-0.5b": [
+            ("f32", 2, 1024, True),
+        ],
+        "llama-3.2-1b": [
+            ("f32", 4, 1024, True),
+            ("f32", 2, 1024, True),
+            ("amp-bf16", 4, 1024, True),
+            ("amp-bf16", 1, 1024, False),
+            ("bf16", 8, 1024, True),
+        ],
+        "mistral-7b": [
+            ("bf16", 4, 2048, True),
+        ],
+        "llama-3-8b": [
+            ("bf16", 4, 1024, True),
+            ("bf16", 2, 1024, True),
+        ],
+    }
+    SEARCH = {}
+elif os.environ.get("HF_MEMORY_SET") == "optimizer-peak-holdout":
+    PLAN = {
+        "gpt2-medium": [
+            ("f32", 16, 1024, True),
+        ],
+        "qwen2.5-0.5b": [
+            ("f32", 4, 512, True),
+            ("amp-bf16", 4, 1024, True),
+            ("bf16", 8, 1024, True),
+        ],
+        "llama-3.2-1b": [
+            ("f32", 3, 1024, True),
+            ("f32", 2, 2048, True),
+            ("amp-bf16", 6, 1024, True),
+            ("amp-bf16", 2, 2048, True),
+            ("bf16", 16, 1024, True),
+        ],
+        "mistral-7b": [
+            ("bf16", 8, 1024, True),
+        ],
+        "llama-3-8b": [
+            ("bf16", 8, 1024, True),
+            ("bf16", 2, 2048, True),
+        ],
+    }
+    SEARCH = {}
+
 STEPS = 4                # training steps per row
 SEARCH_STEPS = 2         # training steps per search trial
 SEARCH_MAX_BATCH = 512
@@ -310,11 +364,24 @@ class Nvml:
 
 
 def memory_now():
-    """The caching allocator's figures now (host-side counters: no device sync)."""
+    """The caching allocator's figures now: allocated, reserved, the peaks so far, and the
+    shape of its cache from torch.cuda.memory_snapshot() (segments, the largest segment,
+    the largest free block and the free bytes in the cache)."""
     import torch
-    return {"allocated": int(torch.cuda.memory_allocated()),
-            "reserved": int(torch.cuda.memory_reserved()),
-            "max_reserved": int(torch.cuda.max_memory_reserved())}
+    out = {"allocated": int(torch.cuda.memory_allocated()),
+           "reserved": int(torch.cuda.memory_reserved()),
+           "max_allocated": int(torch.cuda.max_memory_allocated()),
+           "max_reserved": int(torch.cuda.max_memory_reserved())}
+    try:
+        segs = torch.cuda.memory_snapshot()
+        free = [b["size"] for s in segs for b in s.get("blocks", []) if b.get("state") == "inactive"]
+        out["segments"] = len(segs)
+        out["largest_segment"] = max((int(s["total_size"]) for s in segs), default=0)
+        out["largest_free_block"] = int(max(free, default=0))
+        out["free_in_cache"] = int(sum(free))
+    except Exception as e:
+        out["snapshot_error"] = repr(e)[:200]
+    return out
 
 
 class PeakSampler:
