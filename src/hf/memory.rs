@@ -18,6 +18,10 @@
 //!
 //! The peak is the largest of four moments: the end of the forward pass, the start of the
 //! backward pass (the logits' gradients), the head's weight gradient, and the optimizer step.
+//! The reserved peak is the allocated one times the allocator's measured slack; when the
+//! optimizer step is the peak, plus the segments the next step's logits need (they fit in
+//! no parameter-sized block once larger than the largest parameter: measured in
+//! docs/results/2026-12-04-h200-hf-optimizer-peak).
 
 use serde::Serialize;
 
@@ -422,7 +426,21 @@ pub fn estimate(shape: &Shape, setup: Setup) -> Estimate {
         );
     let at_passes = moment != Moment::OptimizerStep;
     let ck_passes = setup.checkpointing && at_passes;
-    let reserved = super::measured::reserved(allocated, ck_passes);
+    // When the optimizer step is the allocated peak, the cache it leaves is made of
+    // parameter-sized blocks (the freed gradients and the step's temporary): the next
+    // step's f32 logits tensors, each 4 x vocabulary x tokens bytes, fit in none of them
+    // when they are larger than the largest parameter, and the allocator adds a segment
+    // for each of the three alive at the loss's backward. (When the passes are the peak,
+    // the measured slack factor already holds the segments they made.)
+    let opt_allocated = weights + grads + state + temp;
+    let logit_tensor = 4 * shape.vocab * tokens;
+    let largest_block = shape.largest_param() * pb;
+    let new_segments = if !at_passes && logit_tensor > largest_block {
+        logits_bwd
+    } else {
+        0
+    };
+    let reserved = Bytes(super::measured::reserved(allocated, ck_passes).0 + new_segments);
     let context = super::measured::CONTEXT;
     let mut terms = vec![
         Term {
@@ -544,12 +562,24 @@ pub fn estimate(shape: &Shape, setup: Setup) -> Estimate {
         kind: Kind::AllocatorSlack,
         bytes: Bytes(reserved.0 - allocated),
         at_peak: true,
-        how: format!(
-            "PyTorch's caching allocator keeps freed blocks: reserved = allocated x {}{} (measured, {})",
-            super::measured::reserved_factor(ck_passes),
-            if ck_passes { " with checkpointing" } else { "" },
-            super::measured::SOURCE
-        ),
+        how: if new_segments > 0 {
+            format!(
+                "PyTorch's caching allocator keeps freed blocks: after the optimizer step it holds {} x {} (measured, {}), all in parameter-sized blocks; the next step's f32 logits ({} each) are larger than the largest ({}), so it adds segments for the three alive at the loss's backward: 12 bytes x vocabulary {} x {tokens} tokens",
+                Bytes(opt_allocated),
+                super::measured::RESERVED_OVER_ALLOCATED,
+                super::measured::SOURCE,
+                Bytes(logit_tensor),
+                Bytes(largest_block),
+                shape.vocab
+            )
+        } else {
+            format!(
+                "PyTorch's caching allocator keeps freed blocks: reserved = allocated x {}{} (measured, {})",
+                super::measured::reserved_factor(ck_passes),
+                if ck_passes { " with checkpointing" } else { "" },
+                super::measured::SOURCE
+            )
+        },
     });
     terms.push(Term {
         kind: Kind::CudaContext,
@@ -655,6 +685,34 @@ mod tests {
         if four.moment == Moment::BackwardStart {
             assert_eq!(t.bytes.0, 12 * 128_256 * 4 * 2048);
         }
+    }
+
+    #[test]
+    fn after_an_optimizer_step_peak_logits_larger_than_any_parameter_add_segments() {
+        let s = Shape::builtin("llama-3.2-1b").unwrap();
+        let ck = |batch| {
+            estimate(
+                &s,
+                Setup {
+                    checkpointing: true,
+                    ..Setup::new(1024, batch, Precision::F32)
+                },
+            )
+        };
+        // 4 x 1024 tokens: an f32 logit tensor is twice the embedding (the largest
+        // parameter), so the three alive at the loss's backward need new segments.
+        let four = ck(4);
+        assert_eq!(four.moment, Moment::OptimizerStep);
+        let slack = super::super::measured::reserved(four.allocated.0, false).0;
+        assert_eq!(four.reserved.0, slack + 12 * 128_256 * 4 * 1024);
+        // 2 x 1024: the same size as the embedding, so it fits a cached block.
+        let two = ck(2);
+        assert_eq!(two.moment, Moment::OptimizerStep);
+        assert_eq!(
+            two.reserved,
+            super::super::measured::reserved(two.allocated.0, false)
+        );
+        assert_eq!(s.largest_param(), 128_256 * 2048);
     }
 
     #[test]

@@ -356,6 +356,16 @@ impl Shape {
         self.layers * self.layer_matmul_params() + self.vocab * self.hidden
     }
 
+    /// The largest single parameter tensor's element count: the token embedding (or the
+    /// untied head, of the same size), a position table or one MLP matrix.
+    pub fn largest_param(&self) -> u64 {
+        let (d, f) = (self.hidden, self.intermediate);
+        (self.vocab * d)
+            .max(self.positions * d)
+            .max(f * d)
+            .max(d * (self.q_dim() + 2 * self.kv_dim()))
+    }
+
     /// The architecture in a few words.
     pub fn describe(&self) -> String {
         match self.family {
