@@ -4,11 +4,15 @@ Writes docs/results/2026-12-04-hf-estimate-validation.md.
 
   python3 scripts/hf-estimate-validation.py   (needs target/release/oomlab, or OOMLAB=path)
 
-It reads two runs of benches/hf_memory.py on the H200 (scripts/gpu/hf-estimate.sh):
-docs/results/2026-12-04-h200-hf-validation/hf-memory (HF_MEMORY_SET=validation: counted)
-and docs/results/2026-12-04-h200-hf-estimate/hf-memory (the calibration run the constants
-of src/hf/measured.rs are read from by scripts/hf-calibrate.py: shown, marked, not
-counted). Each holds:
+It reads four runs of benches/hf_memory.py on the H200 (scripts/gpu/hf-estimate.sh), in
+docs/results/: 2026-12-04-h200-hf-validation/hf-memory (HF_MEMORY_SET=validation: counted),
+2026-12-04-h200-hf-optimizer-peak/holdout/hf-memory (optimizer-peak-holdout: counted),
+2026-12-04-h200-hf-optimizer-peak/design/hf-memory (optimizer-peak: the rows the
+optimizer-step rule of src/hf/memory.rs was read from: shown, not counted) and
+2026-12-04-h200-hf-estimate/hf-memory (the calibration run the constants of
+src/hf/measured.rs are read from by scripts/hf-calibrate.py: shown, not counted).
+HF_VALIDATION_ONLY=FOLDER (e.g. holdout) keeps one run; HF_VALIDATION_OUT=PATH writes
+elsewhere (with OOMLAB=an older binary: the table as that commit predicted it). Each holds:
 - rows.jsonl: one training run per row (random weights, AdamW defaults, SDPA, 4 steps):
   torch.cuda.max_memory_allocated / max_memory_reserved and the NVML process peak;
 - search.jsonl: the largest AMP bf16 batch that trains 2 steps with the caching allocator
@@ -26,10 +30,22 @@ import json, os, subprocess, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 R = os.path.join(ROOT, "docs", "results")
-RUNS = [(os.path.join(R, "2026-12-04-h200-hf-validation", "hf-memory"), False),
-        (os.path.join(R, "2026-12-04-h200-hf-estimate", "hf-memory"), True)]
+OPT = os.path.join(R, "2026-12-04-h200-hf-optimizer-peak")
+# (folder, counted, heading, note)
+RUNS = [(os.path.join(R, "2026-12-04-h200-hf-validation", "hf-memory"), True, "Validation run",
+         "HF_MEMORY_SET=validation; its llama-3.2-1b f32 4 x 1024 row (a miss, -16.8%, before the optimizer-step rule) prompted the design set below"),
+        (os.path.join(OPT, "holdout", "hf-memory"), True, "Holdout of the optimizer-step rule",
+         "HF_MEMORY_SET=optimizer-peak-holdout, run in the same call as the design set and read after the rule was committed (f00a9b7); "
+         "the rule's 'which phase shaped the cache' condition was added after reading it (its llama-3.2-1b amp-bf16 6 x 1024 row): "
+         "the table at f00a9b7 is 2026-12-04-h200-hf-optimizer-peak/holdout-at-f00a9b7.md"),
+        (os.path.join(OPT, "design", "hf-memory"), False, "Design set of the optimizer-step rule (not counted)",
+         "HF_MEMORY_SET=optimizer-peak: the rows the rule was read from"),
+        (os.path.join(R, "2026-12-04-h200-hf-estimate", "hf-memory"), False, "Calibration run (not counted)",
+         "the run src/hf/measured.rs reads the allocator's slack and the context from (scripts/hf-calibrate.py)")]
+if os.environ.get("HF_VALIDATION_ONLY"):
+    RUNS = [r for r in RUNS if os.path.basename(os.path.dirname(r[0])) == os.environ["HF_VALIDATION_ONLY"]]
 BIN = os.environ.get("OOMLAB", os.path.join(ROOT, "target", "release", "oomlab"))
-OUT = os.path.join(R, "2026-12-04-hf-estimate-validation.md")
+OUT = os.environ.get("HF_VALIDATION_OUT", os.path.join(R, "2026-12-04-hf-estimate-validation.md"))
 GiB, MiB = 2**30, 2**20
 
 def load_jsonl(path):
@@ -75,17 +91,18 @@ out = ["# `oomlab estimate --model` against Hugging Face transformers training (
        "allocated, reserved and process peaks. Error = predicted reserved / measured reserved - 1 (the",
        "bound: +-10%). accelerate: the model + gradients + optimizer of accelerate's",
        "estimate_training_usage (1.15) for the row's precision (model states only; none for pure bf16).",
-       "The first table is the validation run, counted below; the second the calibration run that",
-       "src/hf/measured.rs reads the allocator's slack and the context from (scripts/hf-calibrate.py),",
-       "shown for reference and not counted."]
+       "Each table says whether it is counted below: the validation run and the holdout of the",
+       "optimizer-step rule are; the rows that rule was read from and the calibration run that",
+       "src/hf/measured.rs reads the allocator's slack and the context from are shown for reference."]
 counted = []
-for run, calibration in RUNS:
+for run, counted_run, heading, note in RUNS:
+    calibration = not counted_run
     rows = load_jsonl(os.path.join(run, "rows.jsonl"))
     searches = load_jsonl(os.path.join(run, "search.jsonl"))
     renv = json.load(open(os.path.join(run, "env.json")))
     rel = os.path.relpath(run, R)
-    out += ["", f"## {'Calibration run (not counted)' if calibration else 'Validation run'}: {rel}/", "",
-            f"Command on the device: `{renv.get('command', '?')}`{' with HF_MEMORY_SET=validation' if not calibration else ''}.", "",
+    out += ["", f"## {heading}: {rel}/", "",
+            f"Command on the device: `{renv.get('command', '?')}` ({note}).", "",
             "| model | precision | batch x seq | checkpointing | measured allocated | measured reserved | NVML peak | predicted allocated | predicted reserved | predicted process | error (reserved) | within +-10% | accelerate |",
             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:

@@ -18,10 +18,10 @@
 //!
 //! The peak is the largest of four moments: the end of the forward pass, the start of the
 //! backward pass (the logits' gradients), the head's weight gradient, and the optimizer step.
-//! The reserved peak is the allocated one times the allocator's measured slack; when the
-//! optimizer step is the peak, plus the segments the next step's logits need (they fit in
-//! no parameter-sized block once larger than the largest parameter: measured in
-//! docs/results/2026-12-04-h200-hf-optimizer-peak).
+//! The reserved peak is the allocated one times the allocator's measured slack, or, when
+//! the first optimizer step shaped the cache, what that step reserved plus the segments
+//! the next step's logits need (they fit in no parameter-sized block once larger than the
+//! largest parameter: measured in docs/results/2026-12-04-h200-hf-optimizer-peak).
 
 use serde::Serialize;
 
@@ -426,21 +426,41 @@ pub fn estimate(shape: &Shape, setup: Setup) -> Estimate {
         );
     let at_passes = moment != Moment::OptimizerStep;
     let ck_passes = setup.checkpointing && at_passes;
-    // When the optimizer step is the allocated peak, the cache it leaves is made of
-    // parameter-sized blocks (the freed gradients and the step's temporary): the next
-    // step's f32 logits tensors, each 4 x vocabulary x tokens bytes, fit in none of them
-    // when they are larger than the largest parameter, and the allocator adds a segment
-    // for each of the three alive at the loss's backward. (When the passes are the peak,
-    // the measured slack factor already holds the segments they made.)
+    // Which phase of the first step shaped the cache: its passes (no optimizer state yet)
+    // or its optimizer step. When the optimizer step needed more than the passes had
+    // reserved, the cache is made of parameter-sized blocks (the freed gradients and the
+    // step's temporary): the next step's f32 logits tensors, each 4 x vocabulary x tokens
+    // bytes, fit in none of them when they are larger than the largest parameter, and the
+    // allocator adds a segment for each of the three alive at the loss's backward. (When
+    // the passes shaped it, the measured slack factor already holds their segments.)
     let opt_allocated = weights + grads + state + temp;
+    let passes_allocated = moments
+        .iter()
+        .filter(|m| m.0 != Moment::OptimizerStep)
+        .map(|m| m.1)
+        .max()
+        .unwrap_or(0);
+    let first_passes_reserved =
+        super::measured::reserved(passes_allocated.saturating_sub(state), setup.checkpointing);
+    let opt_reserved = super::measured::reserved(opt_allocated, false);
     let logit_tensor = 4 * shape.vocab * tokens;
     let largest_block = shape.largest_param() * pb;
-    let new_segments = if !at_passes && logit_tensor > largest_block {
+    let new_segments = if opt_reserved.0 >= first_passes_reserved.0 && logit_tensor > largest_block
+    {
         logits_bwd
     } else {
         0
     };
-    let reserved = Bytes(super::measured::reserved(allocated, ck_passes).0 + new_segments);
+    let reserved = Bytes(
+        super::measured::reserved(allocated, ck_passes)
+            .0
+            .max(opt_reserved.0 + new_segments),
+    );
+    let new_segments = if reserved.0 == opt_reserved.0 + new_segments {
+        new_segments
+    } else {
+        0
+    };
     let context = super::measured::CONTEXT;
     let mut terms = vec![
         Term {
@@ -564,7 +584,7 @@ pub fn estimate(shape: &Shape, setup: Setup) -> Estimate {
         at_peak: true,
         how: if new_segments > 0 {
             format!(
-                "PyTorch's caching allocator keeps freed blocks: after the optimizer step it holds {} x {} (measured, {}), all in parameter-sized blocks; the next step's f32 logits ({} each) are larger than the largest ({}), so it adds segments for the three alive at the loss's backward: 12 bytes x vocabulary {} x {tokens} tokens",
+                "PyTorch's caching allocator keeps freed blocks: the first optimizer step needed more than the first passes reserved, so the cache is its {} x {} (measured, {}), in parameter-sized blocks; the next step's f32 logits ({} each) are larger than the largest ({}), so it adds segments for the three alive at the loss's backward: 12 bytes x vocabulary {} x {tokens} tokens",
                 Bytes(opt_allocated),
                 super::measured::RESERVED_OVER_ALLOCATED,
                 super::measured::SOURCE,
