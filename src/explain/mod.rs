@@ -257,7 +257,9 @@ AdamW's multi-tensor temporary, autocast's bf16 copies of the weights, the activ
 autograd keeps per layer as transformers' code makes them (SDPA attention; RMSNorm,
 RoPE and gelu_new are written out in Python and keep more than a fused kernel would), the
 logits (the loss upcasts them to f32: 12 bytes a logit at the backward pass's start, often
-the largest single term), PyTorch's caching allocator and the CUDA context. It starts with
+the largest single term), PyTorch's caching allocator (and, when the first optimizer step
+shaped its cache in parameter-sized blocks, the new segments the next step's larger logits
+need) and the CUDA context. It starts with
 the fixed state against the card and lists what acts on each term. benches/hf_memory.py
 checks it against real transformers training (docs/results/2026-12-04-hf-estimate-validation.md).
 
