@@ -507,6 +507,7 @@ fn announce(selected: &Selected, say: &dyn Fn(&str)) {
             let err = reexec_with_library_dir(dir);
             eprintln!("oomlab: restart failed ({err}); set LD_LIBRARY_PATH yourself: export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:{}", dir.display());
         }
+        Selected::Cuda { .. } => say(&crate::device::cublas::engine()),
         _ => {}
     }
 }

@@ -5,6 +5,7 @@
 
 mod ballast;
 mod compiled;
+pub mod cublas;
 mod cuda_libs;
 mod kernel_cache;
 mod prealloc;

@@ -8,6 +8,7 @@ use burn::prelude::*;
 
 use super::attention::{AttentionKind, CausalSelfAttention, CausalSelfAttentionConfig};
 use super::norm::{layer_norm, LAYER_NORM_EPSILON};
+use super::product::linear;
 
 /// Shapes of a [`Block`].
 #[derive(Config, Debug)]
@@ -69,6 +70,12 @@ impl<B: super::ModelBackend> Block<B> {
             + self
                 .attention
                 .forward(layer_norm(&self.norm_attention, x, in_f32));
-        x.clone() + (self.feed_forward).forward(layer_norm(&self.norm_feed_forward, x, in_f32))
+        let ff = &self.feed_forward;
+        let h = linear(
+            &ff.linear_inner,
+            layer_norm(&self.norm_feed_forward, x.clone(), in_f32),
+        );
+        let h = ff.dropout.forward(ff.activation.forward(h));
+        x + linear(&ff.linear_outer, h)
     }
 }

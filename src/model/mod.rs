@@ -7,6 +7,7 @@ mod gpt;
 mod mlp;
 pub mod norm;
 mod params;
+mod product;
 
 pub use attention::{AttentionBackend, AttentionKind};
 pub use block::{Block, BlockConfig};
@@ -16,6 +17,7 @@ pub use norm::NormBackend;
 pub use params::{
     flat_params, param_count, param_ids, param_tensor_sizes, ParamFingerprint, ParamStats,
 };
+pub use product::{burn_product, linear, Form, LinearBackend, ProductBackend};
 
 use burn::prelude::*;
 
@@ -60,9 +62,9 @@ impl<B: Backend> Net<B> {
 
 /// What the models' forward passes need of a backend: the custom autodiff operations of
 /// [`attention`] and [`norm`] (every autodiff backend has them).
-pub trait ModelBackend: AttentionBackend + NormBackend {}
+pub trait ModelBackend: AttentionBackend + NormBackend + LinearBackend {}
 
-impl<B: AttentionBackend + NormBackend> ModelBackend for B {}
+impl<B: AttentionBackend + NormBackend + LinearBackend> ModelBackend for B {}
 
 impl<B: ModelBackend> Net<B> {
     /// Mean next-character cross-entropy of a batch.

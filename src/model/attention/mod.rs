@@ -18,6 +18,8 @@ use burn::module::Initializer;
 use burn::nn::{Dropout, DropoutConfig, Linear, LinearConfig};
 use burn::prelude::*;
 
+use crate::model::linear;
+
 pub use efficient::{causal_attention_backward, AttentionBackend};
 pub use math::math_attention;
 
@@ -74,7 +76,7 @@ impl CausalSelfAttentionConfig {
     }
 }
 
-impl<B: AttentionBackend> CausalSelfAttention<B> {
+impl<B: AttentionBackend + crate::model::LinearBackend> CausalSelfAttention<B> {
     /// Each position attends to itself and the positions before it.
     ///
     /// # Shapes
@@ -86,16 +88,16 @@ impl<B: AttentionBackend> CausalSelfAttention<B> {
             t.reshape([batch, seq_len, self.n_heads, d_model / self.n_heads])
                 .swap_dims(1, 2)
         };
-        let q = heads(self.query.forward(x.clone()));
-        let k = heads(self.key.forward(x.clone()));
-        let v = heads(self.value.forward(x));
+        let q = heads(linear(&self.query, x.clone()));
+        let k = heads(linear(&self.key, x.clone()));
+        let v = heads(linear(&self.value, x));
         let context = if self.efficient {
             efficient::causal_attention(q, k, v)
         } else {
             math_attention(q, k, v)
         };
         let context = context.swap_dims(1, 2).reshape([batch, seq_len, d_model]);
-        self.dropout.forward(self.output.forward(context))
+        self.dropout.forward(linear(&self.output, context))
     }
 }
 

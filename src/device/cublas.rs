@@ -1,0 +1,238 @@
+//! The linear layers' matrix products on cuBLAS, inside burn's CUDA backend (issue 29).
+//!
+//! cubecl-cuda 0.10 runs its kernels on a stream of its own that nobody else can name, so
+//! a cuBLAS call is ordered with them by the host: the buffers' addresses are asked of
+//! cubecl's server (which answers after every kernel launched before), the context is
+//! synchronized (every stream: cubecl's kernels that made the inputs are done), cuBLAS
+//! runs on its own stream, and that stream is synchronized before the output goes back to
+//! cubecl. Measured on the H200: the two syncs cost about 0.02 ms with nothing queued, and
+//! a product with them still takes about half of cubecl's matmul
+//! (docs/results/2026-12-04-h200-gemm-handshake).
+//!
+//! The output is allocated by cubecl (its pool, its out-of-memory path); cuBLAS keeps a
+//! small workspace of its own per handle, outside the pool. f32 runs as TF32 (as PyTorch's
+//! `allow_tf32`), bf16 and f16 with f32 accumulation. libcublas is loaded at run time
+//! (cudarc's dynamic loading, from the library path: the CUDA toolkit's `lib64`, which
+//! oomlab adds for NVRTC); where it does not load, or the dtype has no cuBLAS type, burn's
+//! matmul runs instead ([`engine`] says which).
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::ffi::c_void;
+use std::sync::OnceLock;
+
+use burn::tensor::ops::FloatTensorOps;
+use burn::tensor::{DType, FloatDType};
+use burn_cubecl::tensor::CubeTensor;
+use burn_cubecl::CubeBackend;
+use cubecl::cuda::CudaRuntime;
+use cudarc::cublas::{result as blas, sys};
+use cudarc::driver::result as drv;
+
+use crate::model::{burn_product, Form, ProductBackend};
+
+/// burn's CUDA backend without fusion (what [`burn::backend::Cuda`] wraps).
+pub type CubeCuda = CubeBackend<CudaRuntime, f32, i32, u8>;
+
+/// Set to `0` to run burn's matmul instead of cuBLAS (for comparisons).
+pub const DISABLE_ENV: &str = "OOMLAB_CUBLAS";
+
+/// Whether cuBLAS runs the products: the library loads and `OOMLAB_CUBLAS` is not `0`.
+pub fn available() -> bool {
+    static AVAILABLE: OnceLock<bool> = OnceLock::new();
+    *AVAILABLE.get_or_init(|| {
+        std::env::var(DISABLE_ENV).map(|v| v != "0").unwrap_or(true)
+            // SAFETY: loading libcublas runs its initialisers, as any CUDA program's.
+            && unsafe { sys::is_culib_present() }
+    })
+}
+
+/// One line saying which library runs the linear layers' products on CUDA.
+pub fn engine() -> String {
+    if available() {
+        "matrix products: cuBLAS (f32 as TF32, bf16/f16 with f32 accumulation)".into()
+    } else if std::env::var(DISABLE_ENV).is_ok_and(|v| v == "0") {
+        format!("matrix products: cubecl ({DISABLE_ENV}=0)")
+    } else {
+        "matrix products: cubecl (libcublas not found on the library path)".into()
+    }
+}
+
+/// A cuBLAS handle on its own stream, in a device's primary context (cubecl's too).
+struct Handle {
+    ctx: cudarc::driver::sys::CUcontext,
+    handle: sys::cublasHandle_t,
+    stream: cudarc::driver::sys::CUstream,
+}
+
+thread_local! {
+    /// One handle per device on each thread that runs products (cuBLAS handles are not
+    /// meant to be shared between threads).
+    static HANDLES: RefCell<HashMap<usize, Handle>> = RefCell::new(HashMap::new());
+}
+
+fn with_handle<T>(
+    device: usize,
+    f: impl FnOnce(&Handle) -> Result<T, String>,
+) -> Result<T, String> {
+    HANDLES.with(|handles| {
+        let mut handles = handles.borrow_mut();
+        if !handles.contains_key(&device) {
+            // SAFETY: the device exists (cubecl made the tensors on it); the primary
+            // context is the one cubecl retained.
+            let made = unsafe {
+                drv::init().map_err(|e| e.to_string())?;
+                let dev = drv::device::get(device as i32).map_err(|e| e.to_string())?;
+                let ctx = drv::primary_ctx::retain(dev).map_err(|e| e.to_string())?;
+                drv::ctx::set_current(ctx).map_err(|e| e.to_string())?;
+                let stream = drv::stream::create(drv::stream::StreamKind::NonBlocking)
+                    .map_err(|e| e.to_string())?;
+                let handle = blas::create_handle().map_err(|e| e.to_string())?;
+                blas::set_stream(handle, stream as sys::cudaStream_t).map_err(|e| e.to_string())?;
+                Handle {
+                    ctx,
+                    handle,
+                    stream,
+                }
+            };
+            handles.insert(device, made);
+        }
+        let h = &handles[&device];
+        // SAFETY: the context was retained above and lives as long as the process.
+        unsafe { drv::ctx::set_current(h.ctx) }.map_err(|e| e.to_string())?;
+        f(h)
+    })
+}
+
+/// The cuBLAS types of a dtype: (data, compute), or `None` where cuBLAS has none.
+fn types(dtype: DType) -> Option<(sys::cudaDataType, sys::cublasComputeType_t)> {
+    use sys::cublasComputeType_t::{CUBLAS_COMPUTE_32F, CUBLAS_COMPUTE_32F_FAST_TF32};
+    use sys::cudaDataType::{CUDA_R_16BF, CUDA_R_16F, CUDA_R_32F};
+    match dtype {
+        DType::F32 => Some((CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32)),
+        DType::BF16 => Some((CUDA_R_16BF, CUBLAS_COMPUTE_32F)),
+        DType::F16 => Some((CUDA_R_16F, CUBLAS_COMPUTE_32F)),
+        _ => None,
+    }
+}
+
+fn dims(t: &CubeTensor<CudaRuntime>) -> Option<[usize; 2]> {
+    let s = t.meta.shape();
+    (s.num_dims() == 2).then(|| [s[0], s[1]])
+}
+
+/// The product on cuBLAS; `Err` gives the operands back for burn's matmul.
+#[allow(clippy::type_complexity)]
+fn product(
+    a: CubeTensor<CudaRuntime>,
+    b: CubeTensor<CudaRuntime>,
+    form: Form,
+) -> Result<CubeTensor<CudaRuntime>, (CubeTensor<CudaRuntime>, CubeTensor<CudaRuntime>)> {
+    let (Some(da), Some(db), Some((dt, compute))) = (dims(&a), dims(&b), types(a.dtype)) else {
+        return Err((a, b));
+    };
+    if a.dtype != b.dtype || !available() {
+        return Err((a, b));
+    }
+    let (m, k, n) = form.mkn(da, db);
+    if [m, k, n].iter().any(|&x| x == 0 || x > i32::MAX as usize) {
+        return Err((a, b));
+    }
+    let fdtype = match a.dtype {
+        DType::BF16 => FloatDType::BF16,
+        DType::F16 => FloatDType::F16,
+        _ => FloatDType::F32,
+    };
+    let a = burn_cubecl::kernel::into_contiguous(a);
+    let b = burn_cubecl::kernel::into_contiguous(b);
+    let out = CubeCuda::float_empty(form.output(da, db).into(), &a.device, fdtype);
+    let device = a.device.index;
+    let run = || -> Result<(), String> {
+        let address = |t: &CubeTensor<CudaRuntime>| {
+            t.client
+                .get_resource(t.handle.clone())
+                .map_err(|e| format!("{e:?}"))
+        };
+        // Asked of cubecl's server in order: every kernel before has been launched.
+        let (ra, rb, rc) = (address(&a)?, address(&b)?, address(&out)?);
+        let (pa, pb, pc) = (ra.resource().ptr, rb.resource().ptr, rc.resource().ptr);
+        with_handle(device, |h| {
+            // SAFETY: the addresses are live cubecl buffers of the shapes above (kept by
+            // ra/rb/rc until the stream is synchronized); the context is current.
+            unsafe {
+                drv::ctx::synchronize().map_err(|e| e.to_string())?;
+                gemm(h, form, (m, k, n), (pa, pb, pc), dt, compute)?;
+                drv::stream::synchronize(h.stream).map_err(|e| e.to_string())
+            }
+        })
+    };
+    match run() {
+        Ok(()) => Ok(out),
+        Err(e) => {
+            eprintln!("oomlab: cuBLAS failed ({e}); this product runs on cubecl");
+            Err((a, b))
+        }
+    }
+}
+
+/// Row-major C = op(A)·op(B) for `form`, written as the column-major call on the
+/// transposes (a row-major X is the column-major Xᵀ).
+///
+/// # Safety
+/// The addresses must be device buffers of the form's shapes in `dt`.
+unsafe fn gemm(
+    h: &Handle,
+    form: Form,
+    (m, k, n): (usize, usize, usize),
+    (a, b, c): (u64, u64, u64),
+    dt: sys::cudaDataType,
+    compute: sys::cublasComputeType_t,
+) -> Result<(), String> {
+    use sys::cublasOperation_t::{CUBLAS_OP_N as N, CUBLAS_OP_T as T};
+    let (m, k, n) = (m as i32, k as i32, n as i32);
+    // (opA, opB, rows, cols, inner, A, lda, B, ldb, ldc) of the column-major call.
+    let (oa, ob, r, cols, inner, pa, lda, pb, ldb, ldc) = match form {
+        // Yᵀ[n,m] = Wᵀ[n,k]·xᵀ[k,m]
+        Form::Forward => (N, N, n, m, k, b, n, a, k, n),
+        // dXᵀ[k,m] = W[k,n]·dYᵀ[n,m]; W row-major is Wᵀ column-major, so transposed
+        Form::InputGrad => (T, N, k, m, n, b, n, a, n, k),
+        // dWᵀ[n,k] = dYᵀ[n,m]·x[m,k]
+        Form::WeightGrad => (N, T, n, k, m, b, n, a, k, n),
+    };
+    let (alpha, beta) = (1.0f32, 0.0f32);
+    blas::gemm_ex(
+        h.handle,
+        oa,
+        ob,
+        r,
+        cols,
+        inner,
+        &alpha as *const f32 as *const c_void,
+        pa as *const c_void,
+        dt,
+        lda,
+        pb as *const c_void,
+        dt,
+        ldb,
+        &beta as *const f32 as *const c_void,
+        c as *mut c_void,
+        dt,
+        ldc,
+        compute,
+        sys::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
+    )
+    .map_err(|e| format!("{e:?}"))
+}
+
+impl ProductBackend for CubeCuda {
+    fn product(
+        a: CubeTensor<CudaRuntime>,
+        b: CubeTensor<CudaRuntime>,
+        form: Form,
+    ) -> CubeTensor<CudaRuntime> {
+        match product(a, b, form) {
+            Ok(out) => out,
+            Err((a, b)) => burn_product::<Self>(a, b, form),
+        }
+    }
+}

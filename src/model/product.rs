@@ -1,0 +1,282 @@
+//! The linear layers' matrix products as a custom autodiff operation, so that each
+//! backend runs them with its best library: on CUDA, cuBLAS (issue 29), everywhere else
+//! burn's own matmul.
+//!
+//! A linear layer's three products, for x `[m, k]`, W `[k, n]` and dY `[m, n]`
+//! ([`Form`]): the forward pass's y = x·W, and the backward pass's dX = dY·Wᵀ and
+//! dW = xᵀ·dY. The operation keeps x and W for the backward pass (as burn's matmul does:
+//! a compute-bound operation, so burn's checkpointing keeps rather than recomputes it).
+//!
+//! Why: cubecl 0.10's matmul reaches ~60-100 TFLOP/s in f32 (TF32) and ~100-290 in bf16
+//! on the H200 for these shapes, cuBLAS ~190-400 and ~460-880, and cuBLAS stays ahead
+//! even with the two host syncs cubecl's private stream forces around each call
+//! (docs/results/2026-12-04-h200-gemm-handshake, benches/gemm_handshake.rs).
+//!
+//! The backends: [`ProductBackend`] has burn's matmul as its default; the CUDA backend
+//! (`CubeBackend<CudaRuntime>`) overrides it with [`crate::device::cublas`] where the
+//! library loads and the dtype has a cuBLAS type, and burn's fusion backend passes the
+//! operation through to the backend it wraps as a custom operation.
+
+use std::marker::PhantomData;
+
+use burn::backend::autodiff::checkpoint::base::Checkpointer;
+use burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy;
+use burn::backend::autodiff::grads::Gradients;
+use burn::backend::autodiff::ops::{Backward, Ops, OpsKind};
+use burn::backend::autodiff::NodeId;
+use burn::backend::Autodiff;
+use burn::nn::Linear;
+use burn::prelude::*;
+use burn::tensor::ops::FloatTensor;
+use burn::tensor::TensorPrimitive;
+
+/// Which of a linear layer's products.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// y = x·W: a `[m, k]`, b `[k, n]`, out `[m, n]`.
+    Forward,
+    /// dX = dY·Wᵀ: a `[m, n]`, b `[k, n]`, out `[m, k]`.
+    InputGrad,
+    /// dW = xᵀ·dY: a `[m, k]`, b `[m, n]`, out `[k, n]`.
+    WeightGrad,
+}
+
+impl Form {
+    /// (m, k, n) of the layer, read from the operands' shapes.
+    pub fn mkn(self, a: [usize; 2], b: [usize; 2]) -> (usize, usize, usize) {
+        match self {
+            Form::Forward => (a[0], a[1], b[1]),
+            Form::InputGrad => (a[0], b[0], a[1]),
+            Form::WeightGrad => (a[0], a[1], b[1]),
+        }
+    }
+
+    /// The output's shape.
+    pub fn output(self, a: [usize; 2], b: [usize; 2]) -> [usize; 2] {
+        let (m, k, n) = self.mkn(a, b);
+        match self {
+            Form::Forward => [m, n],
+            Form::InputGrad => [m, k],
+            Form::WeightGrad => [k, n],
+        }
+    }
+}
+
+/// burn's matmul in the product's form (transposes as views).
+pub fn burn_product<B: Backend>(
+    a: FloatTensor<B>,
+    b: FloatTensor<B>,
+    form: Form,
+) -> FloatTensor<B> {
+    let m = |p| Tensor::<B, 2>::from_primitive(TensorPrimitive::Float(p));
+    let (a, b) = (m(a), m(b));
+    match form {
+        Form::Forward => a.matmul(b),
+        Form::InputGrad => a.matmul(b.transpose()),
+        Form::WeightGrad => a.transpose().matmul(b),
+    }
+    .into_primitive()
+    .tensor()
+}
+
+/// A backend's matrix product of a linear layer (no autodiff).
+pub trait ProductBackend: Backend {
+    /// The product `form` of two matrices (see [`Form`] for the shapes).
+    fn product(a: FloatTensor<Self>, b: FloatTensor<Self>, form: Form) -> FloatTensor<Self> {
+        burn_product::<Self>(a, b, form)
+    }
+}
+
+impl ProductBackend for burn::backend::Flex {}
+
+/// burn's fusion backend: the product as a custom operation of the backend it wraps
+/// (fused kernels before it are run first; its output is a plain tensor to later ones).
+impl<B: burn_fusion::FusionBackend + ProductBackend> ProductBackend for burn_fusion::Fusion<B> {
+    fn product(a: FloatTensor<Self>, b: FloatTensor<Self>, form: Form) -> FloatTensor<Self> {
+        use burn_fusion::stream::{Operation, OperationStreams};
+        use burn_fusion::FusionRuntime;
+        use burn_ir::{CustomOpIr, HandleContainer, OperationIr, OperationOutput, TensorIr};
+
+        #[derive(Debug)]
+        struct ProductOp<B1> {
+            desc: CustomOpIr,
+            form: Form,
+            _backend: PhantomData<B1>,
+        }
+
+        impl<B1: burn_fusion::FusionBackend + ProductBackend> Operation<B1::FusionRuntime>
+            for ProductOp<B1>
+        {
+            fn execute(
+                &self,
+                handles: &mut HandleContainer<<B1::FusionRuntime as FusionRuntime>::FusionHandle>,
+            ) {
+                let ([a, b], [out]) = self.desc.as_fixed();
+                let a = handles.get_float_tensor::<B1>(a);
+                let b = handles.get_float_tensor::<B1>(b);
+                handles.register_float_tensor::<B1>(&out.id, B1::product(a, b, self.form));
+            }
+        }
+
+        let client = a.client.clone();
+        let dims = |s: &burn::tensor::Shape| [s[0], s[1]];
+        let shape = form.output(dims(&a.shape), dims(&b.shape));
+        let streams = OperationStreams::with_inputs([&a, &b]);
+        let out = TensorIr::uninit(client.create_empty_handle(), shape.into(), a.dtype);
+        let desc = CustomOpIr::new("oomlab_linear_product", &[a.into_ir(), b.into_ir()], &[out]);
+        client
+            .register(
+                streams,
+                OperationIr::Custom(desc.clone()),
+                ProductOp::<B> {
+                    desc,
+                    form,
+                    _backend: PhantomData,
+                },
+            )
+            .output()
+    }
+}
+
+/// A backend that can run [`linear`]'s product with its own backward pass: every autodiff
+/// backend over a [`ProductBackend`].
+pub trait LinearBackend: Backend {
+    /// x·W, with dX = dY·Wᵀ and dW = xᵀ·dY on the inner backend's [`ProductBackend`].
+    ///
+    /// # Shapes
+    /// - x: `[m, k]`, w: `[k, n]`
+    /// - output: `[m, n]`
+    fn linear_product(x: FloatTensor<Self>, w: FloatTensor<Self>) -> FloatTensor<Self>;
+}
+
+impl<B: ProductBackend, C: CheckpointStrategy> LinearBackend for Autodiff<B, C> {
+    fn linear_product(x: FloatTensor<Self>, w: FloatTensor<Self>) -> FloatTensor<Self> {
+        #[derive(Debug)]
+        struct Product;
+
+        impl<B: ProductBackend> Backward<B, 2> for Product {
+            /// x's node when W needs a gradient, W's when x does.
+            type State = (Option<NodeId>, Option<NodeId>);
+
+            fn backward(
+                self,
+                ops: Ops<Self::State, 2>,
+                grads: &mut Gradients,
+                checkpointer: &mut Checkpointer,
+            ) {
+                let [node_x, node_w] = ops.parents;
+                let grad = grads.consume::<B>(&ops.node);
+                let (x, w) = ops.state;
+                let x = x.map(|x| checkpointer.retrieve_node_output::<FloatTensor<B>>(x));
+                let w = w.map(|w| checkpointer.retrieve_node_output::<FloatTensor<B>>(w));
+                if let (Some(node), Some(x)) = (node_w, x) {
+                    let dw = B::product(x, grad.clone(), Form::WeightGrad);
+                    grads.register::<B>(node.id, dw);
+                }
+                if let (Some(node), Some(w)) = (node_x, w) {
+                    grads.register::<B>(node.id, B::product(grad, w, Form::InputGrad));
+                }
+            }
+        }
+
+        let (x_tracked, w_tracked) = (x.is_tracked(), w.is_tracked());
+        match Product
+            .prepare::<C>([x.node.clone(), w.node.clone()])
+            .compute_bound()
+            .stateful()
+        {
+            OpsKind::Tracked(mut prep) => {
+                let x_state = w_tracked.then(|| prep.checkpoint(&x));
+                let w_state = x_tracked.then(|| prep.checkpoint(&w));
+                prep.finish(
+                    (x_state, w_state),
+                    B::product(x.primitive, w.primitive, Form::Forward),
+                )
+            }
+            OpsKind::UnTracked(prep) => {
+                prep.finish(B::product(x.primitive, w.primitive, Form::Forward))
+            }
+        }
+    }
+}
+
+/// `layer.forward(x)` with the product as [`LinearBackend::linear_product`]: x·W + b over
+/// the last dimension.
+///
+/// # Shapes
+/// - x: `[..., d_input]`
+/// - output: `[..., d_output]`
+pub fn linear<B: LinearBackend, const D: usize>(
+    layer: &Linear<B>,
+    x: Tensor<B, D>,
+) -> Tensor<B, D> {
+    let mut dims = x.dims();
+    let k = dims[D - 1];
+    let rows = x.shape().num_elements() / k.max(1);
+    let w = layer.weight.val();
+    let n = w.dims()[1];
+    let y = Tensor::<B, 2>::from_primitive(TensorPrimitive::Float(B::linear_product(
+        x.reshape([rows, k]).into_primitive().tensor(),
+        w.into_primitive().tensor(),
+    )));
+    let y = match &layer.bias {
+        Some(bias) => y + bias.val().unsqueeze_dim(0),
+        None => y,
+    };
+    dims[D - 1] = n;
+    y.reshape(dims)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::CpuBackend;
+    use burn::nn::LinearConfig;
+    use burn::tensor::Distribution;
+
+    type B = CpuBackend;
+
+    #[test]
+    fn linear_matches_burns_linear_forward_and_gradients() {
+        let device = Default::default();
+        let layer = LinearConfig::new(6, 5).init::<B>(&device);
+        let x = Tensor::<B, 3>::random([2, 3, 6], Distribution::Default, &device).require_grad();
+        let ours = linear(&layer, x.clone());
+        let theirs = layer.forward(x.clone());
+        ours.to_data()
+            .assert_approx_eq::<f32>(&theirs.to_data(), burn::tensor::Tolerance::default());
+        let g1 = (ours * 1.5).sum().backward();
+        let g2 = (theirs * 1.5).sum().backward();
+        let dx = |g: &_| x.grad(g).unwrap();
+        dx(&g1)
+            .to_data()
+            .assert_approx_eq::<f32>(&dx(&g2).to_data(), Default::default());
+        let dw = |g: &_| layer.weight.val().grad(g).unwrap();
+        dw(&g1)
+            .to_data()
+            .assert_approx_eq::<f32>(&dw(&g2).to_data(), Default::default());
+        let db = |g: &_| layer.bias.as_ref().unwrap().val().grad(g).unwrap();
+        db(&g1)
+            .to_data()
+            .assert_approx_eq::<f32>(&db(&g2).to_data(), Default::default());
+    }
+
+    #[test]
+    fn the_three_forms_have_the_layers_shapes() {
+        assert_eq!(Form::Forward.output([4, 6], [6, 5]), [4, 5]);
+        assert_eq!(Form::InputGrad.output([4, 5], [6, 5]), [4, 6]);
+        assert_eq!(Form::WeightGrad.output([4, 6], [4, 5]), [6, 5]);
+        let device = Default::default();
+        let a = Tensor::<burn::backend::Flex, 2>::random([4, 5], Distribution::Default, &device);
+        let b = Tensor::<burn::backend::Flex, 2>::random([6, 5], Distribution::Default, &device);
+        let y = burn_product::<burn::backend::Flex>(
+            a.into_primitive().tensor(),
+            b.into_primitive().tensor(),
+            Form::InputGrad,
+        );
+        assert_eq!(
+            Tensor::<burn::backend::Flex, 2>::from_primitive(TensorPrimitive::Float(y)).dims(),
+            [4, 6]
+        );
+    }
+}
