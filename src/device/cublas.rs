@@ -5,16 +5,16 @@
 //! cubecl's server (which answers after every kernel launched before), the context is
 //! synchronized (every stream: cubecl's kernels that made the inputs are done), cuBLAS
 //! runs on its own stream, and that stream is synchronized before the output goes back to
-//! cubecl. Measured on the H200: the two syncs cost about 0.02 ms with nothing queued, and
-//! a product with them still takes about half of cubecl's matmul
-//! (docs/results/2026-12-04-h200-gemm-handshake).
+//! cubecl. Measured on the H200 (docs/results/2026-12-04-h200-gemm-handshake): alone, a
+//! product with the syncs is faster than cubecl's; in the training step, slower overall.
 //!
 //! The output is allocated by cubecl (its pool, its out-of-memory path); cuBLAS keeps a
 //! small workspace of its own per handle, outside the pool. f32 runs as TF32 (as PyTorch's
 //! `allow_tf32`), bf16 and f16 with f32 accumulation. libcublas is loaded at run time
 //! (cudarc's dynamic loading, from the library path: the CUDA toolkit's `lib64`, which
 //! oomlab adds for NVRTC); where it does not load, or the dtype has no cuBLAS type, burn's
-//! matmul runs instead ([`engine`] says which).
+//! matmul runs instead ([`engine`] says which). Opt-in (`OOMLAB_CUBLAS=1`): with the
+//! syncs the whole step was slower (docs/results/2026-12-04-h200-cublas-step).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -29,32 +29,28 @@ use cubecl::cuda::CudaRuntime;
 use cudarc::cublas::{result as blas, sys};
 use cudarc::driver::result as drv;
 
-use crate::model::{burn_product, Form, ProductBackend};
+use crate::model::{burn_product, custom_products, Form, ProductBackend, CUSTOM_PRODUCTS_ENV};
 
 /// burn's CUDA backend without fusion (what [`burn::backend::Cuda`] wraps).
 pub type CubeCuda = CubeBackend<CudaRuntime, f32, i32, u8>;
 
-/// Set to `0` to run burn's matmul instead of cuBLAS (for comparisons).
-pub const DISABLE_ENV: &str = "OOMLAB_CUBLAS";
-
-/// Whether cuBLAS runs the products: the library loads and `OOMLAB_CUBLAS` is not `0`.
+/// Whether cuBLAS runs the products: asked for (`OOMLAB_CUBLAS=1`) and the library loads.
 pub fn available() -> bool {
     static AVAILABLE: OnceLock<bool> = OnceLock::new();
     *AVAILABLE.get_or_init(|| {
-        std::env::var(DISABLE_ENV).map(|v| v != "0").unwrap_or(true)
-            // SAFETY: loading libcublas runs its initialisers, as any CUDA program's.
-            && unsafe { sys::is_culib_present() }
+        // SAFETY: loading libcublas runs its initialisers, as any CUDA program's.
+        custom_products() && unsafe { sys::is_culib_present() }
     })
 }
 
 /// One line saying which library runs the linear layers' products on CUDA.
 pub fn engine() -> String {
     if available() {
-        "matrix products: cuBLAS (f32 as TF32, bf16/f16 with f32 accumulation)".into()
-    } else if std::env::var(DISABLE_ENV).is_ok_and(|v| v == "0") {
-        format!("matrix products: cubecl ({DISABLE_ENV}=0)")
+        format!("matrix products: cuBLAS ({CUSTOM_PRODUCTS_ENV}=1; f32 as TF32, bf16 with f32 accumulation)")
+    } else if custom_products() {
+        format!("matrix products: cubecl ({CUSTOM_PRODUCTS_ENV}=1, but libcublas is not on the library path)")
     } else {
-        "matrix products: cubecl (libcublas not found on the library path)".into()
+        format!("matrix products: cubecl ({CUSTOM_PRODUCTS_ENV}=1 runs them on cuBLAS: faster products, slower steps here)")
     }
 }
 

@@ -17,7 +17,10 @@ pub use norm::NormBackend;
 pub use params::{
     flat_params, param_count, param_ids, param_tensor_sizes, ParamFingerprint, ParamStats,
 };
-pub use product::{burn_product, linear, Form, LinearBackend, ProductBackend};
+pub use product::{
+    burn_product, custom_products, linear, linear_custom, Form, LinearBackend, ProductBackend,
+    CUSTOM_PRODUCTS_ENV,
+};
 
 use burn::prelude::*;
 

@@ -7,10 +7,15 @@
 //! dW = xᵀ·dY. The operation keeps x and W for the backward pass (as burn's matmul does:
 //! a compute-bound operation, so burn's checkpointing keeps rather than recomputes it).
 //!
-//! Why: cubecl 0.10's matmul reaches ~60-100 TFLOP/s in f32 (TF32) and ~100-290 in bf16
-//! on the H200 for these shapes, cuBLAS ~190-400 and ~460-880, and cuBLAS stays ahead
-//! even with the two host syncs cubecl's private stream forces around each call
+//! Why it exists: on the H200, for these shapes, cuBLAS's kernels take a fraction of
+//! cubecl 0.10's matmul time, and a product with the two host syncs cubecl's private
+//! stream forces around each call is still faster than cubecl's, measured alone
 //! (docs/results/2026-12-04-h200-gemm-handshake, benches/gemm_handshake.rs).
+//!
+//! Opt-in (`OOMLAB_CUBLAS=1`, [`custom_products`]): in the whole training step those
+//! syncs drain the queue of kernels burn keeps ahead of the GPU, and the step got slower
+//! (f32 and AMP bf16, docs/results/2026-12-04-h200-cublas-step). Without it [`linear`] is
+//! burn's `Linear::forward`, as before.
 //!
 //! The backends: [`ProductBackend`] has burn's matmul as its default; the CUDA backend
 //! (`CubeBackend<CudaRuntime>`) overrides it with [`crate::device::cublas`] where the
@@ -200,13 +205,39 @@ impl<B: ProductBackend, C: CheckpointStrategy> LinearBackend for Autodiff<B, C> 
     }
 }
 
+/// The environment variable that turns the custom product on (`1`): on CUDA the linear
+/// layers' products then run on cuBLAS.
+pub const CUSTOM_PRODUCTS_ENV: &str = "OOMLAB_CUBLAS";
+
+/// Whether `OOMLAB_CUBLAS=1` asks for the custom product (read once).
+pub fn custom_products() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var(CUSTOM_PRODUCTS_ENV).is_ok_and(|v| v == "1"))
+}
+
+/// `layer.forward(x)`, or with `OOMLAB_CUBLAS=1` [`linear_custom`].
+///
+/// # Shapes
+/// - x: `[..., d_input]`
+/// - output: `[..., d_output]`
+pub fn linear<B: LinearBackend, const D: usize>(
+    layer: &Linear<B>,
+    x: Tensor<B, D>,
+) -> Tensor<B, D> {
+    if custom_products() {
+        linear_custom(layer, x)
+    } else {
+        layer.forward(x)
+    }
+}
+
 /// `layer.forward(x)` with the product as [`LinearBackend::linear_product`]: x·W + b over
 /// the last dimension.
 ///
 /// # Shapes
 /// - x: `[..., d_input]`
 /// - output: `[..., d_output]`
-pub fn linear<B: LinearBackend, const D: usize>(
+pub fn linear_custom<B: LinearBackend, const D: usize>(
     layer: &Linear<B>,
     x: Tensor<B, D>,
 ) -> Tensor<B, D> {
@@ -241,7 +272,7 @@ mod tests {
         let device = Default::default();
         let layer = LinearConfig::new(6, 5).init::<B>(&device);
         let x = Tensor::<B, 3>::random([2, 3, 6], Distribution::Default, &device).require_grad();
-        let ours = linear(&layer, x.clone());
+        let ours = linear_custom(&layer, x.clone());
         let theirs = layer.forward(x.clone());
         ours.to_data()
             .assert_approx_eq::<f32>(&theirs.to_data(), burn::tensor::Tolerance::default());
