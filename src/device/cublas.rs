@@ -73,31 +73,35 @@ fn with_handle<T>(
 ) -> Result<T, String> {
     HANDLES.with(|handles| {
         let mut handles = handles.borrow_mut();
-        if !handles.contains_key(&device) {
-            // SAFETY: the device exists (cubecl made the tensors on it); the primary
-            // context is the one cubecl retained.
-            let made = unsafe {
-                drv::init().map_err(|e| e.to_string())?;
-                let dev = drv::device::get(device as i32).map_err(|e| e.to_string())?;
-                let ctx = drv::primary_ctx::retain(dev).map_err(|e| e.to_string())?;
-                drv::ctx::set_current(ctx).map_err(|e| e.to_string())?;
-                let stream = drv::stream::create(drv::stream::StreamKind::NonBlocking)
-                    .map_err(|e| e.to_string())?;
-                let handle = blas::create_handle().map_err(|e| e.to_string())?;
-                blas::set_stream(handle, stream as sys::cudaStream_t).map_err(|e| e.to_string())?;
-                Handle {
-                    ctx,
-                    handle,
-                    stream,
-                }
-            };
-            handles.insert(device, made);
-        }
-        let h = &handles[&device];
-        // SAFETY: the context was retained above and lives as long as the process.
+        let h = match handles.entry(device) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(e) => e.insert(new_handle(device)?),
+        };
+        // SAFETY: the context was retained by new_handle and lives as long as the process.
         unsafe { drv::ctx::set_current(h.ctx) }.map_err(|e| e.to_string())?;
         f(h)
     })
+}
+
+/// A handle for `device`: its primary context retained and current, a stream, cuBLAS.
+fn new_handle(device: usize) -> Result<Handle, String> {
+    // SAFETY: the device exists (cubecl made the tensors on it); the primary context is
+    // the one cubecl retained.
+    unsafe {
+        drv::init().map_err(|e| e.to_string())?;
+        let dev = drv::device::get(device as i32).map_err(|e| e.to_string())?;
+        let ctx = drv::primary_ctx::retain(dev).map_err(|e| e.to_string())?;
+        drv::ctx::set_current(ctx).map_err(|e| e.to_string())?;
+        let stream =
+            drv::stream::create(drv::stream::StreamKind::NonBlocking).map_err(|e| e.to_string())?;
+        let handle = blas::create_handle().map_err(|e| e.to_string())?;
+        blas::set_stream(handle, stream as sys::cudaStream_t).map_err(|e| e.to_string())?;
+        Ok(Handle {
+            ctx,
+            handle,
+            stream,
+        })
+    }
 }
 
 /// The cuBLAS types of a dtype: (data, compute), or `None` where cuBLAS has none.
@@ -117,22 +121,24 @@ fn dims(t: &CubeTensor<CudaRuntime>) -> Option<[usize; 2]> {
     (s.num_dims() == 2).then(|| [s[0], s[1]])
 }
 
+/// Two operands given back for burn's matmul.
+type Operands = Box<(CubeTensor<CudaRuntime>, CubeTensor<CudaRuntime>)>;
+
 /// The product on cuBLAS; `Err` gives the operands back for burn's matmul.
-#[allow(clippy::type_complexity)]
 fn product(
     a: CubeTensor<CudaRuntime>,
     b: CubeTensor<CudaRuntime>,
     form: Form,
-) -> Result<CubeTensor<CudaRuntime>, (CubeTensor<CudaRuntime>, CubeTensor<CudaRuntime>)> {
+) -> Result<CubeTensor<CudaRuntime>, Operands> {
     let (Some(da), Some(db), Some((dt, compute))) = (dims(&a), dims(&b), types(a.dtype)) else {
-        return Err((a, b));
+        return Err(Box::new((a, b)));
     };
     if a.dtype != b.dtype || !available() {
-        return Err((a, b));
+        return Err(Box::new((a, b)));
     }
     let (m, k, n) = form.mkn(da, db);
     if [m, k, n].iter().any(|&x| x == 0 || x > i32::MAX as usize) {
-        return Err((a, b));
+        return Err(Box::new((a, b)));
     }
     let fdtype = match a.dtype {
         DType::BF16 => FloatDType::BF16,
@@ -166,7 +172,7 @@ fn product(
         Ok(()) => Ok(out),
         Err(e) => {
             eprintln!("oomlab: cuBLAS failed ({e}); this product runs on cubecl");
-            Err((a, b))
+            Err(Box::new((a, b)))
         }
     }
 }
@@ -228,7 +234,7 @@ impl ProductBackend for CubeCuda {
     ) -> CubeTensor<CudaRuntime> {
         match product(a, b, form) {
             Ok(out) => out,
-            Err((a, b)) => burn_product::<Self>(a, b, form),
+            Err(operands) => burn_product::<Self>(operands.0, operands.1, form),
         }
     }
 }
