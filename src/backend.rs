@@ -174,7 +174,14 @@ fn describe(selected: &Selected, suffix: &str) -> (DeviceInfo, BackendExtras) {
             DeviceInfo {
                 kind: crate::vocab::DeviceKind::Cuda,
                 index: *index,
-                backend: format!("cuda (cubecl){suffix}"),
+                backend: format!(
+                    "cuda (cubecl{}){suffix}",
+                    if crate::device::cublas::available() {
+                        "; linear layers' products on cuBLAS"
+                    } else {
+                        ""
+                    }
+                ),
                 label: format!("cuda:{index} {name}"),
             },
             BackendExtras {

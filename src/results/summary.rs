@@ -21,7 +21,8 @@ pub struct DeviceInfo {
     pub kind: crate::vocab::DeviceKind,
     /// Device index (0 on the CPU).
     pub index: usize,
-    /// The burn backend, e.g. `flex` or `cuda (cubecl)`.
+    /// The burn backend, e.g. `flex`, `cuda (cubecl)` or, with `OOMLAB_CUBLAS=1`,
+    /// `cuda (cubecl; linear layers' products on cuBLAS)`.
     pub backend: String,
     /// A label for humans, e.g. `cuda:0` or `cpu`.
     pub label: String,
