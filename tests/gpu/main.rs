@@ -1,11 +1,13 @@
 //! The GPU-only tests, in one binary so burn's CUDA backend is compiled into one test
 //! program instead of two. Ignored by default (CI has no GPU); the H200 scripts run this
 //! binary (`cargo test --release --features gpu-tests --test gpu --no-run`) with `--ignored --nocapture` and a
-//! filter: `oom::` (scripts/gpu/oom-detector.sh, memory-probes.sh, auto-halve.sh, crash.sh) or
-//! `attention::` (scripts/gpu/cold-first-step.sh), each run by scripts/gpu/run.sh.
+//! filter: `oom::` (scripts/gpu/oom-detector.sh, memory-probes.sh, auto-halve.sh, crash.sh),
+//! `attention::` (scripts/gpu/cold-first-step.sh), each run by scripts/gpu/run.sh, or
+//! `linear::` (the cuBLAS product against burn's Linear; not yet run on the GPU).
 
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod attention;
+mod linear;
 mod oom;

@@ -1,0 +1,106 @@
+//! GPU-only: the linear layers' custom product (`model::linear_custom`) with cuBLAS on
+//! burn's CUDA backend equals burn's `Linear::forward` (output, dX, dW, db), in f32 (cuBLAS
+//! in TF32, cubecl's matmul as oomlab runs it) and bf16, at a small shape and at the `gpu`
+//! config's feed-forward shape. Sets `OOMLAB_CUBLAS=1` before anything reads it; fails if
+//! libcublas does not load (the test is about cuBLAS). Ignored by default (CI has no GPU);
+//! run on the H200 with `gpu --ignored --nocapture linear::` (libcublas on the library path).
+
+use burn::backend::cuda::CudaDevice;
+use burn::module::Param;
+use burn::nn::{Linear, LinearConfig};
+use burn::prelude::*;
+use burn::tensor::backend::AutodiffBackend;
+use burn::tensor::{Distribution, FloatDType};
+use oomlab::backend::CudaBackend;
+use oomlab::model::linear_custom;
+
+type B = CudaBackend;
+type Inner = <B as AutodiffBackend>::InnerBackend;
+
+fn relative<const D: usize>(a: Tensor<Inner, D>, b: Tensor<Inner, D>) -> f64 {
+    let a = a.cast(FloatDType::F32);
+    let b = b.cast(FloatDType::F32);
+    let diff: f64 = (a - b.clone())
+        .powi_scalar(2)
+        .sum()
+        .into_scalar()
+        .elem::<f64>()
+        .sqrt();
+    let norm: f64 = b.powi_scalar(2).sum().into_scalar().elem::<f64>().sqrt();
+    diff / norm
+}
+
+/// A way to apply a linear layer.
+type Apply = dyn Fn(&Linear<B>, Tensor<B, 3>) -> Tensor<B, 3>;
+
+/// Output, dX, dW and db of `f(layer, x)` against the weight `w` of the upstream gradient.
+fn run(
+    f: &Apply,
+    layer: &Linear<B>,
+    x: &Tensor<B, 3>,
+    w: &Tensor<B, 3>,
+) -> (
+    Tensor<Inner, 3>,
+    Tensor<Inner, 3>,
+    Tensor<Inner, 2>,
+    Tensor<Inner, 1>,
+) {
+    let x = x.clone().require_grad();
+    let out = f(layer, x.clone());
+    let grads = (out.clone() * w.clone()).sum().backward();
+    (
+        out.inner(),
+        x.grad(&grads).unwrap(),
+        layer.weight.val().grad(&grads).unwrap(),
+        layer.bias.as_ref().unwrap().val().grad(&grads).unwrap(),
+    )
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU: run on the GPU machine with --ignored"]
+fn the_cublas_product_equals_burns_linear_on_cuda() {
+    // SAFETY (edition 2021: safe): set before any thread reads it.
+    std::env::set_var(oomlab::model::CUSTOM_PRODUCTS_ENV, "1");
+    assert!(
+        oomlab::device::cublas::available(),
+        "libcublas does not load: put the CUDA toolkit's lib64 on LD_LIBRARY_PATH"
+    );
+    println!("{}", oomlab::device::cublas::engine());
+    let device = CudaDevice::new(0);
+    let mut problems = Vec::new();
+    for (rows, d_in, d_out) in [(2 * 8, 24, 40), (64 * 256, 512, 2048)] {
+        for (dtype, bound) in [(FloatDType::F32, 2e-3), (FloatDType::BF16, 3e-2)] {
+            B::seed(&device, 5);
+            let made = LinearConfig::new(d_in, d_out).init::<B>(&device);
+            // The weights in the run's dtype, as the model's are under pure half.
+            let layer = Linear {
+                weight: Param::from_tensor(made.weight.val().cast(dtype)),
+                bias: made.bias.map(|b| Param::from_tensor(b.val().cast(dtype))),
+            };
+            let shape = [rows / 8, 8, d_in];
+            let x =
+                Tensor::<B, 3>::random(shape, Distribution::Normal(0.0, 1.0), &device).cast(dtype);
+            let w = Tensor::<B, 3>::random(
+                [rows / 8, 8, d_out],
+                Distribution::Normal(0.0, 1.0),
+                &device,
+            )
+            .cast(dtype);
+            let ours = run(&|l, x| linear_custom(l, x), &layer, &x, &w);
+            let theirs = run(&|l, x| l.forward(x), &layer, &x, &w);
+            let errors = [
+                ("out", relative(ours.0, theirs.0)),
+                ("dX", relative(ours.1, theirs.1)),
+                ("dW", relative(ours.2, theirs.2)),
+                ("db", relative(ours.3, theirs.3)),
+            ];
+            for (name, r) in errors {
+                println!("{rows}x{d_in}->{d_out} {dtype:?} {name}: relative difference {r:.2e} (bound {bound:.0e})");
+                if r.is_nan() || r > bound {
+                    problems.push(format!("{rows}x{d_in}->{d_out} {dtype:?} {name}: {r:.2e}"));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "over the bound: {problems:?}");
+}
