@@ -24,15 +24,14 @@
 // Benchmark setup: a failed unwrap is a broken benchmark.
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
-use std::ffi::c_void;
 use std::time::Instant;
 
 use burn::prelude::*;
 use burn::tensor::{DType, Distribution, FloatDType};
 use burn_cubecl::CubeBackend;
 use cubecl::cuda::{CudaDevice, CudaRuntime};
-use cudarc::cublas::{result as blas, sys};
-use cudarc::driver::result as drv;
+use oomlab::device::cublas::Handle;
+use oomlab::model::Form;
 
 type B = CubeBackend<CudaRuntime, f32, i32, u8>;
 
@@ -48,102 +47,20 @@ struct Layer {
     n: usize,
 }
 
-/// Which product of the layer.
-#[derive(Clone, Copy)]
-enum Form {
-    /// y = x·W: [m,k]·[k,n]
-    Forward,
-    /// dX = dY·Wᵀ: [m,n]·[n,k]
-    InputGrad,
-    /// dW = xᵀ·dY: [k,m]·[m,n]
-    WeightGrad,
-}
-
-impl Form {
-    fn label(self) -> &'static str {
-        match self {
-            Form::Forward => "x.W",
-            Form::InputGrad => "dY.W^T",
-            Form::WeightGrad => "x^T.dY",
-        }
+/// How the JSON rows name a product.
+fn label(form: Form) -> &'static str {
+    match form {
+        Form::Forward => "x.W",
+        Form::InputGrad => "dY.W^T",
+        Form::WeightGrad => "x^T.dY",
     }
 }
 
-struct Blas {
-    handle: sys::cublasHandle_t,
-    stream: cudarc::driver::sys::CUstream,
-}
-
-impl Blas {
-    fn new() -> Self {
-        unsafe {
-            drv::init().unwrap();
-            let dev = drv::device::get(0).unwrap();
-            let ctx = drv::primary_ctx::retain(dev).unwrap();
-            drv::ctx::set_current(ctx).unwrap();
-            let stream = drv::stream::create(drv::stream::StreamKind::NonBlocking).unwrap();
-            let handle = blas::create_handle().unwrap();
-            blas::set_stream(handle, stream as sys::cudaStream_t).unwrap();
-            Blas { handle, stream }
-        }
-    }
-
-    fn sync(&self) {
-        unsafe { drv::stream::synchronize(self.stream).unwrap() }
-    }
-
-    /// Row-major C[m,n] = op(A)·op(B) for `form`, written as the column-major call on the
-    /// transposes (a row-major X is the column-major Xᵀ).
-    #[allow(clippy::too_many_arguments)]
-    fn gemm(&self, form: Form, l: &Layer, a: u64, b: u64, c: u64, bf16: bool) {
-        use sys::cublasOperation_t::{CUBLAS_OP_N as N, CUBLAS_OP_T as T};
-        let (m, k, n) = (l.m as i32, l.k as i32, l.n as i32);
-        // (opA, opB, rows, cols, inner, A, lda, B, ldb, ldc) of the column-major call.
-        let (oa, ob, r, cc, inner, pa, lda, pb, ldb, ldc) = match form {
-            // Yᵀ[n,m] = Wᵀ[n,k]·xᵀ[k,m]: A = W (ld n), B = x (ld k)
-            Form::Forward => (N, N, n, m, k, b, n, a, k, n),
-            // dXᵀ[k,m] = W[k,n]·dYᵀ[n,m]: A = W stored [k,n] row-major = Wᵀ col-major, so T
-            Form::InputGrad => (T, N, k, m, n, b, n, a, n, k),
-            // dWᵀ[n,k] = dYᵀ[n,m]·x[m,k]: A = dY (ld n), B = x (ld k) transposed
-            Form::WeightGrad => (N, T, n, k, m, b, n, a, k, n),
-        };
-        let (dt, compute) = if bf16 {
-            (
-                sys::cudaDataType::CUDA_R_16BF,
-                sys::cublasComputeType_t::CUBLAS_COMPUTE_32F,
-            )
-        } else {
-            (
-                sys::cudaDataType::CUDA_R_32F,
-                sys::cublasComputeType_t::CUBLAS_COMPUTE_32F_FAST_TF32,
-            )
-        };
-        let (alpha, beta) = (1.0f32, 0.0f32);
-        unsafe {
-            blas::gemm_ex(
-                self.handle,
-                oa,
-                ob,
-                r,
-                cc,
-                inner,
-                &alpha as *const f32 as *const c_void,
-                pa as *const c_void,
-                dt,
-                lda,
-                pb as *const c_void,
-                dt,
-                ldb,
-                &beta as *const f32 as *const c_void,
-                c as *mut c_void,
-                dt,
-                ldc,
-                compute,
-                sys::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
-            )
-            .unwrap();
-        }
-    }
+/// The library's cuBLAS call (the one `OOMLAB_CUBLAS=1` runs) for a layer's product.
+fn gemm(h: &Handle, form: Form, l: &Layer, a: u64, b: u64, c: u64, bf16: bool) {
+    let dtype = if bf16 { DType::BF16 } else { DType::F32 };
+    // SAFETY: the addresses are live buffers of the layer's shapes (see `address`).
+    unsafe { h.gemm(form, (l.m, l.k, l.n), (a, b, c), dtype) }.unwrap();
 }
 
 /// The device address of a tensor's buffer, and the resource that keeps it alive.
@@ -182,7 +99,7 @@ fn main() {
     let sync = || B::sync(&device).unwrap();
     // Initialise cubecl's context (the primary context, which cuBLAS then shares).
     let _ = Tensor::<B, 1>::zeros([1], &device).into_data();
-    let cublas = Blas::new();
+    let cublas = Handle::new(0).unwrap();
     let layers = [
         ("gpu", 64 * 256, 512, 2048),
         ("h200", 128 * 512, 1024, 4096),
@@ -224,7 +141,7 @@ fn main() {
     let handshake = time(
         || {
             sync();
-            cublas.sync();
+            cublas.sync().unwrap();
         },
         || {},
     );
@@ -273,8 +190,8 @@ fn main() {
                 let (pb, _kb) = address(&b);
                 let (pc, _kc) = address(&c);
                 sync();
-                cublas.gemm(form, l, pa, pb, pc, bf16);
-                cublas.sync();
+                gemm(&cublas, form, l, pa, pb, pc, bf16);
+                cublas.sync().unwrap();
                 let diff = {
                     let r = reference.clone().cast(FloatDType::F32);
                     let d = (c.clone().cast(FloatDType::F32) - r.clone()).abs().max();
@@ -287,7 +204,10 @@ fn main() {
                     },
                     sync,
                 );
-                let kernel = time(|| cublas.gemm(form, l, pa, pb, pc, bf16), || cublas.sync());
+                let kernel = time(
+                    || gemm(&cublas, form, l, pa, pb, pc, bf16),
+                    || cublas.sync().unwrap(),
+                );
                 let pipeline_cubecl = time(
                     || {
                         let a2 = a.clone() * 1.0001;
@@ -300,8 +220,8 @@ fn main() {
                         let a2 = a.clone() * 1.0001;
                         sync();
                         let (p2, _k2) = address(&a2);
-                        cublas.gemm(form, l, p2, pb, pc, bf16);
-                        cublas.sync();
+                        gemm(&cublas, form, l, p2, pb, pc, bf16);
+                        cublas.sync().unwrap();
                     },
                     sync,
                 );
@@ -310,7 +230,7 @@ fn main() {
                 println!(
                     "{}",
                     serde_json::json!({
-                        "config": l.config, "layer": l.name, "form": form.label(),
+                        "config": l.config, "layer": l.name, "form": label(form),
                         "m": l.m, "k": l.k, "n": l.n, "dtype": format!("{dtype:?}"),
                         "cubecl_ms": cubecl, "cublas_kernel_ms": kernel,
                         "pipeline_cubecl_ms": pipeline_cubecl, "pipeline_cublas_ms": pipeline_cublas,

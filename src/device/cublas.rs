@@ -55,7 +55,8 @@ pub fn engine() -> String {
 }
 
 /// A cuBLAS handle on its own stream, in a device's primary context (cubecl's too).
-struct Handle {
+/// Public for benches/gemm_handshake.rs, which times the same calls outside the model.
+pub struct Handle {
     ctx: cudarc::driver::sys::CUcontext,
     handle: sys::cublasHandle_t,
     stream: cudarc::driver::sys::CUstream,
@@ -75,33 +76,12 @@ fn with_handle<T>(
         let mut handles = handles.borrow_mut();
         let h = match handles.entry(device) {
             std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-            std::collections::hash_map::Entry::Vacant(e) => e.insert(new_handle(device)?),
+            std::collections::hash_map::Entry::Vacant(e) => e.insert(Handle::new(device)?),
         };
-        // SAFETY: the context was retained by new_handle and lives as long as the process.
+        // SAFETY: the context was retained by Handle::new and lives as long as the process.
         unsafe { drv::ctx::set_current(h.ctx) }.map_err(|e| e.to_string())?;
         f(h)
     })
-}
-
-/// A handle for `device`: its primary context retained and current, a stream, cuBLAS.
-fn new_handle(device: usize) -> Result<Handle, String> {
-    // SAFETY: the device exists (cubecl made the tensors on it); the primary context is
-    // the one cubecl retained.
-    unsafe {
-        drv::init().map_err(|e| e.to_string())?;
-        let dev = drv::device::get(device as i32).map_err(|e| e.to_string())?;
-        let ctx = drv::primary_ctx::retain(dev).map_err(|e| e.to_string())?;
-        drv::ctx::set_current(ctx).map_err(|e| e.to_string())?;
-        let stream =
-            drv::stream::create(drv::stream::StreamKind::NonBlocking).map_err(|e| e.to_string())?;
-        let handle = blas::create_handle().map_err(|e| e.to_string())?;
-        blas::set_stream(handle, stream as sys::cudaStream_t).map_err(|e| e.to_string())?;
-        Ok(Handle {
-            ctx,
-            handle,
-            stream,
-        })
-    }
 }
 
 /// The cuBLAS types of a dtype: (data, compute), or `None` where cuBLAS has none.
@@ -130,10 +110,10 @@ fn product(
     b: CubeTensor<CudaRuntime>,
     form: Form,
 ) -> Result<CubeTensor<CudaRuntime>, Operands> {
-    let (Some(da), Some(db), Some((dt, compute))) = (dims(&a), dims(&b), types(a.dtype)) else {
+    let (Some(da), Some(db)) = (dims(&a), dims(&b)) else {
         return Err(Box::new((a, b)));
     };
-    if a.dtype != b.dtype || !available() {
+    if types(a.dtype).is_none() || a.dtype != b.dtype || !available() {
         return Err(Box::new((a, b)));
     }
     let (m, k, n) = form.mkn(da, db);
@@ -163,8 +143,8 @@ fn product(
             // ra/rb/rc until the stream is synchronized); the context is current.
             unsafe {
                 drv::ctx::synchronize().map_err(|e| e.to_string())?;
-                gemm(h, form, (m, k, n), (pa, pb, pc), dt, compute)?;
-                drv::stream::synchronize(h.stream).map_err(|e| e.to_string())
+                h.gemm(form, (m, k, n), (pa, pb, pc), a.dtype)?;
+                h.sync()
             }
         })
     };
@@ -177,53 +157,86 @@ fn product(
     }
 }
 
-/// Row-major C = op(A)·op(B) for `form`, written as the column-major call on the
-/// transposes (a row-major X is the column-major Xᵀ).
-///
-/// # Safety
-/// The addresses must be device buffers of the form's shapes in `dt`.
-unsafe fn gemm(
-    h: &Handle,
-    form: Form,
-    (m, k, n): (usize, usize, usize),
-    (a, b, c): (u64, u64, u64),
-    dt: sys::cudaDataType,
-    compute: sys::cublasComputeType_t,
-) -> Result<(), String> {
-    use sys::cublasOperation_t::{CUBLAS_OP_N as N, CUBLAS_OP_T as T};
-    let (m, k, n) = (m as i32, k as i32, n as i32);
-    // (opA, opB, rows, cols, inner, A, lda, B, ldb, ldc) of the column-major call.
-    let (oa, ob, r, cols, inner, pa, lda, pb, ldb, ldc) = match form {
-        // Yᵀ[n,m] = Wᵀ[n,k]·xᵀ[k,m]
-        Form::Forward => (N, N, n, m, k, b, n, a, k, n),
-        // dXᵀ[k,m] = W[k,n]·dYᵀ[n,m]; W row-major is Wᵀ column-major, so transposed
-        Form::InputGrad => (T, N, k, m, n, b, n, a, n, k),
-        // dWᵀ[n,k] = dYᵀ[n,m]·x[m,k]
-        Form::WeightGrad => (N, T, n, k, m, b, n, a, k, n),
-    };
-    let (alpha, beta) = (1.0f32, 0.0f32);
-    blas::gemm_ex(
-        h.handle,
-        oa,
-        ob,
-        r,
-        cols,
-        inner,
-        &alpha as *const f32 as *const c_void,
-        pa as *const c_void,
-        dt,
-        lda,
-        pb as *const c_void,
-        dt,
-        ldb,
-        &beta as *const f32 as *const c_void,
-        c as *mut c_void,
-        dt,
-        ldc,
-        compute,
-        sys::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
-    )
-    .map_err(|e| format!("{e:?}"))
+impl Handle {
+    /// A handle for `device`: its primary context retained and made current on this
+    /// thread, a non-blocking stream, cuBLAS on it.
+    pub fn new(device: usize) -> Result<Handle, String> {
+        // SAFETY: the device index is checked by the driver; the primary context is the
+        // one cubecl retains.
+        unsafe {
+            drv::init().map_err(|e| e.to_string())?;
+            let dev = drv::device::get(device as i32).map_err(|e| e.to_string())?;
+            let ctx = drv::primary_ctx::retain(dev).map_err(|e| e.to_string())?;
+            drv::ctx::set_current(ctx).map_err(|e| e.to_string())?;
+            let stream = drv::stream::create(drv::stream::StreamKind::NonBlocking)
+                .map_err(|e| e.to_string())?;
+            let handle = blas::create_handle().map_err(|e| e.to_string())?;
+            blas::set_stream(handle, stream as sys::cudaStream_t).map_err(|e| e.to_string())?;
+            Ok(Handle {
+                ctx,
+                handle,
+                stream,
+            })
+        }
+    }
+
+    /// Waits for everything queued on this handle's stream.
+    pub fn sync(&self) -> Result<(), String> {
+        // SAFETY: the stream was created by Handle::new and is never destroyed.
+        unsafe { drv::stream::synchronize(self.stream) }.map_err(|e| e.to_string())
+    }
+
+    /// Row-major C = op(A)·op(B) for `form` ([`Form::mkn`]'s m, k, n; a, b, c the
+    /// operands' and the output's device addresses), written as the column-major call on
+    /// the transposes (a row-major X is the column-major Xᵀ), queued on this handle's
+    /// stream. `Err` for a dtype without a cuBLAS type or a failed call.
+    ///
+    /// # Safety
+    /// The addresses must be device buffers of the form's shapes in `dtype`, in this
+    /// handle's context, current on the calling thread.
+    pub unsafe fn gemm(
+        &self,
+        form: Form,
+        (m, k, n): (usize, usize, usize),
+        (a, b, c): (u64, u64, u64),
+        dtype: DType,
+    ) -> Result<(), String> {
+        let (dt, compute) = types(dtype).ok_or_else(|| format!("no cuBLAS type for {dtype:?}"))?;
+        use sys::cublasOperation_t::{CUBLAS_OP_N as N, CUBLAS_OP_T as T};
+        let (m, k, n) = (m as i32, k as i32, n as i32);
+        // (opA, opB, rows, cols, inner, A, lda, B, ldb, ldc) of the column-major call.
+        let (oa, ob, r, cols, inner, pa, lda, pb, ldb, ldc) = match form {
+            // Yᵀ[n,m] = Wᵀ[n,k]·xᵀ[k,m]
+            Form::Forward => (N, N, n, m, k, b, n, a, k, n),
+            // dXᵀ[k,m] = W[k,n]·dYᵀ[n,m]; W row-major is Wᵀ column-major, so transposed
+            Form::InputGrad => (T, N, k, m, n, b, n, a, n, k),
+            // dWᵀ[n,k] = dYᵀ[n,m]·x[m,k]
+            Form::WeightGrad => (N, T, n, k, m, b, n, a, k, n),
+        };
+        let (alpha, beta) = (1.0f32, 0.0f32);
+        blas::gemm_ex(
+            self.handle,
+            oa,
+            ob,
+            r,
+            cols,
+            inner,
+            &alpha as *const f32 as *const c_void,
+            pa as *const c_void,
+            dt,
+            lda,
+            pb as *const c_void,
+            dt,
+            ldb,
+            &beta as *const f32 as *const c_void,
+            c as *mut c_void,
+            dt,
+            ldc,
+            compute,
+            sys::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
+        )
+        .map_err(|e| format!("{e:?}"))
+    }
 }
 
 impl ProductBackend for CubeCuda {

@@ -445,19 +445,21 @@ pub fn estimate(shape: &Shape, setup: Setup) -> Estimate {
     let opt_reserved = super::measured::reserved(opt_allocated, false);
     let logit_tensor = 4 * shape.vocab * tokens;
     let largest_block = shape.largest_param() * pb;
-    let new_segments = if opt_reserved.0 >= first_passes_reserved.0 && logit_tensor > largest_block
-    {
-        logits_bwd
-    } else {
-        0
-    };
+    let step_shaped = opt_reserved.0 >= first_passes_reserved.0;
+    let after_step = opt_reserved.0
+        + if step_shaped && logit_tensor > largest_block {
+            logits_bwd
+        } else {
+            0
+        };
     let reserved = Bytes(
         super::measured::reserved(allocated, ck_passes)
             .0
-            .max(opt_reserved.0 + new_segments),
+            .max(after_step),
     );
-    let new_segments = if reserved.0 == opt_reserved.0 + new_segments {
-        new_segments
+    // The new segments, where they set the reserved peak.
+    let new_segments = if reserved.0 == after_step {
+        after_step - opt_reserved.0
     } else {
         0
     };

@@ -7,27 +7,13 @@ use std::time::Instant;
 
 use burn::backend::cuda::CudaDevice;
 use burn::prelude::*;
-use burn::tensor::backend::AutodiffBackend;
 use burn::tensor::{Distribution, FloatDType};
 use oomlab::backend::CudaBackend;
 use oomlab::device::{configure_cubecl, default_kernel_cache, CubeclSettings};
 use oomlab::model::attention::{efficient::causal_attention, math_attention};
 
 type B = CudaBackend;
-type Inner = <B as AutodiffBackend>::InnerBackend;
-
-fn relative(a: Tensor<Inner, 4>, b: Tensor<Inner, 4>) -> f64 {
-    let a = a.cast(FloatDType::F32);
-    let b = b.cast(FloatDType::F32);
-    let diff: f64 = (a - b.clone())
-        .powi_scalar(2)
-        .sum()
-        .into_scalar()
-        .elem::<f64>()
-        .sqrt();
-    let norm: f64 = b.powi_scalar(2).sum().into_scalar().elem::<f64>().sqrt();
-    diff / norm
-}
+use crate::{relative, Inner};
 
 fn run(
     attend: fn(Tensor<B, 4>, Tensor<B, 4>, Tensor<B, 4>) -> Tensor<B, 4>,

@@ -9,26 +9,12 @@ use burn::backend::cuda::CudaDevice;
 use burn::module::Param;
 use burn::nn::{Linear, LinearConfig};
 use burn::prelude::*;
-use burn::tensor::backend::AutodiffBackend;
 use burn::tensor::{Distribution, FloatDType};
 use oomlab::backend::CudaBackend;
 use oomlab::model::linear_custom;
 
 type B = CudaBackend;
-type Inner = <B as AutodiffBackend>::InnerBackend;
-
-fn relative<const D: usize>(a: Tensor<Inner, D>, b: Tensor<Inner, D>) -> f64 {
-    let a = a.cast(FloatDType::F32);
-    let b = b.cast(FloatDType::F32);
-    let diff: f64 = (a - b.clone())
-        .powi_scalar(2)
-        .sum()
-        .into_scalar()
-        .elem::<f64>()
-        .sqrt();
-    let norm: f64 = b.powi_scalar(2).sum().into_scalar().elem::<f64>().sqrt();
-    diff / norm
-}
+use crate::{relative, Inner};
 
 /// A way to apply a linear layer.
 type Apply = dyn Fn(&Linear<B>, Tensor<B, 3>) -> Tensor<B, 3>;

@@ -11,3 +11,24 @@
 mod attention;
 mod linear;
 mod oom;
+
+use burn::prelude::*;
+use burn::tensor::backend::AutodiffBackend;
+use burn::tensor::FloatDType;
+
+/// The inner backend of oomlab's CUDA training backend (no autodiff).
+type Inner = <oomlab::backend::CudaBackend as AutodiffBackend>::InnerBackend;
+
+/// ‖a − b‖ / ‖b‖ in f32 (Frobenius norms), whatever the tensors' dtype.
+fn relative<const D: usize>(a: Tensor<Inner, D>, b: Tensor<Inner, D>) -> f64 {
+    let a = a.cast(FloatDType::F32);
+    let b = b.cast(FloatDType::F32);
+    let diff: f64 = (a - b.clone())
+        .powi_scalar(2)
+        .sum()
+        .into_scalar()
+        .elem::<f64>()
+        .sqrt();
+    let norm: f64 = b.powi_scalar(2).sum().into_scalar().elem::<f64>().sqrt();
+    diff / norm
+}

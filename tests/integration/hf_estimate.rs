@@ -6,17 +6,14 @@ use serde_json::Value;
 
 use crate::util::estimate_without_gpu as estimate;
 
-/// Llama-3.2-1B at sequence 2048, pure bf16, on a 24 GiB card.
-const LLAMA_1B_ON_24GIB: [&str; 8] = [
-    "--model",
-    "llama-3.2-1b",
-    "--seq",
-    "2048",
-    "--precision",
-    "bf16",
-    "--card",
-    "24GiB",
-];
+/// Sequence 2048, bf16, on a 24 GiB card (for a built-in shape or a config.json).
+const AT_2048_BF16_ON_24GIB: [&str; 6] =
+    ["--seq", "2048", "--precision", "bf16", "--card", "24GiB"];
+
+/// Llama-3.2-1B with [`AT_2048_BF16_ON_24GIB`].
+fn llama_1b_on_24gib() -> Vec<&'static str> {
+    [&["--model", "llama-3.2-1b"][..], &AT_2048_BF16_ON_24GIB].concat()
+}
 
 fn json(args: &[&str]) -> Value {
     let mut a = args.to_vec();
@@ -32,21 +29,18 @@ fn json(args: &[&str]) -> Value {
 
 #[test]
 fn a_built_in_shape_and_its_config_json_give_the_same_answer() {
-    let named = json(&LLAMA_1B_ON_24GIB);
+    let named = json(&llama_1b_on_24gib());
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/hf/llama-3.2-1b.json");
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("config.json");
     std::fs::copy(path, &file).unwrap();
-    let from_file = json(&[
-        "--hf-config",
-        file.to_str().unwrap(),
-        "--seq",
-        "2048",
-        "--precision",
-        "bf16",
-        "--card",
-        "24GiB",
-    ]);
+    let from_file = json(
+        &[
+            &["--hf-config", file.to_str().unwrap()][..],
+            &AT_2048_BF16_ON_24GIB,
+        ]
+        .concat(),
+    );
     assert_eq!(named["estimate"], from_file["estimate"]);
     assert_eq!(named["params"], 1_235_814_400u64);
     // The peak is the sum of the terms alive at it, plus nothing else.
@@ -60,7 +54,7 @@ fn a_built_in_shape_and_its_config_json_give_the_same_answer() {
         .sum();
     assert_eq!(sum, e["process"].as_u64().unwrap(), "{e}");
     // The fixed state comes first on the terminal, with its share of the card.
-    let out = estimate(&LLAMA_1B_ON_24GIB);
+    let out = estimate(&llama_1b_on_24gib());
     let text = String::from_utf8_lossy(&out.stdout);
     let fixed = text.find("Fixed state:").expect("fixed-state line");
     assert!(
