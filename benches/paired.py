@@ -21,6 +21,11 @@ learning rate or weight decay differ from the others'.
 another binary (the commit before a change), interleaved with the rest, so that a change
 is measured before and after in one script run.
 
+--variant NAME:VAR=VALUE[,VAR=VALUE] (repeatable) adds "oomlab-NAME P defaults" rows: the
+--oomlab binary with those environment variables set (e.g. issue 29's
+`--variant cublas:OOMLAB_CUBLAS=1`), interleaved with the rest; paired.md then has a row
+per such configuration against issue 29's step bounds.
+
 Writes DIR/paired.json (every run, the command, the card) and DIR/paired.md (min and
 median per configuration; the issue's goals as ratios, each with what it is measured
 against). `--tables-only DIR` rebuilds paired.md from paired.json.
@@ -77,10 +82,10 @@ GOALS = [
 ]
 
 
-def run(cmd, log):
-    log.write(f"$ {shlex.join(cmd)}\n")
+def run(cmd, log, env=None):
+    log.write(f"$ {' '.join(f'{k}={v}' for k, v in (env or {}).items())}{' ' if env else ''}{shlex.join(cmd)}\n")
     log.flush()
-    p = subprocess.run(cmd, capture_output=True, text=True)
+    p = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, **(env or {})})
     log.write(p.stderr[-4000:])
     log.flush()
     return p
@@ -99,7 +104,7 @@ def oomlab_run(args, name, settings, repeat, log):
         cmd += ["--batch", str(args.batch)]
     if args.steps:
         cmd += ["--max-steps", str(args.steps)]
-    p = run(cmd, log)
+    p = run(cmd, log, settings.get("env"))
     try:
         s = json.loads(p.stdout)
     except json.JSONDecodeError:
@@ -233,6 +238,18 @@ def tables(meta, runs):
         out.append(f"| {what} | {ours} | {theirs} | {fmt(a)} | {fmt(b)} | "
                    f"{'n/a' if ratio is None else f'{ratio:.2f}x'} | <= {bound}x | "
                    f"{'n/a' if ratio is None else ('yes' if ratio <= bound else 'no')} |")
+    step_goals = [(n, "pytorch f32 sdpa" if " f32 " in n else "pytorch amp-bf16 sdpa", 1.3 if " f32 " in n else 1.5)
+                  for n in rows if n.startswith("oomlab") and n.endswith(" defaults")]
+    if any(rows.get(t, {}).get("step", (None, None))[1] for _, t, _ in step_goals):
+        out += ["", "## Issue 29's step bounds (medians; every defaults row, variants included)", "",
+                "| oomlab | PyTorch | oomlab step | PyTorch step | ratio | bound | met | final loss, oomlab | final loss, PyTorch |",
+                "|---|---|---|---|---|---|---|---|---|"]
+        for ours, theirs, bound in step_goals:
+            a, b = rows[ours]["step"][1], rows.get(theirs, {}).get("step", (None, None))[1]
+            ratio = None if a is None or not b else a / b
+            out.append(f"| {ours} | {theirs} | {ms(a)} | {ms(b)} | {'n/a' if ratio is None else f'{ratio:.2f}x'} | "
+                       f"<= {bound}x | {'n/a' if ratio is None else ('yes' if ratio <= bound else 'no')} | "
+                       f"{loss(rows[ours]['final_loss'][1])} | {loss(rows.get(theirs, {}).get('final_loss', (None, None))[1])} |")
     return "\n".join(out) + "\n", rows
 
 
@@ -240,6 +257,8 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--oomlab", help="the oomlab binary")
     p.add_argument("--oomlab-before", help="another oomlab binary: adds 'oomlab-before P defaults' rows")
+    p.add_argument("--variant", action="append", default=[],
+                   help="NAME:VAR=VALUE[,VAR=VALUE]: adds 'oomlab-NAME P defaults' rows (this binary, these variables)")
     p.add_argument("--config", default="gpu", help="a built-in config name")
     p.add_argument("--batch", type=int)
     p.add_argument("--steps", type=int, default=30)
@@ -279,7 +298,14 @@ def main():
     started = datetime.datetime.now().timestamp()
     before = [(f"oomlab-before {p} defaults", {"precision": p, "defaults": True, "before": True})
               for p in ("f32", "bf16")] if args.oomlab_before else []
-    plan = [(r, n, s, "oomlab") for r in range(1, args.repeats + 1) for n, s in OOMLAB + before] + \
+    variants = []
+    for v in args.variant:
+        vname, _, assignments = v.partition(":")
+        env = dict(a.split("=", 1) for a in assignments.split(",") if a)
+        variants += [(f"oomlab-{vname} {p} defaults", {"precision": p, "defaults": True, "env": env})
+                     for p in ("f32", "bf16")]
+    meta["variants"] = args.variant
+    plan = [(r, n, s, "oomlab") for r in range(1, args.repeats + 1) for n, s in OOMLAB + before + variants] + \
            [(r, n, s, "pytorch") for r in range(1, args.repeats + 1) for n, s in PYTORCH]
     plan.sort(key=lambda x: x[0])  # interleaved: every configuration once per repeat
     for repeat, name, settings, side in plan:

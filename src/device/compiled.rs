@@ -17,8 +17,9 @@
 //! cubecl checks nothing when it loads a cached entry, and a driver older than the PTX's
 //! ISA would refuse it with an error rather than a recompile, so the pack is installed
 //! only on the card model it was made on and on a driver at least as new as the PTX
-//! needs. oomlab has no `#[cube]` kernels of its own (a test holds it to that): every
-//! kernel comes from a locked crate version, so a key cannot meet changed kernel code.
+//! needs. Every kernel comes from a locked crate version, so a key cannot meet changed
+//! kernel code, except oomlab's own two (super::fence), whose key carries a hash of their
+//! file as a compile-time argument (a test holds every `#[cube]` kernel of oomlab's to that).
 
 use std::io::Write;
 use std::path::Path;
@@ -283,12 +284,12 @@ mod tests {
     }
 
     #[test]
-    fn oomlab_has_no_kernels_of_its_own_that_a_shipped_key_could_outlive() {
+    fn oomlab_kernels_of_its_own_are_keyed_by_their_source() {
         // The shipped keys hash kernel types, not kernel code: a #[cube] kernel of
-        // oomlab's, edited, would keep its key and load the old PTX. Every kernel comes
-        // from a locked crate version today; one of our own needs its own pack check.
+        // oomlab's, edited, would keep its key and load the old PTX, unless a hash of its
+        // file is one of its compile-time arguments (part of the key), as fence.rs does.
         let mut found = Vec::new();
-        fn walk(dir: &Path, found: &mut Vec<String>) {
+        fn walk(dir: &Path, found: &mut Vec<(String, String)>) {
             for e in std::fs::read_dir(dir).unwrap().flatten() {
                 let p = e.path();
                 if p.is_dir() {
@@ -296,7 +297,8 @@ mod tests {
                 } else if p.extension().is_some_and(|x| x == "rs") {
                     let text = std::fs::read_to_string(&p).unwrap();
                     if text.lines().any(|l| l.trim_start().starts_with("#[cube")) {
-                        found.push(p.display().to_string());
+                        let name = p.file_name().unwrap().to_string_lossy().to_string();
+                        found.push((name, text));
                     }
                 }
             }
@@ -305,6 +307,23 @@ mod tests {
             &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
             &mut found,
         );
-        assert!(found.is_empty(), "{found:?}");
+        let names: Vec<&str> = found.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["fence.rs"]);
+        for (name, text) in &found {
+            let hashed = format!("crc32fast::hash(include_str!(\"{name}\").as_bytes())");
+            assert!(text.contains(&hashed), "{name} does not hash itself");
+            let kernels: Vec<&str> = text.split("#[cube(").skip(1).collect();
+            assert!(!kernels.is_empty());
+            for k in kernels {
+                let signature = &k[..k.find('{').unwrap()];
+                assert!(
+                    signature.contains("#[comptime] _source: u32"),
+                    "{name}: {signature}"
+                );
+            }
+            let launches = text.matches("::launch::<CudaRuntime>(").count();
+            let keyed = text.matches("source_key(),\n").count();
+            assert_eq!(launches, keyed, "{name}: every launch passes the key");
+        }
     }
 }

@@ -1,20 +1,24 @@
 //! The linear layers' matrix products on cuBLAS, inside burn's CUDA backend (issue 29).
 //!
-//! cubecl-cuda 0.10 runs its kernels on a stream of its own that nobody else can name, so
-//! a cuBLAS call is ordered with them by the host: the buffers' addresses are asked of
-//! cubecl's server (which answers after every kernel launched before), the context is
-//! synchronized (every stream: cubecl's kernels that made the inputs are done), cuBLAS
-//! runs on its own stream, and that stream is synchronized before the output goes back to
-//! cubecl. Measured on the H200 (docs/results/2026-12-04-h200-gemm-handshake): alone, a
-//! product with the syncs is faster than cubecl's; in the training step, slower overall.
+//! cubecl-cuda 0.10 runs its kernels on a stream of its own that nobody else can name.
+//! cuBLAS runs on a stream of oomlab's, ordered with cubecl's in one of two ways
+//! ([`Order`], `OOMLAB_CUBLAS_ORDER`):
+//! - `device` (the default): flags in device memory (super::fence): a cubecl kernel
+//!   signals, cuBLAS's stream waits for it, runs the product and signals back, a cubecl
+//!   kernel waits for that. The host never waits.
+//! - `host`, the first version: the buffers' addresses are asked of cubecl's server (which
+//!   answers after every kernel launched before), the context is synchronized, cuBLAS runs,
+//!   its stream is synchronized. Measured on the H200 (docs/results/2026-12-04-h200-gemm-
+//!   handshake, 2026-12-04-h200-cublas-step): each product faster than cubecl's, the gpu
+//!   config's step slower (the syncs drain the kernels burn keeps queued ahead of the GPU).
 //!
 //! The output is allocated by cubecl (its pool, its out-of-memory path); cuBLAS keeps a
 //! small workspace of its own per handle, outside the pool. f32 runs as TF32 (as PyTorch's
 //! `allow_tf32`), bf16 and f16 with f32 accumulation. libcublas is loaded at run time
 //! (cudarc's dynamic loading, from the library path: the CUDA toolkit's `lib64`, which
 //! oomlab adds for NVRTC); where it does not load, or the dtype has no cuBLAS type, burn's
-//! matmul runs instead ([`engine`] says which). Opt-in (`OOMLAB_CUBLAS=1`): with the
-//! syncs the whole step was slower (docs/results/2026-12-04-h200-cublas-step).
+//! matmul runs instead ([`engine`] says which). Opt-in (`OOMLAB_CUBLAS=1`) until the
+//! paired yardstick says otherwise.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -29,7 +33,39 @@ use cubecl::cuda::CudaRuntime;
 use cudarc::cublas::{result as blas, sys};
 use cudarc::driver::result as drv;
 
+use super::fence::Fence;
 use crate::model::{burn_product, custom_products, Form, ProductBackend, CUSTOM_PRODUCTS_ENV};
+
+/// The variable choosing how cuBLAS's stream is ordered with cubecl's ([`Order`]).
+pub const ORDER_ENV: &str = "OOMLAB_CUBLAS_ORDER";
+
+/// How cuBLAS's work is ordered with cubecl's kernels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    /// Flags in device memory; the host never waits (the default).
+    Device,
+    /// Host syncs before and after each product (the first version, kept to measure
+    /// against).
+    Host,
+}
+
+impl Order {
+    /// `OOMLAB_CUBLAS_ORDER`: `host`, or `device` (also when unset or anything else).
+    pub fn from_env() -> Order {
+        static ORDER: OnceLock<Order> = OnceLock::new();
+        *ORDER.get_or_init(|| match std::env::var(ORDER_ENV).as_deref() {
+            Ok("host") => Order::Host,
+            _ => Order::Device,
+        })
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            Order::Device => "ordered with cubecl's kernels on the device",
+            Order::Host => "ordered by host syncs (OOMLAB_CUBLAS_ORDER=host)",
+        }
+    }
+}
 
 /// burn's CUDA backend without fusion (what [`burn::backend::Cuda`] wraps).
 pub type CubeCuda = CubeBackend<CudaRuntime, f32, i32, u8>;
@@ -46,7 +82,10 @@ pub fn available() -> bool {
 /// One line saying which library runs the linear layers' products on CUDA.
 pub fn engine() -> String {
     if available() {
-        format!("matrix products: cuBLAS ({CUSTOM_PRODUCTS_ENV}=1; f32 as TF32, bf16 with f32 accumulation)")
+        format!(
+            "matrix products: cuBLAS ({CUSTOM_PRODUCTS_ENV}=1; f32 as TF32, bf16 with f32 accumulation; {})",
+            Order::from_env().describe()
+        )
     } else if custom_products() {
         format!("matrix products: cubecl ({CUSTOM_PRODUCTS_ENV}=1, but libcublas is not on the library path)")
     } else {
@@ -62,25 +101,32 @@ pub struct Handle {
     stream: cudarc::driver::sys::CUstream,
 }
 
-thread_local! {
-    /// One handle per device on each thread that runs products (cuBLAS handles are not
-    /// meant to be shared between threads).
-    static HANDLES: RefCell<HashMap<usize, Handle>> = RefCell::new(HashMap::new());
+/// A thread's cuBLAS handle on one device and, once a product has run there, the flags
+/// that order it with cubecl's stream on that thread.
+struct Lane {
+    handle: Handle,
+    fence: Option<Fence>,
 }
 
-fn with_handle<T>(
-    device: usize,
-    f: impl FnOnce(&Handle) -> Result<T, String>,
-) -> Result<T, String> {
-    HANDLES.with(|handles| {
-        let mut handles = handles.borrow_mut();
-        let h = match handles.entry(device) {
+thread_local! {
+    /// One lane per device on each thread that runs products (cuBLAS handles are not
+    /// meant to be shared between threads; cubecl gives each thread its own stream).
+    static LANES: RefCell<HashMap<usize, Lane>> = RefCell::new(HashMap::new());
+}
+
+fn with_lane<T>(device: usize, f: impl FnOnce(&mut Lane) -> Result<T, String>) -> Result<T, String> {
+    LANES.with(|lanes| {
+        let mut lanes = lanes.borrow_mut();
+        let lane = match lanes.entry(device) {
             std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-            std::collections::hash_map::Entry::Vacant(e) => e.insert(Handle::new(device)?),
+            std::collections::hash_map::Entry::Vacant(e) => e.insert(Lane {
+                handle: Handle::new(device)?,
+                fence: None,
+            }),
         };
         // SAFETY: the context was retained by Handle::new and lives as long as the process.
-        unsafe { drv::ctx::set_current(h.ctx) }.map_err(|e| e.to_string())?;
-        f(h)
+        unsafe { drv::ctx::set_current(lane.handle.ctx) }.map_err(|e| e.to_string())?;
+        f(lane)
     })
 }
 
@@ -129,25 +175,51 @@ fn product(
     let b = burn_cubecl::kernel::into_contiguous(b);
     let out = CubeCuda::float_empty(form.output(da, db).into(), &a.device, fdtype);
     let device = a.device.index;
-    let run = || -> Result<(), String> {
-        let address = |t: &CubeTensor<CudaRuntime>| {
-            t.client
-                .get_resource(t.handle.clone())
-                .map_err(|e| format!("{e:?}"))
+    let address = |t: &CubeTensor<CudaRuntime>| {
+        t.client
+            .get_resource(t.handle.clone())
+            .map_err(|e| format!("{e:?}"))
+    };
+    let run = |lane: &mut Lane| -> Result<(), String> {
+        let h = &lane.handle;
+        if Order::from_env() == Order::Device {
+            if lane.fence.is_none() {
+                lane.fence = Some(Fence::new(&a.client)?);
+            }
+        }
+        // SAFETY (both arms): the addresses are live cubecl buffers of the shapes above,
+        // kept by a, b and out until this function returns, and after that reused by
+        // cubecl only for kernels queued behind the fence's wait (or the host syncs); the
+        // context is current (with_lane).
+        let ordered = match lane.fence.as_mut() {
+            Some(fence) => unsafe { fence.after_cubecl(h.stream) }.is_ok(),
+            None => false,
         };
-        // Asked of cubecl's server in order: every kernel before has been launched.
-        let (ra, rb, rc) = (address(&a)?, address(&b)?, address(&out)?);
-        let (pa, pb, pc) = (ra.resource().ptr, rb.resource().ptr, rc.resource().ptr);
-        with_handle(device, |h| {
-            // SAFETY: the addresses are live cubecl buffers of the shapes above (kept by
-            // ra/rb/rc until the stream is synchronized); the context is current.
-            unsafe {
-                drv::ctx::synchronize().map_err(|e| e.to_string())?;
-                h.gemm(form, (m, k, n), (pa, pb, pc), a.dtype)?;
+        match lane.fence.as_mut() {
+            Some(fence) if ordered => {
+                // Asked after the signal: a blocking round trip, so cubecl's server has
+                // launched the signal before cuBLAS's stream gets work behind its wait.
+                let (ra, rb, rc) = (address(&a)?, address(&b)?, address(&out)?);
+                let (pa, pb, pc) = (ra.resource().ptr, rb.resource().ptr, rc.resource().ptr);
+                unsafe { h.gemm(form, (m, k, n), (pa, pb, pc), a.dtype) }?;
+                if unsafe { fence.before_cubecl(h.stream) }.is_err() {
+                    h.sync()?;
+                }
+                Ok(())
+            }
+            _ => {
+                // Asked of cubecl's server in order: every kernel before has been launched.
+                let (ra, rb, rc) = (address(&a)?, address(&b)?, address(&out)?);
+                let (pa, pb, pc) = (ra.resource().ptr, rb.resource().ptr, rc.resource().ptr);
+                unsafe {
+                    drv::ctx::synchronize().map_err(|e| e.to_string())?;
+                    h.gemm(form, (m, k, n), (pa, pb, pc), a.dtype)?;
+                }
                 h.sync()
             }
-        })
+        }
     };
+    let run = || with_lane(device, run);
     match run() {
         Ok(()) => Ok(out),
         Err(e) => {

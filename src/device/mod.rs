@@ -7,6 +7,7 @@ mod ballast;
 mod compiled;
 pub mod cublas;
 mod cuda_libs;
+mod fence;
 mod kernel_cache;
 mod prealloc;
 mod request;

@@ -1,0 +1,44 @@
+# Issue 29: the linear layers' products on cuBLAS ordered with cubecl's kernels on the
+# device (flags in device memory, src/device/fence.rs) against the host syncs of the first
+# version and against cubecl's own products, with PyTorch's rows in the same script run.
+# 1. (unless SKIP_TEST=1) tests/gpu/linear.rs in both orders (OOMLAB_CUBLAS_ORDER=device,
+#    host): the custom product against burn's Linear on CUDA. Needs .device-bin/gpu.xz.
+# 2. benches/paired.py on $CONFIG (default gpu), the defaults rows of the binary as is
+#    (cubecl), with OOMLAB_CUBLAS=1 (ordered on the device) and with OOMLAB_CUBLAS=1
+#    OOMLAB_CUBLAS_ORDER=host, and PyTorch f32 SDPA and AMP bf16 SDPA; $REPEATS (default 2)
+#    repeats of $STEPS (default 20) steps, interleaved, until $BUDGET s (default 560);
+#    PRECISIONS (default "f32 bf16") narrows the rows (e.g. PRECISIONS=bf16 CONFIG=h200).
+# An experiment, not what a new user meets: setup.sh sets CUBECL_AUTOTUNE_LEVEL=minimal and
+# one kernel cache for every run of the call (the first run of each kind compiles; first-
+# step times are not comparable between rows).
+#   [COMMIT=<sha>] OUT=... [CONFIG=gpu] bash scripts/gpu/run.sh cublas-order
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+CONFIG=${CONFIG:-gpu}
+BUDGET=${BUDGET:-560}
+start_log "cublas-order-$CONFIG"
+if [ "${SKIP_TEST:-0}" != 1 ]; then
+  for order in device host; do
+    say "1. tests/gpu/linear.rs, OOMLAB_CUBLAS_ORDER=$order"
+    OOMLAB_CUBLAS_ORDER=$order timeout 150 /tmp/bin/gpu --ignored --nocapture linear:: > "$R/gpu-test-$order.txt" 2>&1
+    echo "exit: $?" >> "$LOG"
+    tail -4 "$R/gpu-test-$order.txt" >> "$LOG"
+  done
+fi
+say "2. paired yardstick, $CONFIG"
+ONLY=""
+for p in ${PRECISIONS:-f32 bf16}; do
+  torch=$([ "$p" = f32 ] && echo "pytorch f32 sdpa" || echo "pytorch amp-bf16 sdpa")
+  ONLY="$ONLY,oomlab $p defaults,oomlab-cublas-device $p defaults,oomlab-cublas-host $p defaults,$torch"
+done
+ONLY=${ONLY#,}
+timeout $(( BUDGET - SECONDS - 10 )) python3 benches/paired.py --oomlab "$BIN" --config "$CONFIG" \
+  --steps "${STEPS:-20}" --repeats "${REPEATS:-2}" --deadline-s $(( BUDGET - SECONDS - 60 )) --only "$ONLY" \
+  --variant cublas-device:OOMLAB_CUBLAS=1 --variant cublas-host:OOMLAB_CUBLAS=1,OOMLAB_CUBLAS_ORDER=host \
+  --out "$R/paired" > "$R/paired-stdout.txt" 2>&1
+echo "exit: $?" >> "$LOG"
+[ -f "$R/paired/paired.md" ] || python3 benches/paired.py --tables-only --out "$R/paired" >> "$LOG" 2>&1
+say done
+rm -rf "$R/paired/runs"/*/memory.csv
+tar czf "$OUT/results.tar.gz" -C "$(dirname "$R")" "$(basename "$R")"
+cp "$LOG" "$OUT/log.txt"
