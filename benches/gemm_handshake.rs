@@ -59,8 +59,14 @@ fn label(form: Form) -> &'static str {
 /// The library's cuBLAS call (the one `OOMLAB_CUBLAS=1` runs) for a layer's product.
 fn gemm(h: &Handle, form: Form, l: &Layer, a: u64, b: u64, c: u64, bf16: bool) {
     let dtype = if bf16 { DType::BF16 } else { DType::F32 };
+    // Row strides of contiguous (asserted by `address`) a, b and c.
+    let lds = match form {
+        Form::Forward => (l.k, l.n, l.n),
+        Form::InputGrad => (l.n, l.n, l.k),
+        Form::WeightGrad => (l.k, l.n, l.n),
+    };
     // SAFETY: the addresses are live buffers of the layer's shapes (see `address`).
-    unsafe { h.gemm(form, (l.m, l.k, l.n), (a, b, c), dtype) }.unwrap();
+    unsafe { h.gemm(form, (l.m, l.k, l.n), (a, b, c), lds, dtype) }.unwrap();
 }
 
 /// The device address of a tensor's buffer, and the resource that keeps it alive.

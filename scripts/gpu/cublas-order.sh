@@ -3,6 +3,8 @@
 # version and against cubecl's own products, with PyTorch's rows in the same script run.
 # 1. (unless SKIP_TEST=1) tests/gpu/linear.rs in both orders (OOMLAB_CUBLAS_ORDER=device,
 #    host): the custom product against burn's Linear on CUDA. Needs .device-bin/gpu.xz.
+# 1b. (with TIMING_CONFIG=NAME) 30 f32 steps of that config with cuBLAS in each order and
+#    OOMLAB_CUBLAS_TIMING=1: where the host's time goes in each product (stderr).
 # 2. benches/paired.py on $CONFIG (default gpu), the defaults rows of the binary as is
 #    (cubecl), with OOMLAB_CUBLAS=1 (ordered on the device) and with OOMLAB_CUBLAS=1
 #    OOMLAB_CUBLAS_ORDER=host, and PyTorch f32 SDPA and AMP bf16 SDPA; $REPEATS (default 2)
@@ -23,6 +25,17 @@ if [ "${SKIP_TEST:-0}" != 1 ]; then
     OOMLAB_CUBLAS_ORDER=$order timeout 150 /tmp/bin/gpu --ignored --nocapture linear:: > "$R/gpu-test-$order.txt" 2>&1
     echo "exit: $?" >> "$LOG"
     tail -4 "$R/gpu-test-$order.txt" >> "$LOG"
+  done
+fi
+if [ -n "${TIMING_CONFIG:-}" ]; then
+  for order in device host; do
+    say "1b. the host's time per product, $TIMING_CONFIG f32, OOMLAB_CUBLAS_ORDER=$order"
+    OOMLAB_CUBLAS=1 OOMLAB_CUBLAS_ORDER=$order OOMLAB_CUBLAS_TIMING=1 timeout 150 "$BIN" train --config "$TIMING_CONFIG" \
+      --device cuda --precision f32 --max-steps 30 --quiet --json --out "$R/timing-$order" \
+      > "$R/timing-$order.json" 2> "$R/timing-$order.stderr.txt"
+    echo "exit: $?" >> "$LOG"
+    grep "host time per product" "$R/timing-$order.stderr.txt" | tail -1 >> "$LOG"
+    rm -f "$R/timing-$order/memory.csv"
   done
 fi
 say "2. paired yardstick, $CONFIG"

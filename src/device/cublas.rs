@@ -147,6 +147,86 @@ fn dims(t: &CubeTensor<CudaRuntime>) -> Option<[usize; 2]> {
     (s.num_dims() == 2).then(|| [s[0], s[1]])
 }
 
+/// The row stride (elements) of a 2-D tensor whose rows are contiguous: cubecl may pitch
+/// rows (pad each to an alignment), so it is not always the column count.
+fn row_stride(t: &CubeTensor<CudaRuntime>) -> Option<usize> {
+    let [_, cols] = dims(t)?;
+    let strides = t.meta.strides();
+    (strides[1] == 1 && strides[0] >= cols).then_some(strides[0])
+}
+
+/// `t` with contiguous rows: as it is when they already are (pitched or not), else copied.
+fn rows(t: CubeTensor<CudaRuntime>) -> CubeTensor<CudaRuntime> {
+    if row_stride(&t).is_some() {
+        t
+    } else {
+        burn_cubecl::kernel::into_contiguous(t)
+    }
+}
+
+/// Where the host's time goes in each product (`OOMLAB_CUBLAS_TIMING=1`): operands and
+/// output, the signal, the addresses, the cuBLAS call, the write-back and cubecl's wait (or
+/// the host's syncs). Printed to stderr every [`Clock::EVERY`] products, as microseconds
+/// per product.
+struct Clock {
+    on: bool,
+    last: std::time::Instant,
+    laps: [std::time::Duration; 5],
+}
+
+/// The phases [`Clock`] names.
+const PHASES: [&str; 5] = ["operands", "signal", "addresses", "gemm call", "write-back+wait"];
+
+thread_local! {
+    static SPENT: RefCell<(u64, [std::time::Duration; 5])> = RefCell::new((0, Default::default()));
+}
+
+impl Clock {
+    const EVERY: u64 = 2000;
+
+    fn start() -> Clock {
+        static ON: OnceLock<bool> = OnceLock::new();
+        Clock {
+            on: *ON.get_or_init(|| std::env::var("OOMLAB_CUBLAS_TIMING").is_ok_and(|v| v == "1")),
+            last: std::time::Instant::now(),
+            laps: Default::default(),
+        }
+    }
+
+    fn lap(&mut self, phase: usize) {
+        if self.on {
+            let now = std::time::Instant::now();
+            self.laps[phase] += now - self.last;
+            self.last = now;
+        }
+    }
+
+    fn record(self) {
+        if !self.on {
+            return;
+        }
+        SPENT.with(|spent| {
+            let mut spent = spent.borrow_mut();
+            spent.0 += 1;
+            for (total, lap) in spent.1.iter_mut().zip(self.laps) {
+                *total += lap;
+            }
+            if spent.0 % Self::EVERY == 0 {
+                let per: Vec<String> = PHASES
+                    .iter()
+                    .zip(spent.1)
+                    .map(|(name, t)| format!("{name} {:.1}", t.as_secs_f64() * 1e6 / spent.0 as f64))
+                    .collect();
+                eprintln!(
+                    "oomlab: cuBLAS host time per product over {} products (us): {}",
+                    spent.0,
+                    per.join(", ")
+                );
+            }
+        });
+    }
+}
+
 /// Two operands given back for burn's matmul.
 type Operands = Box<(CubeTensor<CudaRuntime>, CubeTensor<CudaRuntime>)>;
 
@@ -171,9 +251,14 @@ fn product(
         DType::F16 => FloatDType::F16,
         _ => FloatDType::F32,
     };
-    let a = burn_cubecl::kernel::into_contiguous(a);
-    let b = burn_cubecl::kernel::into_contiguous(b);
+    let mut clock = Clock::start();
+    let a = rows(a);
+    let b = rows(b);
     let out = CubeCuda::float_empty(form.output(da, db).into(), &a.device, fdtype);
+    let (Some(sa), Some(sb), Some(sc)) = (row_stride(&a), row_stride(&b), row_stride(&out)) else {
+        return Err(Box::new((a, b)));
+    };
+    let lds = (sa, sb, sc);
     let device = a.device.index;
     let address = |t: &CubeTensor<CudaRuntime>| {
         t.client
@@ -182,46 +267,56 @@ fn product(
     };
     let run = |lane: &mut Lane| -> Result<(), String> {
         let h = &lane.handle;
-        if Order::from_env() == Order::Device {
-            if lane.fence.is_none() {
-                lane.fence = Some(Fence::new(&a.client)?);
-            }
+        if Order::from_env() == Order::Device && lane.fence.is_none() {
+            lane.fence = Some(Fence::new(&a.client)?);
         }
-        // SAFETY (both arms): the addresses are live cubecl buffers of the shapes above,
-        // kept by a, b and out until this function returns, and after that reused by
-        // cubecl only for kernels queued behind the fence's wait (or the host syncs); the
-        // context is current (with_lane).
+        clock.lap(0);
+        // SAFETY (both arms): the addresses are live cubecl buffers of the shapes and row
+        // strides above, kept by a, b and out until this function returns, and after that
+        // reused by cubecl only for kernels queued behind the fence's wait (or the host
+        // syncs); the context is current (with_lane).
         let ordered = match lane.fence.as_mut() {
             Some(fence) => unsafe { fence.after_cubecl(h.stream) }.is_ok(),
             None => false,
         };
+        clock.lap(1);
         match lane.fence.as_mut() {
             Some(fence) if ordered => {
                 // Asked after the signal: a blocking round trip, so cubecl's server has
                 // launched the signal before cuBLAS's stream gets work behind its wait.
                 let (ra, rb, rc) = (address(&a)?, address(&b)?, address(&out)?);
                 let (pa, pb, pc) = (ra.resource().ptr, rb.resource().ptr, rc.resource().ptr);
-                unsafe { h.gemm(form, (m, k, n), (pa, pb, pc), a.dtype) }?;
+                clock.lap(2);
+                unsafe { h.gemm(form, (m, k, n), (pa, pb, pc), lds, a.dtype) }?;
+                clock.lap(3);
                 if unsafe { fence.before_cubecl(h.stream) }.is_err() {
                     h.sync()?;
                 }
+                clock.lap(4);
                 Ok(())
             }
             _ => {
                 // Asked of cubecl's server in order: every kernel before has been launched.
                 let (ra, rb, rc) = (address(&a)?, address(&b)?, address(&out)?);
                 let (pa, pb, pc) = (ra.resource().ptr, rb.resource().ptr, rc.resource().ptr);
+                clock.lap(2);
                 unsafe {
                     drv::ctx::synchronize().map_err(|e| e.to_string())?;
-                    h.gemm(form, (m, k, n), (pa, pb, pc), a.dtype)?;
+                    h.gemm(form, (m, k, n), (pa, pb, pc), lds, a.dtype)?;
                 }
-                h.sync()
+                clock.lap(3);
+                h.sync()?;
+                clock.lap(4);
+                Ok(())
             }
         }
     };
     let run = || with_lane(device, run);
     match run() {
-        Ok(()) => Ok(out),
+        Ok(()) => {
+            clock.record();
+            Ok(out)
+        }
         Err(e) => {
             eprintln!("oomlab: cuBLAS failed ({e}); this product runs on cubecl");
             Err(Box::new((a, b)))
@@ -259,32 +354,39 @@ impl Handle {
     }
 
     /// Row-major C = op(A)·op(B) for `form` ([`Form::mkn`]'s m, k, n; a, b, c the
-    /// operands' and the output's device addresses), written as the column-major call on
+    /// operands' and the output's device addresses, sa, sb, sc their row strides in
+    /// elements: the column count, or more where cubecl pitched the rows), written as the column-major call on
     /// the transposes (a row-major X is the column-major Xᵀ), queued on this handle's
     /// stream. `Err` for a dtype without a cuBLAS type or a failed call.
     ///
     /// # Safety
-    /// The addresses must be device buffers of the form's shapes in `dtype`, in this
+    /// The addresses must be device buffers of the form's shapes and row strides in `dtype`, in this
     /// handle's context, current on the calling thread.
     pub unsafe fn gemm(
         &self,
         form: Form,
         (m, k, n): (usize, usize, usize),
         (a, b, c): (u64, u64, u64),
+        (sa, sb, sc): (usize, usize, usize),
         dtype: DType,
     ) -> Result<(), String> {
         let (dt, compute) = types(dtype).ok_or_else(|| format!("no cuBLAS type for {dtype:?}"))?;
         use sys::cublasOperation_t::{CUBLAS_OP_N as N, CUBLAS_OP_T as T};
         let (m, k, n) = (m as i32, k as i32, n as i32);
-        // (opA, opB, rows, cols, inner, A, lda, B, ldb, ldc) of the column-major call.
-        let (oa, ob, r, cols, inner, pa, lda, pb, ldb, ldc) = match form {
+        let ld = |s: usize| i32::try_from(s).map_err(|_| format!("row stride {s} too large"));
+        // A row-major X with row stride s is the column-major Xᵀ with leading dimension s:
+        // the call's first operand is b, its second a, its output c.
+        let (lda, ldb, ldc) = (ld(sb)?, ld(sa)?, ld(sc)?);
+        // (opA, opB, rows, cols, inner) of the column-major call.
+        let (oa, ob, r, cols, inner) = match form {
             // Yᵀ[n,m] = Wᵀ[n,k]·xᵀ[k,m]
-            Form::Forward => (N, N, n, m, k, b, n, a, k, n),
+            Form::Forward => (N, N, n, m, k),
             // dXᵀ[k,m] = W[k,n]·dYᵀ[n,m]; W row-major is Wᵀ column-major, so transposed
-            Form::InputGrad => (T, N, k, m, n, b, n, a, n, k),
+            Form::InputGrad => (T, N, k, m, n),
             // dWᵀ[n,k] = dYᵀ[n,m]·x[m,k]
-            Form::WeightGrad => (N, T, n, k, m, b, n, a, k, n),
+            Form::WeightGrad => (N, T, n, k, m),
         };
+        let (pa, pb) = (b, a);
         let (alpha, beta) = (1.0f32, 0.0f32);
         blas::gemm_ex(
             self.handle,

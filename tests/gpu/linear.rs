@@ -60,8 +60,11 @@ fn the_cublas_product_equals_burns_linear_on_cuda() {
             let made = LinearConfig::new(d_in, d_out).init::<B>(&device);
             // The weights in the run's dtype, as the model's are under pure half.
             let layer = Linear {
-                weight: Param::from_tensor(made.weight.val().cast(dtype)),
-                bias: made.bias.map(|b| Param::from_tensor(b.val().cast(dtype))),
+                // Detached first: a cast of a tracked tensor is not a leaf.
+                weight: Param::from_tensor(made.weight.val().detach().cast(dtype)),
+                bias: made
+                    .bias
+                    .map(|b| Param::from_tensor(b.val().detach().cast(dtype))),
             };
             let shape = [rows / 8, 8, d_in];
             let x =
