@@ -9,7 +9,8 @@
 #    (cubecl), with OOMLAB_CUBLAS=1 (ordered on the device) and with OOMLAB_CUBLAS=1
 #    OOMLAB_CUBLAS_ORDER=host, and PyTorch f32 SDPA and AMP bf16 SDPA; $REPEATS (default 2)
 #    repeats of $STEPS (default 20) steps, interleaved, until $BUDGET s (default 560);
-#    PRECISIONS (default "f32 bf16") narrows the rows (e.g. PRECISIONS=bf16 CONFIG=h200).
+#    PRECISIONS (default "f32 bf16") narrows the rows (e.g. PRECISIONS=bf16 CONFIG=h200);
+#    SKIP_PAIRED=1 leaves it out.
 # An experiment, not what a new user meets: setup.sh sets CUBECL_AUTOTUNE_LEVEL=minimal and
 # one kernel cache for every run of the call (the first run of each kind compiles; first-
 # step times are not comparable between rows).
@@ -37,6 +38,12 @@ if [ -n "${TIMING_CONFIG:-}" ]; then
     grep "host time per product" "$R/timing-$order.stderr.txt" | tail -1 >> "$LOG"
     rm -f "$R/timing-$order/memory.csv"
   done
+fi
+if [ "${SKIP_PAIRED:-0}" = 1 ]; then
+  say done
+  tar czf "$OUT/results.tar.gz" -C "$(dirname "$R")" "$(basename "$R")"
+  cp "$LOG" "$OUT/log.txt"
+  return 0 2>/dev/null || exit 0
 fi
 say "2. paired yardstick, $CONFIG"
 ONLY=""

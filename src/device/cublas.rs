@@ -166,8 +166,9 @@ fn rows(t: CubeTensor<CudaRuntime>) -> CubeTensor<CudaRuntime> {
 
 /// Where the host's time goes in each product (`OOMLAB_CUBLAS_TIMING=1`): operands and
 /// output, the signal, the addresses, the cuBLAS call, the write-back and cubecl's wait (or
-/// the host's syncs). Printed to stderr every [`Clock::EVERY`] products, as microseconds
-/// per product.
+/// the host's syncs). Printed to stderr for every [`Clock::WINDOW`] products, as
+/// microseconds per product in that window (the first windows hold the kernels'
+/// compilation; the later ones are the steady state).
 struct Clock {
     on: bool,
     last: std::time::Instant,
@@ -178,11 +179,12 @@ struct Clock {
 const PHASES: [&str; 5] = ["operands", "signal", "addresses", "gemm call", "write-back+wait"];
 
 thread_local! {
+    /// Products so far, and the phases' time in the current window.
     static SPENT: RefCell<(u64, [std::time::Duration; 5])> = RefCell::new((0, Default::default()));
 }
 
 impl Clock {
-    const EVERY: u64 = 2000;
+    const WINDOW: u64 = 500;
 
     fn start() -> Clock {
         static ON: OnceLock<bool> = OnceLock::new();
@@ -211,17 +213,19 @@ impl Clock {
             for (total, lap) in spent.1.iter_mut().zip(self.laps) {
                 *total += lap;
             }
-            if spent.0 % Self::EVERY == 0 {
+            if spent.0 % Self::WINDOW == 0 {
                 let per: Vec<String> = PHASES
                     .iter()
                     .zip(spent.1)
-                    .map(|(name, t)| format!("{name} {:.1}", t.as_secs_f64() * 1e6 / spent.0 as f64))
+                    .map(|(name, t)| format!("{name} {:.1}", t.as_secs_f64() * 1e6 / Self::WINDOW as f64))
                     .collect();
                 eprintln!(
-                    "oomlab: cuBLAS host time per product over {} products (us): {}",
+                    "oomlab: cuBLAS host time per product, products {} to {} (us): {}",
+                    spent.0 - Self::WINDOW + 1,
                     spent.0,
                     per.join(", ")
                 );
+                spent.1 = Default::default();
             }
         });
     }

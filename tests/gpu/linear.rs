@@ -58,23 +58,23 @@ fn the_cublas_product_equals_burns_linear_on_cuda() {
         for (dtype, bound) in [(FloatDType::F32, 2e-3), (FloatDType::BF16, 3e-2)] {
             B::seed(&device, 5);
             let made = LinearConfig::new(d_in, d_out).init::<B>(&device);
-            // The weights in the run's dtype, as the model's are under pure half.
+            // The weights in the run's dtype, as the model's are under pure half; every
+            // tensor cast on the inner backend and lifted, so each is a fresh leaf.
+            let lift2 = |t: Tensor<B, 2>| Tensor::<B, 2>::from_inner(t.inner().cast(dtype));
+            let lift1 = |t: Tensor<B, 1>| Tensor::<B, 1>::from_inner(t.inner().cast(dtype));
             let layer = Linear {
-                // Detached first: a cast of a tracked tensor is not a leaf.
-                weight: Param::from_tensor(made.weight.val().detach().cast(dtype)),
-                bias: made
-                    .bias
-                    .map(|b| Param::from_tensor(b.val().detach().cast(dtype))),
+                weight: Param::from_tensor(lift2(made.weight.val())),
+                bias: made.bias.map(|b| Param::from_tensor(lift1(b.val()))),
             };
             let shape = [rows / 8, 8, d_in];
-            let x =
-                Tensor::<B, 3>::random(shape, Distribution::Normal(0.0, 1.0), &device).cast(dtype);
-            let w = Tensor::<B, 3>::random(
-                [rows / 8, 8, d_out],
-                Distribution::Normal(0.0, 1.0),
-                &device,
-            )
-            .cast(dtype);
+            let random = |shape: [usize; 3]| {
+                Tensor::<B, 3>::from_inner(
+                    Tensor::<Inner, 3>::random(shape, Distribution::Normal(0.0, 1.0), &device)
+                        .cast(dtype),
+                )
+            };
+            let x = random(shape);
+            let w = random([rows / 8, 8, d_out]);
             let ours = run(&|l, x| linear_custom(l, x), &layer, &x, &w);
             let theirs = run(&|l, x| l.forward(x), &layer, &x, &w);
             let errors = [
