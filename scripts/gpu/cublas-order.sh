@@ -2,7 +2,8 @@
 # device (flags in device memory, src/device/fence.rs) against the host syncs of the first
 # version and against cubecl's own products, with PyTorch's rows in the same script run.
 # 1. (unless SKIP_TEST=1) tests/gpu/linear.rs in both orders (OOMLAB_CUBLAS_ORDER=device,
-#    host): the custom product against burn's Linear on CUDA. Needs .device-bin/gpu.xz.
+#    host; TEST_ORDERS reorders, TEST_TIMEOUT (default 150 s) bounds each): the custom
+#    product against burn's Linear on CUDA. Needs .device-bin/gpu.xz.
 # 1b. (with TIMING_CONFIG=NAME) 30 f32 steps of that config with cuBLAS in each order and
 #    OOMLAB_CUBLAS_TIMING=1: where the host's time goes in each product (stderr).
 # 2. benches/paired.py on $CONFIG (default gpu), the defaults rows of the binary as is
@@ -21,9 +22,9 @@ CONFIG=${CONFIG:-gpu}
 BUDGET=${BUDGET:-560}
 start_log "cublas-order-$CONFIG"
 if [ "${SKIP_TEST:-0}" != 1 ]; then
-  for order in device host; do
+  for order in ${TEST_ORDERS:-device host}; do
     say "1. tests/gpu/linear.rs, OOMLAB_CUBLAS_ORDER=$order"
-    OOMLAB_CUBLAS_ORDER=$order timeout 150 /tmp/bin/gpu --ignored --nocapture linear:: > "$R/gpu-test-$order.txt" 2>&1
+    OOMLAB_CUBLAS_ORDER=$order timeout ${TEST_TIMEOUT:-150} /tmp/bin/gpu --ignored --nocapture linear:: > "$R/gpu-test-$order.txt" 2>&1
     echo "exit: $?" >> "$LOG"
     tail -4 "$R/gpu-test-$order.txt" >> "$LOG"
   done
