@@ -114,7 +114,10 @@ thread_local! {
     static LANES: RefCell<HashMap<usize, Lane>> = RefCell::new(HashMap::new());
 }
 
-fn with_lane<T>(device: usize, f: impl FnOnce(&mut Lane) -> Result<T, String>) -> Result<T, String> {
+fn with_lane<T>(
+    device: usize,
+    f: impl FnOnce(&mut Lane) -> Result<T, String>,
+) -> Result<T, String> {
     LANES.with(|lanes| {
         let mut lanes = lanes.borrow_mut();
         let lane = match lanes.entry(device) {
@@ -176,7 +179,13 @@ struct Clock {
 }
 
 /// The phases [`Clock`] names.
-const PHASES: [&str; 5] = ["operands", "signal", "addresses", "gemm call", "write-back+wait"];
+const PHASES: [&str; 5] = [
+    "operands",
+    "signal",
+    "addresses",
+    "gemm call",
+    "write-back+wait",
+];
 
 thread_local! {
     /// Products so far, and the phases' time in the current window.
@@ -217,7 +226,9 @@ impl Clock {
                 let per: Vec<String> = PHASES
                     .iter()
                     .zip(spent.1)
-                    .map(|(name, t)| format!("{name} {:.1}", t.as_secs_f64() * 1e6 / Self::WINDOW as f64))
+                    .map(|(name, t)| {
+                        format!("{name} {:.1}", t.as_secs_f64() * 1e6 / Self::WINDOW as f64)
+                    })
                     .collect();
                 eprintln!(
                     "oomlab: cuBLAS host time per product, products {} to {} (us): {}",
