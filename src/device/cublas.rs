@@ -370,13 +370,13 @@ impl Handle {
 
     /// Row-major C = op(A)·op(B) for `form` ([`Form::mkn`]'s m, k, n; a, b, c the
     /// operands' and the output's device addresses, sa, sb, sc their row strides in
-    /// elements: the column count, or more where cubecl pitched the rows), written as the column-major call on
-    /// the transposes (a row-major X is the column-major Xᵀ), queued on this handle's
-    /// stream. `Err` for a dtype without a cuBLAS type or a failed call.
+    /// elements: the column count, or more where cubecl pitched the rows), written as the
+    /// column-major call on the transposes (a row-major X is the column-major Xᵀ), queued on
+    /// this handle's stream. `Err` for a dtype without a cuBLAS type or a failed call.
     ///
     /// # Safety
-    /// The addresses must be device buffers of the form's shapes and row strides in `dtype`, in this
-    /// handle's context, current on the calling thread.
+    /// The addresses must be device buffers of the form's shapes and row strides in
+    /// `dtype`, in this handle's context, current on the calling thread.
     pub unsafe fn gemm(
         &self,
         form: Form,

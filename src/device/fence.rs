@@ -14,9 +14,11 @@
 //!    queued after it, the output's readers and whoever reuses the operands' memory, runs
 //!    after the products.
 //!
-//! The host never waits, so burn keeps its kernels queued ahead of the GPU, which the two
-//! host syncs of the first version drained (docs/results/2026-12-04-h200-cublas-step).
-//! The spinning kernel holds one thread of one SM while the products run.
+//! The host never waits for the GPU, which the two host syncs of the first version did.
+//! Measured on the H200 (docs/results/2026-12-04-h200-cublas-order): the step was no faster
+//! than with the syncs; the host's calls around each product (the addresses, a blocking
+//! round trip each to cubecl's device thread, and the cuBLAS call) are what cost. The
+//! spinning kernel holds one thread of one SM while the products run.
 //!
 //! Deadlock reasoning, for CUDA's lazy module loading (a kernel's first launch may wait for
 //! the whole context): every wait on cuBLAS's stream is for a signal cubecl has already
