@@ -8,9 +8,12 @@
 //!   kernel waits for that. The host never waits.
 //! - `host`, the first version: the buffers' addresses are asked of cubecl's server (which
 //!   answers after every kernel launched before), the context is synchronized, cuBLAS runs,
-//!   its stream is synchronized. Measured on the H200 (docs/results/2026-12-04-h200-gemm-
-//!   handshake, 2026-12-04-h200-cublas-step): each product faster than cubecl's, the gpu
-//!   config's step slower (the syncs drain the kernels burn keeps queued ahead of the GPU).
+//!   its stream is synchronized.
+//!
+//! Measured on the H200: each product alone is faster on cuBLAS
+//! (docs/results/2026-12-04-h200-gemm-handshake); in the step, the h200 config's AMP bf16
+//! step got faster and the gpu config's slower, in either order
+//! (docs/results/2026-12-04-h200-cublas-order).
 //!
 //! The output is allocated by cubecl (its pool, its out-of-memory path); cuBLAS keeps a
 //! small workspace of its own per handle, outside the pool. f32 runs as TF32 (as PyTorch's
@@ -67,6 +70,30 @@ impl Order {
     }
 }
 
+/// The variable choosing which thread makes the cuBLAS calls ([`Thread`]).
+pub const THREAD_ENV: &str = "OOMLAB_CUBLAS_THREAD";
+
+/// Which thread makes a product's calls (addresses, fence, cuBLAS).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Thread {
+    /// cubecl's device thread, through `ComputeClient::exclusive` (the default).
+    Device,
+    /// The thread that runs the model (before 2026-12-04's last measurement): three
+    /// blocking round trips to cubecl's device thread for the addresses.
+    Caller,
+}
+
+impl Thread {
+    /// `OOMLAB_CUBLAS_THREAD`: `caller`, or `device` (also when unset or anything else).
+    pub fn from_env() -> Thread {
+        static THREAD: OnceLock<Thread> = OnceLock::new();
+        *THREAD.get_or_init(|| match std::env::var(THREAD_ENV).as_deref() {
+            Ok("caller") => Thread::Caller,
+            _ => Thread::Device,
+        })
+    }
+}
+
 /// burn's CUDA backend without fusion (what [`burn::backend::Cuda`] wraps).
 pub type CubeCuda = CubeBackend<CudaRuntime, f32, i32, u8>;
 
@@ -83,9 +110,12 @@ pub fn available() -> bool {
 pub fn engine() -> String {
     if available() {
         format!(
-            "matrix products: cuBLAS ({CUSTOM_PRODUCTS_ENV}=1; f32 as TF32, bf16 with f32 accumulation; {})",
+            "matrix products: cuBLAS ({CUSTOM_PRODUCTS_ENV}=1; f32 as TF32, bf16 with f32 accumulation; {}",
             Order::from_env().describe()
-        )
+        ) + match Thread::from_env() {
+            Thread::Device => ", called from cubecl's device thread)",
+            Thread::Caller => ", called from the model's thread: OOMLAB_CUBLAS_THREAD=caller)",
+        }
     } else if custom_products() {
         format!("matrix products: cubecl ({CUSTOM_PRODUCTS_ENV}=1, but libcublas is not on the library path)")
     } else {
@@ -168,7 +198,7 @@ fn rows(t: CubeTensor<CudaRuntime>) -> CubeTensor<CudaRuntime> {
 }
 
 /// Where the host's time goes in each product (`OOMLAB_CUBLAS_TIMING=1`): operands and
-/// output, the signal, the addresses, the cuBLAS call, the write-back and cubecl's wait (or
+/// output (and, on cubecl's device thread, the wait for it), the signal, the addresses, the cuBLAS call, the write-back and cubecl's wait (or
 /// the host's syncs). Printed to stderr for every [`Clock::WINDOW`] products, as
 /// microseconds per product in that window (the first windows hold the kernels'
 /// compilation; the later ones are the steady state).
@@ -180,7 +210,7 @@ struct Clock {
 
 /// The phases [`Clock`] names.
 const PHASES: [&str; 5] = [
-    "operands",
+    "operands and queue",
     "signal",
     "addresses",
     "gemm call",
@@ -326,8 +356,18 @@ fn product(
             }
         }
     };
-    let run = || with_lane(device, run);
-    match run() {
+    // On cubecl's device thread: one round trip for the whole product, the address
+    // requests and the fence's launches inline there (cubecl runs a call from its own
+    // thread at once), and the CUDA calls made where cubecl makes its own.
+    let client = a.client.clone();
+    let result = match Thread::from_env() {
+        Thread::Device => client
+            .exclusive(|| with_lane(device, run))
+            .map_err(|e| format!("{e:?}"))
+            .and_then(|r| r),
+        Thread::Caller => with_lane(device, run),
+    };
+    match result {
         Ok(()) => {
             clock.record();
             Ok(out)
