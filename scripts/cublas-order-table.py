@@ -48,10 +48,12 @@ def which(name):
     prec = "f32" if " f32 " in name else "bf16"
     if name.startswith("pytorch"):
         return "PyTorch (SDPA)", prec
-    if name.startswith("oomlab-cublas-device"):
-        return "cuBLAS, ordered on the device", prec
+    if name.startswith("oomlab-cublas-devthread"):
+        return "cuBLAS, ordered on the device, called from cubecl's device thread", prec
+    if name.startswith("oomlab-cublas-device") or name.startswith("oomlab-cublas-caller"):
+        return "cuBLAS, ordered on the device, called from the model's thread", prec
     if name.startswith("oomlab-cublas-host"):
-        return "cuBLAS, host syncs", prec
+        return "cuBLAS, host syncs, called from the model's thread", prec
     return "cubecl (default)", prec
 
 
@@ -69,11 +71,27 @@ def test_verdict(path, log, order):
     return f"{verdict} ({note}{'; panic: ' + panic.group(1).strip() if panic else ''})"
 
 
-def timing(path):
-    if not os.path.exists(path):
-        return None
-    lines = [l for l in open(path) if "host time per product" in l]
-    return lines
+def timings(path):
+    """(run, its timing lines) from every stderr file of a call's folder and from its
+    paired log (each `$ VAR=... oomlab train` line starts a run)."""
+    found = []
+    for f in sorted(os.listdir(path)):
+        if f.endswith(".stderr.txt"):
+            lines = [l.strip() for l in open(os.path.join(path, f)) if "host time per product" in l]
+            if lines:
+                found.append((f[: -len(".stderr.txt")], lines))
+    log = os.path.join(path, "paired", "log.txt")
+    if os.path.exists(log):
+        run = None
+        for l in open(log):
+            if l.startswith("$ "):
+                words = l[2:].split()
+                run = " ".join(words[: next(i for i, w in enumerate(words) if "=" not in w)])
+                found.append((run or "no variables", []))
+            elif "host time per product" in l and found:
+                found[-1][1].append(l.strip())
+        found = [f for f in found if f[1]]
+    return found
 
 
 def main():
@@ -106,14 +124,12 @@ def main():
         order = re.findall(r"OOMLAB_CUBLAS_ORDER=(\w+) \(", log)
         if order:
             out += ["", "GPU tests in this order: " + ", ".join(dict.fromkeys(order)) + " (the first on an empty kernel cache)."]
-        out += ["", "GPU test (tests/gpu/linear.rs), OOMLAB_CUBLAS_ORDER=device: "
-                + test_verdict(os.path.join(path, "gpu-test-device.txt"), log, "device") + "; =host: "
-                + test_verdict(os.path.join(path, "gpu-test-host.txt"), log, "host") + "."]
-        for order in ("device", "host"):
-            lines = timing(os.path.join(path, f"timing-{order}.stderr.txt"))
-            if lines:
-                out += ["", f"Host time per product, OOMLAB_CUBLAS_ORDER={order} (OOMLAB_CUBLAS_TIMING=1, gpu config, f32, 30 steps):",
-                        f"first line printed: `{lines[0].strip()}`; last: `{lines[-1].strip()}`"]
+        if os.path.exists(os.path.join(path, "gpu-test-device.txt")):            out += ["", "GPU test (tests/gpu/linear.rs), OOMLAB_CUBLAS_ORDER=device: "
+                    + test_verdict(os.path.join(path, "gpu-test-device.txt"), log, "device") + "; =host: "
+                    + test_verdict(os.path.join(path, "gpu-test-host.txt"), log, "host") + "."]
+        for run, lines in timings(path):
+            out += ["", f"Host time per product (OOMLAB_CUBLAS_TIMING=1), {run}: first line printed: `{lines[0]}`; "
+                    f"last: `{lines[-1]}`"]
         out.append("")
     open(os.path.join(DIR, "table.md"), "w").write("\n".join(out))
     print("\n".join(out))
