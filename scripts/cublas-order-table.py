@@ -43,18 +43,17 @@ def rows_of(paired):
     return out
 
 
-def which(name):
-    """(library, precision) of a defaults row."""
+def which(name, variants):
+    """(what runs the products, precision) of a defaults row: cubecl, PyTorch, or oomlab
+    with the variant's variables (README.md says what each binary did by default)."""
     prec = "f32" if " f32 " in name else "bf16"
     if name.startswith("pytorch"):
         return "PyTorch (SDPA)", prec
-    if name.startswith("oomlab-cublas-devthread"):
-        return "cuBLAS, ordered on the device, called from cubecl's device thread", prec
-    if name.startswith("oomlab-cublas-device") or name.startswith("oomlab-cublas-caller"):
-        return "cuBLAS, ordered on the device, called from the model's thread", prec
-    if name.startswith("oomlab-cublas-host"):
-        return "cuBLAS, host syncs, called from the model's thread", prec
-    return "cubecl (default)", prec
+    for v in variants:
+        vname, _, env = v.partition(":")
+        if name.startswith(f"oomlab-{vname} "):
+            return "oomlab, " + " ".join(env.split(",")), prec
+    return "oomlab as is (cubecl)", prec
 
 
 def test_verdict(path, log, order):
@@ -114,10 +113,11 @@ def main():
                     f"{meta['card']}; command `{meta['command']}`.", "",
                     "| products | precision | runs | steady step min | steady step median | vs cubecl | vs PyTorch SDPA | NVML peak | final loss |",
                     "|---|---|---|---|---|---|---|---|---|"]
+            variants = meta.get("variants") or re.findall(r"--variant (\S+)", meta["command"])
             for name, r in rows.items():
-                lib, prec = which(name)
-                base = next((v for n, v in rows.items() if which(n) == ("cubecl (default)", prec)), None)
-                torch = next((v for n, v in rows.items() if which(n) == ("PyTorch (SDPA)", prec)), None)
+                lib, prec = which(name, variants)
+                base = next((v for n, v in rows.items() if which(n, variants) == ("oomlab as is (cubecl)", prec)), None)
+                torch = next((v for n, v in rows.items() if which(n, variants) == ("PyTorch (SDPA)", prec)), None)
                 vs = lambda other: "n/a" if other is None else f"{r['step'][1] / other['step'][1]:.2f}x"
                 out.append(f"| {lib} | {'AMP bf16' if prec == 'bf16' else 'f32'} | {r['n']} | {ms(r['step'][0])} | {ms(r['step'][1])} | "
                            f"{vs(base)} | {vs(torch) if not name.startswith('pytorch') else '-'} | {gib(r['peak'])} | {r['loss']:.4f} |")

@@ -2,13 +2,14 @@
 # device (flags in device memory, src/device/fence.rs) against the host syncs of the first
 # version and against cubecl's own products, with PyTorch's rows in the same script run.
 # 1. (unless SKIP_TEST=1) tests/gpu/linear.rs in both orders (OOMLAB_CUBLAS_ORDER=device,
-#    host; TEST_ORDERS reorders, TEST_TIMEOUT (default 150 s) bounds each): the custom
-#    product against burn's Linear on CUDA. Needs .device-bin/gpu.xz.
+#    host; TEST_ORDERS reorders, TEST_TIMEOUT (default 150 s) bounds each; TEST_APIS="gemmex
+#    lt" runs them for cuBLASLt too, as gpu-test-lt-ORDER.txt): the custom product against
+#    burn's Linear on CUDA. Needs .device-bin/gpu.xz.
 # 1b. (with TIMING_CONFIG=NAME) 30 f32 steps of that config with cuBLAS in each order and
 #    OOMLAB_CUBLAS_TIMING=1: where the host's time goes in each product (stderr).
 # 2. benches/paired.py on $CONFIG (default gpu), the defaults rows of the binary as is
-#    (cubecl), with OOMLAB_CUBLAS=1 (ordered on the device) and with OOMLAB_CUBLAS=1
-#    OOMLAB_CUBLAS_ORDER=host, and PyTorch f32 SDPA and AMP bf16 SDPA; $REPEATS (default 2)
+#    (cubecl), with OOMLAB_CUBLAS=1 (ordered on the device), with OOMLAB_CUBLAS=1
+#    OOMLAB_CUBLAS_ORDER=host and with OOMLAB_CUBLAS=1 OOMLAB_CUBLAS_API=lt (cuBLASLt), and PyTorch f32 SDPA and AMP bf16 SDPA; $REPEATS (default 2)
 #    repeats of $STEPS (default 20) steps, interleaved, until $BUDGET s (default 560);
 #    PRECISIONS (default "f32 bf16") narrows the rows (e.g. PRECISIONS=bf16 CONFIG=h200);
 #    SKIP_PAIRED=1 leaves it out.
@@ -22,12 +23,13 @@ CONFIG=${CONFIG:-gpu}
 BUDGET=${BUDGET:-560}
 start_log "cublas-order-$CONFIG"
 if [ "${SKIP_TEST:-0}" != 1 ]; then
-  for order in ${TEST_ORDERS:-device host}; do
-    say "1. tests/gpu/linear.rs, OOMLAB_CUBLAS_ORDER=$order"
-    OOMLAB_CUBLAS_ORDER=$order timeout ${TEST_TIMEOUT:-150} /tmp/bin/gpu --ignored --nocapture linear:: > "$R/gpu-test-$order.txt" 2>&1
+  for api in ${TEST_APIS:-gemmex}; do for order in ${TEST_ORDERS:-device host}; do
+    tag=$order; [ "$api" = gemmex ] || tag=$api-$order
+    say "1. tests/gpu/linear.rs, OOMLAB_CUBLAS_API=$api OOMLAB_CUBLAS_ORDER=$order"
+    OOMLAB_CUBLAS_API=$api OOMLAB_CUBLAS_ORDER=$order timeout ${TEST_TIMEOUT:-150} /tmp/bin/gpu --ignored --nocapture linear:: > "$R/gpu-test-$tag.txt" 2>&1
     echo "exit: $?" >> "$LOG"
-    tail -4 "$R/gpu-test-$order.txt" >> "$LOG"
-  done
+    tail -4 "$R/gpu-test-$tag.txt" >> "$LOG"
+  done; done
 fi
 if [ -n "${TIMING_CONFIG:-}" ]; then
   for order in device host; do
@@ -50,12 +52,13 @@ say "2. paired yardstick, $CONFIG"
 ONLY=""
 for p in ${PRECISIONS:-f32 bf16}; do
   torch=$([ "$p" = f32 ] && echo "pytorch f32 sdpa" || echo "pytorch amp-bf16 sdpa")
-  ONLY="$ONLY,oomlab $p defaults,oomlab-cublas-device $p defaults,oomlab-cublas-host $p defaults,$torch"
+  ONLY="$ONLY,oomlab $p defaults,oomlab-cublas-device $p defaults,oomlab-cublas-host $p defaults,oomlab-cublas-lt $p defaults,$torch"
 done
 ONLY=${ONLY#,}
 timeout $(( BUDGET - SECONDS - 10 )) python3 benches/paired.py --oomlab "$BIN" --config "$CONFIG" \
   --steps "${STEPS:-20}" --repeats "${REPEATS:-2}" --deadline-s $(( BUDGET - SECONDS - 60 )) --only "$ONLY" \
   --variant cublas-device:OOMLAB_CUBLAS=1 --variant cublas-host:OOMLAB_CUBLAS=1,OOMLAB_CUBLAS_ORDER=host \
+  --variant cublas-lt:OOMLAB_CUBLAS=1,OOMLAB_CUBLAS_API=lt \
   --out "$R/paired" > "$R/paired-stdout.txt" 2>&1
 echo "exit: $?" >> "$LOG"
 [ -f "$R/paired/paired.md" ] || python3 benches/paired.py --tables-only --out "$R/paired" >> "$LOG" 2>&1

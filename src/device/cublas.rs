@@ -36,6 +36,7 @@ use cubecl::cuda::CudaRuntime;
 use cudarc::cublas::{result as blas, sys};
 use cudarc::driver::result as drv;
 
+use super::cublaslt::Plans;
 use super::fence::Fence;
 use crate::model::{burn_product, custom_products, Form, ProductBackend, CUSTOM_PRODUCTS_ENV};
 
@@ -70,6 +71,29 @@ impl Order {
     }
 }
 
+/// The variable choosing cuBLAS's API ([`Api`]).
+pub const API_ENV: &str = "OOMLAB_CUBLAS_API";
+
+/// Which cuBLAS API runs a product.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Api {
+    /// `cublasGemmEx` (the default): cuBLAS picks an algorithm at every call.
+    GemmEx,
+    /// cuBLASLt with a plan per shape (super::cublaslt): not yet measured on a GPU.
+    Lt,
+}
+
+impl Api {
+    /// `OOMLAB_CUBLAS_API`: `lt`, or `gemmex` (also when unset or anything else).
+    pub fn from_env() -> Api {
+        static API: OnceLock<Api> = OnceLock::new();
+        *API.get_or_init(|| match std::env::var(API_ENV).as_deref() {
+            Ok("lt") => Api::Lt,
+            _ => Api::GemmEx,
+        })
+    }
+}
+
 /// The variable choosing which thread makes the cuBLAS calls ([`Thread`]).
 pub const THREAD_ENV: &str = "OOMLAB_CUBLAS_THREAD";
 
@@ -101,8 +125,12 @@ pub type CubeCuda = CubeBackend<CudaRuntime, f32, i32, u8>;
 pub fn available() -> bool {
     static AVAILABLE: OnceLock<bool> = OnceLock::new();
     *AVAILABLE.get_or_init(|| {
-        // SAFETY: loading libcublas runs its initialisers, as any CUDA program's.
-        custom_products() && unsafe { sys::is_culib_present() }
+        // SAFETY: loading libcublas (and libcublasLt) runs its initialisers, as any CUDA
+        // program's.
+        custom_products()
+            && unsafe { sys::is_culib_present() }
+            && (Api::from_env() == Api::GemmEx
+                || unsafe { cudarc::cublaslt::sys::is_culib_present() })
     })
 }
 
@@ -110,7 +138,11 @@ pub fn available() -> bool {
 pub fn engine() -> String {
     if available() {
         format!(
-            "matrix products: cuBLAS ({CUSTOM_PRODUCTS_ENV}=1; f32 as TF32, bf16 with f32 accumulation; {}",
+            "matrix products: {} ({CUSTOM_PRODUCTS_ENV}=1; f32 as TF32, bf16 with f32 accumulation; {}",
+            match Api::from_env() {
+                Api::GemmEx => "cuBLAS",
+                Api::Lt => "cuBLASLt, a plan per shape (OOMLAB_CUBLAS_API=lt, not yet measured on a GPU)",
+            },
             Order::from_env().describe()
         ) + match Thread::from_env() {
             Thread::Device => ", called from cubecl's device thread)",
@@ -136,6 +168,41 @@ pub struct Handle {
 struct Lane {
     handle: Handle,
     fence: Option<Fence>,
+    /// cuBLASLt's plans, once a product has run with `OOMLAB_CUBLAS_API=lt`.
+    lt: Option<Plans>,
+}
+
+impl Lane {
+    /// Queues the product on this lane's stream with the API [`Api::from_env`] picks.
+    ///
+    /// # Safety
+    /// As [`Handle::gemm`].
+    unsafe fn queue(
+        handle: &Handle,
+        lt: &mut Option<Plans>,
+        form: Form,
+        mkn: (usize, usize, usize),
+        ptrs: (u64, u64, u64),
+        lds: (usize, usize, usize),
+        dtype: DType,
+    ) -> Result<(), String> {
+        match Api::from_env() {
+            // SAFETY: the caller's.
+            Api::GemmEx => unsafe { handle.gemm(form, mkn, ptrs, lds, dtype) },
+            Api::Lt => {
+                if lt.is_none() {
+                    *lt = Some(Plans::new()?);
+                }
+                match lt.as_mut() {
+                    // SAFETY: the caller's; the stream is the handle's, in its context.
+                    Some(plans) => unsafe {
+                        plans.gemm(form, mkn, ptrs, lds, dtype, handle.stream)
+                    },
+                    None => Err("no cuBLASLt plans".to_string()),
+                }
+            }
+        }
+    }
 }
 
 thread_local! {
@@ -155,6 +222,7 @@ fn with_lane<T>(
             std::collections::hash_map::Entry::Vacant(e) => e.insert(Lane {
                 handle: Handle::new(device)?,
                 fence: None,
+                lt: None,
             }),
         };
         // SAFETY: the context was retained by Handle::new and lives as long as the process.
@@ -332,7 +400,9 @@ fn product(
                 let (ra, rb, rc) = (address(&a)?, address(&b)?, address(&out)?);
                 let (pa, pb, pc) = (ra.resource().ptr, rb.resource().ptr, rc.resource().ptr);
                 clock.lap(2);
-                unsafe { h.gemm(form, (m, k, n), (pa, pb, pc), lds, a.dtype) }?;
+                unsafe {
+                    Lane::queue(h, &mut lane.lt, form, (m, k, n), (pa, pb, pc), lds, a.dtype)
+                }?;
                 clock.lap(3);
                 if unsafe { fence.before_cubecl(h.stream) }.is_err() {
                     h.sync()?;
@@ -347,7 +417,7 @@ fn product(
                 clock.lap(2);
                 unsafe {
                     drv::ctx::synchronize().map_err(|e| e.to_string())?;
-                    h.gemm(form, (m, k, n), (pa, pb, pc), lds, a.dtype)?;
+                    Lane::queue(h, &mut lane.lt, form, (m, k, n), (pa, pb, pc), lds, a.dtype)?;
                 }
                 clock.lap(3);
                 h.sync()?;

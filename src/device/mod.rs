@@ -6,6 +6,7 @@
 mod ballast;
 mod compiled;
 pub mod cublas;
+mod cublaslt;
 mod cuda_libs;
 mod fence;
 mod kernel_cache;

@@ -12,10 +12,10 @@
 //! stream forces around each call is still faster than cubecl's, measured alone
 //! (docs/results/2026-12-04-h200-gemm-handshake, benches/gemm_handshake.rs).
 //!
-//! Opt-in (`OOMLAB_CUBLAS=1`, [`custom_products`]): in the whole training step those
-//! syncs drain the queue of kernels burn keeps ahead of the GPU, and the step got slower
-//! (f32 and AMP bf16, docs/results/2026-12-04-h200-cublas-step). Without it [`linear`] is
-//! burn's `Linear::forward`, as before.
+//! Opt-in (`OOMLAB_CUBLAS=1`, [`custom_products`]): in the whole training step the host's
+//! calls around each product cost more than cuBLAS saves at the gpu config's sizes, with
+//! host syncs or without (docs/results/2026-12-04-h200-cublas-order). Without it
+//! [`linear`] is burn's `Linear::forward`, as before.
 //!
 //! The backends: [`ProductBackend`] has burn's matmul as its default; the CUDA backend
 //! (`CubeBackend<CudaRuntime>`) overrides it with [`crate::device::cublas`] where the
@@ -36,7 +36,7 @@ use burn::tensor::ops::FloatTensor;
 use burn::tensor::TensorPrimitive;
 
 /// Which of a linear layer's products.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Form {
     /// y = x·W: a `[m, k]`, b `[k, n]`, out `[m, n]`.
     Forward,
