@@ -395,8 +395,9 @@ fn product(
         clock.lap(1);
         match lane.fence.as_mut() {
             Some(fence) if ordered => {
-                // Asked after the signal: a blocking round trip, so cubecl's server has
-                // launched the signal before cuBLAS's stream gets work behind its wait.
+                // Asked after the signal (inline on cubecl's device thread, else a
+                // blocking round trip to it): cubecl has launched the signal before
+                // cuBLAS's stream gets work behind its wait.
                 let (ra, rb, rc) = (address(&a)?, address(&b)?, address(&out)?);
                 let (pa, pb, pc) = (ra.resource().ptr, rb.resource().ptr, rc.resource().ptr);
                 clock.lap(2);
