@@ -22,10 +22,10 @@
 //!
 //! Deadlock reasoning, for CUDA's lazy module loading (a kernel's first launch may wait for
 //! the whole context): every wait on cuBLAS's stream is for a signal cubecl has already
-//! been asked to launch (the caller asks cubecl's server for the operands' addresses, a
-//! blocking round trip, between the signal and the products), and the spinning kernel is
-//! launched only after the products and the write are queued: no wait depends on work
-//! queued after it.
+//! launched (the caller asks cubecl for the operands' addresses between the signal and the
+//! products: inline on cubecl's device thread, or a blocking round trip to it), and the
+//! spinning kernel is launched only after the products and the write are queued: no wait
+//! depends on work queued after it.
 //!
 //! The two kernels are oomlab's own: their cache key carries a hash of this file
 //! ([`source_key`]), so a compiled-kernel pack made before an edit cannot serve them.
