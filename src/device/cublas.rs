@@ -36,6 +36,7 @@ use cubecl::cuda::CudaRuntime;
 use cudarc::cublas::{result as blas, sys};
 use cudarc::driver::result as drv;
 
+use super::column_major::Call;
 use super::cublaslt::Plans;
 use super::fence::Fence;
 use crate::model::{burn_product, custom_products, Form, ProductBackend, CUSTOM_PRODUCTS_ENV};
@@ -497,21 +498,14 @@ impl Handle {
         dtype: DType,
     ) -> Result<(), String> {
         let (dt, compute) = types(dtype).ok_or_else(|| format!("no cuBLAS type for {dtype:?}"))?;
-        use sys::cublasOperation_t::{CUBLAS_OP_N as N, CUBLAS_OP_T as T};
-        let (m, k, n) = (m as i32, k as i32, n as i32);
+        use sys::cublasOperation_t::{CUBLAS_OP_N, CUBLAS_OP_T};
+        let op = |t: bool| if t { CUBLAS_OP_T } else { CUBLAS_OP_N };
         let ld = |s: usize| i32::try_from(s).map_err(|_| format!("row stride {s} too large"));
-        // A row-major X with row stride s is the column-major Xᵀ with leading dimension s:
-        // the call's first operand is b, its second a, its output c.
+        // The call's first operand is b, its second a, its output c (super::column_major).
         let (lda, ldb, ldc) = (ld(sb)?, ld(sa)?, ld(sc)?);
-        // (opA, opB, rows, cols, inner) of the column-major call.
-        let (oa, ob, r, cols, inner) = match form {
-            // Yᵀ[n,m] = Wᵀ[n,k]·xᵀ[k,m]
-            Form::Forward => (N, N, n, m, k),
-            // dXᵀ[k,m] = W[k,n]·dYᵀ[n,m]; W row-major is Wᵀ column-major, so transposed
-            Form::InputGrad => (T, N, k, m, n),
-            // dWᵀ[n,k] = dYᵀ[n,m]·x[m,k]
-            Form::WeightGrad => (N, T, n, k, m),
-        };
+        let call = Call::new(form, (m, k, n));
+        let (oa, ob) = (op(call.transposed.0), op(call.transposed.1));
+        let (r, cols, inner) = (call.rows as i32, call.cols as i32, call.inner as i32);
         let (pa, pb) = (b, a);
         let (alpha, beta) = (1.0f32, 0.0f32);
         blas::gemm_ex(

@@ -12,8 +12,7 @@
 //! `OOMLAB_CUBLAS_API=lt` is a choice, not the default, until the GPU test
 //! (tests/gpu/linear.rs) and the paired yardstick have run it.
 //!
-//! The mapping is [`super::cublas::Handle::gemm`]'s: a row-major X with row stride s is the
-//! column-major Xᵀ with leading dimension s, the call's first operand is b, its second a.
+//! The column-major mapping is super::column_major's, as for [`super::cublas::Handle::gemm`].
 
 use std::collections::HashMap;
 use std::ffi::c_void;
@@ -22,6 +21,7 @@ use burn::tensor::DType;
 use cudarc::cublaslt::{result as lt, sys};
 use cudarc::driver::result as drv;
 
+use super::column_major::Call;
 use crate::model::Form;
 
 /// The workspace each handle gives cuBLASLt (what cuBLAS asked the heuristic for on the
@@ -63,43 +63,6 @@ fn types(dtype: DType) -> Option<(sys::cudaDataType, sys::cublasComputeType_t)> 
     }
 }
 
-/// cublasOperation_t's values.
-const N: i32 = 0;
-const T: i32 = 1;
-
-/// The column-major call for a row-major product: the operations on its first operand (b)
-/// and second (a), and the stored (rows, columns) of both and of the output. As
-/// `Handle::gemm`: a row-major X is the column-major Xᵀ.
-#[derive(Debug, PartialEq, Eq)]
-struct Call {
-    ops: (i32, i32),
-    first: (usize, usize),
-    second: (usize, usize),
-    output: (usize, usize),
-}
-
-fn call(form: Form, (m, k, n): (usize, usize, usize)) -> Call {
-    // (opA, opB, rows, cols, inner) of the column-major call.
-    let (oa, ob, r, cols, inner) = match form {
-        // Yᵀ[n,m] = Wᵀ[n,k]·xᵀ[k,m]
-        Form::Forward => (N, N, n, m, k),
-        // dXᵀ[k,m] = W[k,n]·dYᵀ[n,m]
-        Form::InputGrad => (T, N, k, m, n),
-        // dWᵀ[n,k] = dYᵀ[n,m]·x[m,k]
-        Form::WeightGrad => (N, T, n, k, m),
-    };
-    Call {
-        ops: (oa, ob),
-        first: if oa == N { (r, inner) } else { (inner, r) },
-        second: if ob == N {
-            (inner, cols)
-        } else {
-            (cols, inner)
-        },
-        output: (r, cols),
-    }
-}
-
 fn err(what: &str) -> impl Fn(lt::CublasError) -> String + '_ {
     move |e| format!("{what}: {e:?}")
 }
@@ -133,17 +96,19 @@ impl Plans {
         let (dt, compute) =
             types(key.dtype).ok_or_else(|| format!("no cuBLASLt type for {:?}", key.dtype))?;
         let (sa, sb, sc) = key.lds;
-        let Call {
-            ops: (oa, ob),
-            first,
-            second,
-            output,
-        } = call(key.form, key.mkn);
+        let call = Call::new(key.form, key.mkn);
+        // cublasOperation_t's values: N = 0, T = 1.
+        let op = |t: bool| i32::from(t);
+        let (oa, ob) = (op(call.transposed.0), op(call.transposed.1));
         let layout = |(rows, columns): (usize, usize), ld: usize| {
             lt::create_matrix_layout(dt, rows as u64, columns as u64, ld as i64)
                 .map_err(err("cublasLtMatrixLayoutCreate"))
         };
-        let layouts = [layout(first, sb)?, layout(second, sa)?, layout(output, sc)?];
+        let layouts = [
+            layout(call.first(), sb)?,
+            layout(call.second(), sa)?,
+            layout(call.output(), sc)?,
+        ];
         let desc = lt::create_matmul_desc(compute, sys::cudaDataType::CUDA_R_32F)
             .map_err(err("cublasLtMatmulDescCreate"))?;
         let pref = lt::create_matmul_pref().map_err(err("cublasLtMatmulPreferenceCreate"))?;
@@ -239,33 +204,5 @@ impl Plans {
             )
         }
         .map_err(err("cublasLtMatmul"))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn each_stored_shape_is_the_row_major_operands_transpose() {
-        let (m, k, n) = (3, 5, 7);
-        // Row-major shapes of a, b and the output for each form (model::Form's docs).
-        for (form, a, b, out) in [
-            (Form::Forward, [m, k], [k, n], [m, n]),
-            (Form::InputGrad, [m, n], [k, n], [m, k]),
-            (Form::WeightGrad, [m, k], [m, n], [k, n]),
-        ] {
-            assert_eq!(form.mkn(a, b), (m, k, n));
-            assert_eq!(form.output(a, b), out);
-            let c = call(form, (m, k, n));
-            assert_eq!(c.first, (b[1], b[0]), "{form:?}");
-            assert_eq!(c.second, (a[1], a[0]), "{form:?}");
-            assert_eq!(c.output, (out[1], out[0]), "{form:?}");
-            // op(first) · op(second) is (rows x inner)(inner x cols) = the output's shape.
-            let op = |(r, c): (usize, usize), o: i32| if o == N { (r, c) } else { (c, r) };
-            let (fa, fb) = (op(c.first, c.ops.0), op(c.second, c.ops.1));
-            assert_eq!(fa.1, fb.0, "{form:?}");
-            assert_eq!((fa.0, fb.1), c.output, "{form:?}");
-        }
     }
 }

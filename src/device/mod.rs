@@ -4,6 +4,7 @@
 //! needs at run time to compile kernels) can be loaded.
 
 mod ballast;
+mod column_major;
 mod compiled;
 pub mod cublas;
 mod cublaslt;
