@@ -5,11 +5,14 @@
 #    host; TEST_ORDERS reorders, TEST_TIMEOUT (default 150 s) bounds each; TEST_APIS="gemmex
 #    lt" runs them for cuBLASLt too, as gpu-test-lt-ORDER.txt): the custom product against
 #    burn's Linear on CUDA. Needs .device-bin/gpu.xz.
-# 1b. (with TIMING_CONFIG=NAME) 30 f32 steps of that config with cuBLAS in each order and
-#    OOMLAB_CUBLAS_TIMING=1: where the host's time goes in each product (stderr).
+# 1b. (with TIMING_CONFIG=NAME) 30 f32 steps of that config with cuBLAS and
+#    OOMLAB_CUBLAS_TIMING=1, once per API:ORDER in TIMING_RUNS (default "gemmex:device
+#    gemmex:host"; e.g. "lt:device"): where the host's time goes in each product (stderr).
 # 2. benches/paired.py on $CONFIG (default gpu), the defaults rows of the binary as is
 #    (cubecl), with OOMLAB_CUBLAS=1 (ordered on the device), with OOMLAB_CUBLAS=1
-#    OOMLAB_CUBLAS_ORDER=host and with OOMLAB_CUBLAS=1 OOMLAB_CUBLAS_API=lt (cuBLASLt), and PyTorch f32 SDPA and AMP bf16 SDPA; $REPEATS (default 2)
+#    OOMLAB_CUBLAS_ORDER=host and with OOMLAB_CUBLAS=1 OOMLAB_CUBLAS_API=lt (cuBLASLt)
+#    (VARIANTS narrows these three: default "cublas-device cublas-host cublas-lt"), and
+#    PyTorch f32 SDPA and AMP bf16 SDPA; $REPEATS (default 2)
 #    repeats of $STEPS (default 20) steps, interleaved, until $BUDGET s (default 560);
 #    PRECISIONS (default "f32 bf16") narrows the rows (e.g. PRECISIONS=bf16 CONFIG=h200);
 #    SKIP_PAIRED=1 leaves it out.
@@ -32,14 +35,16 @@ if [ "${SKIP_TEST:-0}" != 1 ]; then
   done; done
 fi
 if [ -n "${TIMING_CONFIG:-}" ]; then
-  for order in device host; do
-    say "1b. the host's time per product, $TIMING_CONFIG f32, OOMLAB_CUBLAS_ORDER=$order"
-    OOMLAB_CUBLAS=1 OOMLAB_CUBLAS_ORDER=$order OOMLAB_CUBLAS_TIMING=1 timeout 150 "$BIN" train --config "$TIMING_CONFIG" \
-      --device cuda --precision f32 --max-steps 30 --quiet --json --out "$R/timing-$order" \
-      > "$R/timing-$order.json" 2> "$R/timing-$order.stderr.txt"
+  for run in ${TIMING_RUNS:-gemmex:device gemmex:host}; do
+    api=${run%%:*}; order=${run#*:}
+    tag=$order; [ "$api" = gemmex ] || tag=$api-$order
+    say "1b. the host's time per product, $TIMING_CONFIG f32, OOMLAB_CUBLAS_API=$api OOMLAB_CUBLAS_ORDER=$order"
+    OOMLAB_CUBLAS=1 OOMLAB_CUBLAS_API=$api OOMLAB_CUBLAS_ORDER=$order OOMLAB_CUBLAS_TIMING=1 timeout 150 "$BIN" train --config "$TIMING_CONFIG" \
+      --device cuda --precision f32 --max-steps 30 --quiet --json --out "$R/timing-$tag" \
+      > "$R/timing-$tag.json" 2> "$R/timing-$tag.stderr.txt"
     echo "exit: $?" >> "$LOG"
-    grep "host time per product" "$R/timing-$order.stderr.txt" | tail -1 >> "$LOG"
-    rm -f "$R/timing-$order/memory.csv"
+    grep "host time per product" "$R/timing-$tag.stderr.txt" | tail -1 >> "$LOG"
+    rm -f "$R/timing-$tag/memory.csv"
   done
 fi
 if [ "${SKIP_PAIRED:-0}" = 1 ]; then
@@ -52,7 +57,9 @@ say "2. paired yardstick, $CONFIG"
 ONLY=""
 for p in ${PRECISIONS:-f32 bf16}; do
   torch=$([ "$p" = f32 ] && echo "pytorch f32 sdpa" || echo "pytorch amp-bf16 sdpa")
-  ONLY="$ONLY,oomlab $p defaults,oomlab-cublas-device $p defaults,oomlab-cublas-host $p defaults,oomlab-cublas-lt $p defaults,$torch"
+  ONLY="$ONLY,oomlab $p defaults"
+  for v in ${VARIANTS:-cublas-device cublas-host cublas-lt}; do ONLY="$ONLY,oomlab-$v $p defaults"; done
+  ONLY="$ONLY,$torch"
 done
 ONLY=${ONLY#,}
 timeout $(( BUDGET - SECONDS - 10 )) python3 benches/paired.py --oomlab "$BIN" --config "$CONFIG" \

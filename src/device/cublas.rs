@@ -267,8 +267,9 @@ fn rows(t: CubeTensor<CudaRuntime>) -> CubeTensor<CudaRuntime> {
 }
 
 /// Where the host's time goes in each product (`OOMLAB_CUBLAS_TIMING=1`): operands and
-/// output (and, on cubecl's device thread, the wait for it), the signal, the addresses, the cuBLAS call, the write-back and cubecl's wait (or
-/// the host's syncs). Printed to stderr for every [`Clock::WINDOW`] products, as
+/// output (and, on cubecl's device thread, the wait for it), the signal (with host syncs:
+/// the context's synchronize), the addresses, the cuBLAS call, the write-back and cubecl's
+/// wait (with host syncs: the stream's synchronize). Printed to stderr for every [`Clock::WINDOW`] products, as
 /// microseconds per product in that window (the first windows hold the kernels'
 /// compilation; the later ones are the steady state).
 struct Clock {
@@ -280,10 +281,10 @@ struct Clock {
 /// The phases [`Clock`] names.
 const PHASES: [&str; 5] = [
     "operands and queue",
-    "signal",
+    "signal (or context sync)",
     "addresses",
     "gemm call",
-    "write-back+wait",
+    "write-back+wait (or stream sync)",
 ];
 
 thread_local! {
@@ -417,10 +418,12 @@ fn product(
                 let (ra, rb, rc) = (address(&a)?, address(&b)?, address(&out)?);
                 let (pa, pb, pc) = (ra.resource().ptr, rb.resource().ptr, rc.resource().ptr);
                 clock.lap(2);
+                drv::ctx::synchronize().map_err(|e| e.to_string())?;
+                // The host's wait for the device is the signal phase's in this order.
+                clock.lap(1);
                 unsafe {
-                    drv::ctx::synchronize().map_err(|e| e.to_string())?;
-                    Lane::queue(h, &mut lane.lt, form, (m, k, n), (pa, pb, pc), lds, a.dtype)?;
-                }
+                    Lane::queue(h, &mut lane.lt, form, (m, k, n), (pa, pb, pc), lds, a.dtype)
+                }?;
                 clock.lap(3);
                 h.sync()?;
                 clock.lap(4);
