@@ -66,7 +66,12 @@ impl Order {
 
     fn describe(self) -> &'static str {
         match self {
-            Order::Device => "ordered with cubecl's kernels on the device",
+            Order::Device => match super::fence::StreamSide::from_env() {
+                super::fence::StreamSide::MemOps => "ordered with cubecl's kernels on the device",
+                super::fence::StreamSide::Kernels => {
+                    "ordered with cubecl's kernels on the device, cuBLAS's side by kernels (OOMLAB_FENCE_STREAM=kernels)"
+                }
+            },
             Order::Host => "ordered by host syncs (OOMLAB_CUBLAS_ORDER=host)",
         }
     }
@@ -266,30 +271,37 @@ fn rows(t: CubeTensor<CudaRuntime>) -> CubeTensor<CudaRuntime> {
     }
 }
 
-/// Where the host's time goes in each product (`OOMLAB_CUBLAS_TIMING=1`): operands and
-/// output (and, on cubecl's device thread, the wait for it), the signal (with host syncs:
-/// the context's synchronize), the addresses, the cuBLAS call, the write-back and cubecl's
-/// wait (with host syncs: the stream's synchronize). Printed to stderr for every [`Clock::WINDOW`] products, as
-/// microseconds per product in that window (the first windows hold the kernels'
-/// compilation; the later ones are the steady state).
+/// Where the host's time goes in each product (`OOMLAB_CUBLAS_TIMING=1`), in the
+/// [`PHASES`]; ordered by host syncs, the context's synchronize is counted as the signal's
+/// phase and the stream's as the stream write's. Printed to stderr for every
+/// [`Clock::WINDOW`] products, as microseconds per product in that window (the first
+/// windows hold the kernels' compilation; the later ones are the steady state), with how
+/// many of the window's products found cuBLAS's stream already past its wait right after
+/// queueing it (the GPU had reached the signal: the host was not ahead of it).
 struct Clock {
     on: bool,
     last: std::time::Instant,
-    laps: [std::time::Duration; 5],
+    laps: [std::time::Duration; PHASES.len()],
+    met: bool,
 }
 
 /// The phases [`Clock`] names.
-const PHASES: [&str; 5] = [
+const PHASES: [&str; 7] = [
     "operands and queue",
-    "signal (or context sync)",
+    "signal launch (or context sync)",
+    "stream wait",
     "addresses",
     "gemm call",
-    "write-back+wait (or stream sync)",
+    "stream write (or stream sync)",
+    "cubecl wait launch",
 ];
 
+/// Products so far, those whose wait was met at once, and the phases' time, in the
+/// current window.
+type Spent = (u64, u64, [std::time::Duration; PHASES.len()]);
+
 thread_local! {
-    /// Products so far, and the phases' time in the current window.
-    static SPENT: RefCell<(u64, [std::time::Duration; 5])> = RefCell::new((0, Default::default()));
+    static SPENT: RefCell<Spent> = RefCell::new((0, 0, Default::default()));
 }
 
 impl Clock {
@@ -301,6 +313,7 @@ impl Clock {
             on: *ON.get_or_init(|| std::env::var("OOMLAB_CUBLAS_TIMING").is_ok_and(|v| v == "1")),
             last: std::time::Instant::now(),
             laps: Default::default(),
+            met: false,
         }
     }
 
@@ -312,6 +325,16 @@ impl Clock {
         }
     }
 
+    /// Whether `stream` has nothing left to do (its wait is met), when timing.
+    fn wait_met(&mut self, stream: cudarc::driver::sys::CUstream) {
+        if self.on {
+            // SAFETY: a query of a live stream in the current context.
+            self.met = unsafe { cudarc::driver::sys::cuStreamQuery(stream) }
+                == cudarc::driver::sys::CUresult::CUDA_SUCCESS;
+            self.last = std::time::Instant::now();
+        }
+    }
+
     fn record(self) {
         if !self.on {
             return;
@@ -319,24 +342,28 @@ impl Clock {
         SPENT.with(|spent| {
             let mut spent = spent.borrow_mut();
             spent.0 += 1;
-            for (total, lap) in spent.1.iter_mut().zip(self.laps) {
+            spent.1 += u64::from(self.met);
+            for (total, lap) in spent.2.iter_mut().zip(self.laps) {
                 *total += lap;
             }
             if spent.0 % Self::WINDOW == 0 {
                 let per: Vec<String> = PHASES
                     .iter()
-                    .zip(spent.1)
+                    .zip(spent.2)
                     .map(|(name, t)| {
                         format!("{name} {:.1}", t.as_secs_f64() * 1e6 / Self::WINDOW as f64)
                     })
                     .collect();
                 eprintln!(
-                    "oomlab: cuBLAS host time per product, products {} to {} (us): {}",
+                    "oomlab: cuBLAS host time per product, products {} to {} (us): {}; stream past its wait at once: {} of {}",
                     spent.0 - Self::WINDOW + 1,
                     spent.0,
-                    per.join(", ")
+                    per.join(", "),
+                    spent.1,
+                    Self::WINDOW
                 );
-                spent.1 = Default::default();
+                spent.1 = 0;
+                spent.2 = Default::default();
             }
         });
     }
@@ -391,10 +418,16 @@ fn product(
         // reused by cubecl only for kernels queued behind the fence's wait (or the host
         // syncs); the context is current (with_lane).
         let ordered = match lane.fence.as_mut() {
-            Some(fence) => unsafe { fence.after_cubecl(h.stream) }.is_ok(),
+            Some(fence) => {
+                let signalled = fence.signal();
+                clock.lap(1);
+                let waits = signalled.and_then(|()| unsafe { fence.stream_waits(h.stream) });
+                clock.lap(2);
+                clock.wait_met(h.stream);
+                waits.is_ok()
+            }
             None => false,
         };
-        clock.lap(1);
         match lane.fence.as_mut() {
             Some(fence) if ordered => {
                 // Asked after the signal (inline on cubecl's device thread, else a
@@ -402,31 +435,35 @@ fn product(
                 // cuBLAS's stream gets work behind its wait.
                 let (ra, rb, rc) = (address(&a)?, address(&b)?, address(&out)?);
                 let (pa, pb, pc) = (ra.resource().ptr, rb.resource().ptr, rc.resource().ptr);
-                clock.lap(2);
+                clock.lap(3);
                 unsafe {
                     Lane::queue(h, &mut lane.lt, form, (m, k, n), (pa, pb, pc), lds, a.dtype)
                 }?;
-                clock.lap(3);
-                if unsafe { fence.before_cubecl(h.stream) }.is_err() {
-                    h.sync()?;
-                }
                 clock.lap(4);
+                if unsafe { fence.stream_writes(h.stream) }.is_ok() {
+                    clock.lap(5);
+                    fence.cubecl_waits();
+                    clock.lap(6);
+                } else {
+                    h.sync()?;
+                    clock.lap(5);
+                }
                 Ok(())
             }
             _ => {
                 // Asked of cubecl's server in order: every kernel before has been launched.
                 let (ra, rb, rc) = (address(&a)?, address(&b)?, address(&out)?);
                 let (pa, pb, pc) = (ra.resource().ptr, rb.resource().ptr, rc.resource().ptr);
-                clock.lap(2);
+                clock.lap(3);
                 drv::ctx::synchronize().map_err(|e| e.to_string())?;
                 // The host's wait for the device is the signal phase's in this order.
                 clock.lap(1);
                 unsafe {
                     Lane::queue(h, &mut lane.lt, form, (m, k, n), (pa, pb, pc), lds, a.dtype)
                 }?;
-                clock.lap(3);
-                h.sync()?;
                 clock.lap(4);
+                h.sync()?;
+                clock.lap(5);
                 Ok(())
             }
         }

@@ -4,15 +4,19 @@
 //! default stream orders it). What both sides can name is device memory: a pair of 32-bit
 //! flags, allocated by cubecl, whose address cubecl's server gives. Around each cuBLAS call:
 //!
-//! 1. [`Fence::after_cubecl`]: a one-thread cubecl kernel, queued after every kernel that
-//!    made the operands, stores the call's epoch in flag 0; cuBLAS's stream waits
-//!    (`cuStreamWaitValue32`, greater or equal) for it.
+//! 1. [`Fence::signal`]: a one-thread cubecl kernel, queued after every kernel that made
+//!    the operands, stores the call's epoch in flag 0; [`Fence::stream_waits`]: cuBLAS's
+//!    stream waits (`cuStreamWaitValue32`, greater or equal) for it.
 //! 2. cuBLAS's products are queued on its stream.
-//! 3. [`Fence::before_cubecl`]: cuBLAS's stream writes the epoch to flag 1
-//!    (`cuStreamWriteValue32`, after a memory fence: the products' output is visible), and a
-//!    one-thread cubecl kernel spins on flag 1 until it holds the epoch; every cubecl kernel
-//!    queued after it, the output's readers and whoever reuses the operands' memory, runs
-//!    after the products.
+//! 3. [`Fence::stream_writes`]: cuBLAS's stream writes the epoch to flag 1
+//!    (`cuStreamWriteValue32`, after a memory fence: the products' output is visible);
+//!    [`Fence::cubecl_waits`]: a one-thread cubecl kernel spins on flag 1 until it holds
+//!    the epoch; every cubecl kernel queued after it, the output's readers and whoever
+//!    reuses the operands' memory, runs after the products.
+//!
+//! `OOMLAB_FENCE_STREAM=kernels` ([`StreamSide`]) does cuBLAS's side of steps 1 and 3 with
+//! two one-thread kernels of oomlab's own (PTX, loaded through the driver) instead of the
+//! stream memory operations, to measure whether those make the host wait.
 //!
 //! The host never waits for the GPU, which the two host syncs of the first version did.
 //! Measured on the H200 (docs/results/2026-12-04-h200-cublas-order): the step was no faster
@@ -32,6 +36,7 @@
 
 use cubecl::cuda::CudaRuntime;
 use cubecl::prelude::*;
+use cudarc::driver::result as drv;
 use cudarc::driver::sys as cu;
 
 /// A hash of this file, a compile-time argument of both kernels: part of their cache key
@@ -60,6 +65,107 @@ fn fence_wait(flags: &mut Array<Atomic<u32>>, epoch: u32, #[comptime] _source: u
     }
 }
 
+/// The variable choosing how cuBLAS's stream waits and signals ([`StreamSide`]).
+pub const STREAM_SIDE_ENV: &str = "OOMLAB_FENCE_STREAM";
+
+/// How cuBLAS's stream waits for flag 0 and writes flag 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StreamSide {
+    /// `cuStreamWaitValue32` / `cuStreamWriteValue32` (the default).
+    MemOps,
+    /// Two one-thread kernels of oomlab's own ([`PTX`]) on cuBLAS's stream: one spins on
+    /// flag 0, one stores flag 1 (`OOMLAB_FENCE_STREAM=kernels`).
+    Kernels,
+}
+
+impl StreamSide {
+    /// `OOMLAB_FENCE_STREAM`: `kernels`, or memory operations (also when unset).
+    pub fn from_env() -> StreamSide {
+        static SIDE: std::sync::OnceLock<StreamSide> = std::sync::OnceLock::new();
+        *SIDE.get_or_init(|| match std::env::var(STREAM_SIDE_ENV).as_deref() {
+            Ok("kernels") => StreamSide::Kernels,
+            _ => StreamSide::MemOps,
+        })
+    }
+}
+
+/// The stream side's kernels for [`StreamSide::Kernels`], in PTX the driver compiles for
+/// the card when the module is loaded: `oomlab_fence_wait(flag, epoch)` returns once the
+/// u32 at `flag` is at least `epoch` (acquire loads at GPU scope), `oomlab_fence_write(flag,
+/// epoch)` stores `epoch` there (a release store: the products queued before it on the
+/// stream are complete and visible).
+const PTX: &str = r#"
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry oomlab_fence_wait(.param .u64 flag, .param .u32 epoch)
+{
+    .reg .pred p;
+    .reg .b32 v, e;
+    .reg .b64 a;
+    ld.param.u64 a, [flag];
+    ld.param.u32 e, [epoch];
+    cvta.to.global.u64 a, a;
+SPIN:
+    ld.acquire.gpu.global.u32 v, [a];
+    setp.lt.u32 p, v, e;
+    @p bra SPIN;
+    ret;
+}
+.visible .entry oomlab_fence_write(.param .u64 flag, .param .u32 epoch)
+{
+    .reg .b32 e;
+    .reg .b64 a;
+    ld.param.u64 a, [flag];
+    ld.param.u32 e, [epoch];
+    cvta.to.global.u64 a, a;
+    st.release.gpu.global.u32 [a], e;
+    ret;
+}
+"#;
+
+/// The stream side's two kernels, loaded in the current context.
+struct StreamKernels {
+    wait: cu::CUfunction,
+    write: cu::CUfunction,
+}
+
+impl StreamKernels {
+    fn load() -> Result<StreamKernels, String> {
+        let ptx = std::ffi::CString::new(PTX).map_err(|e| e.to_string())?;
+        let name = |n: &str| std::ffi::CString::new(n).map_err(|e| e.to_string());
+        // SAFETY: a NUL-terminated PTX image; the module is kept for the process's life.
+        unsafe {
+            let module = drv::module::load_data(ptx.as_ptr() as *const std::ffi::c_void)
+                .map_err(|e| format!("cuModuleLoadData (fence PTX): {e}"))?;
+            Ok(StreamKernels {
+                wait: drv::module::get_function(module, name("oomlab_fence_wait")?)
+                    .map_err(|e| e.to_string())?,
+                write: drv::module::get_function(module, name("oomlab_fence_write")?)
+                    .map_err(|e| e.to_string())?,
+            })
+        }
+    }
+
+    /// # Safety
+    /// `stream` is live in the current context; `flag` a live u32 in device memory there.
+    unsafe fn launch(
+        f: cu::CUfunction,
+        stream: cu::CUstream,
+        flag: u64,
+        epoch: u32,
+    ) -> Result<(), String> {
+        let (mut flag, mut epoch) = (flag, epoch);
+        let mut params = [
+            &mut flag as *mut u64 as *mut std::ffi::c_void,
+            &mut epoch as *mut u32 as *mut std::ffi::c_void,
+        ];
+        // SAFETY: the caller's; the parameters match the kernels' (u64, u32).
+        unsafe { drv::launch_kernel(f, (1, 1, 1), (1, 1, 1), 0, stream, &mut params) }
+            .map_err(|e| format!("fence kernel launch: {e}"))
+    }
+}
+
 /// The flags of one thread's cubecl stream on one device, and the last epoch used.
 pub struct Fence {
     client: ComputeClient<CudaRuntime>,
@@ -67,6 +173,8 @@ pub struct Fence {
     /// Flag 0's device address; flag 1 is 4 bytes on.
     address: u64,
     epoch: u32,
+    /// The stream side's kernels, with [`StreamSide::Kernels`].
+    kernels: Option<StreamKernels>,
 }
 
 fn check(result: cu::CUresult, what: &str) -> Result<(), String> {
@@ -77,7 +185,8 @@ fn check(result: cu::CUresult, what: &str) -> Result<(), String> {
 }
 
 impl Fence {
-    /// Two zeroed flags in cubecl's memory on `client`'s device.
+    /// Two zeroed flags in cubecl's memory on `client`'s device (and, with
+    /// [`StreamSide::Kernels`], the stream side's kernels loaded in the current context).
     pub fn new(client: &ComputeClient<CudaRuntime>) -> Result<Fence, String> {
         let flags = client.create_from_slice(u32::as_bytes(&[0, 0]));
         let address = client
@@ -85,11 +194,16 @@ impl Fence {
             .map_err(|e| format!("{e:?}"))?
             .resource()
             .ptr;
+        let kernels = match StreamSide::from_env() {
+            StreamSide::Kernels => Some(StreamKernels::load()?),
+            StreamSide::MemOps => None,
+        };
         Ok(Fence {
             client: client.clone(),
             flags,
             address,
             epoch: 0,
+            kernels,
         })
     }
 
@@ -120,54 +234,71 @@ impl Fence {
         }
     }
 
-    /// Queues the signal on cubecl's stream (after every kernel launched before) and makes
-    /// `stream` wait for it. The caller asks cubecl's server something blocking (the
-    /// operands' addresses) before queueing work behind the wait on `stream`.
-    ///
-    /// # Safety
-    /// `stream` is a live stream in the flags' context, current on this thread.
-    pub unsafe fn after_cubecl(&mut self, stream: cu::CUstream) -> Result<(), String> {
+    /// Step 1a: the next epoch, and the signal queued on cubecl's stream (after every
+    /// kernel launched before).
+    pub fn signal(&mut self) -> Result<(), String> {
         self.epoch = self
             .epoch
             .checked_add(1)
             .ok_or("the fence's epochs ran out")?;
         self.launch(false);
-        let flag = self.address;
-        // SAFETY: the flag is a live cubecl allocation (kept by self.flags).
-        check(
-            unsafe {
-                cu::cuStreamWaitValue32_v2(
-                    stream,
-                    flag,
-                    self.epoch,
-                    cu::CUstreamWaitValue_flags::CU_STREAM_WAIT_VALUE_GEQ as u32,
-                )
-            },
-            "cuStreamWaitValue32",
-        )
+        Ok(())
     }
 
-    /// Makes `stream` write the epoch after the work queued on it, and queues cubecl's wait
-    /// for it: cubecl's later kernels run after that work. On `Err` nothing was queued on
-    /// cubecl's side: the caller synchronizes `stream` itself.
+    /// Step 1b: `stream` waits for the signal. The caller asks cubecl's server something
+    /// blocking (the operands' addresses) before queueing work behind the wait on `stream`.
     ///
     /// # Safety
-    /// As [`Fence::after_cubecl`], called once after it.
-    pub unsafe fn before_cubecl(&mut self, stream: cu::CUstream) -> Result<(), String> {
+    /// `stream` is a live stream in the flags' context, current on this thread; called once
+    /// after [`Fence::signal`].
+    pub unsafe fn stream_waits(&self, stream: cu::CUstream) -> Result<(), String> {
+        let flag = self.address;
+        match &self.kernels {
+            // SAFETY: the flag is a live cubecl allocation (kept by self.flags).
+            Some(k) => unsafe { StreamKernels::launch(k.wait, stream, flag, self.epoch) },
+            None => check(
+                // SAFETY: as above.
+                unsafe {
+                    cu::cuStreamWaitValue32_v2(
+                        stream,
+                        flag,
+                        self.epoch,
+                        cu::CUstreamWaitValue_flags::CU_STREAM_WAIT_VALUE_GEQ as u32,
+                    )
+                },
+                "cuStreamWaitValue32",
+            ),
+        }
+    }
+
+    /// Step 3a: `stream` writes the epoch after the work queued on it. On `Err` nothing was
+    /// queued: the caller synchronizes `stream` itself and skips step 3b.
+    ///
+    /// # Safety
+    /// As [`Fence::stream_waits`], called once after it.
+    pub unsafe fn stream_writes(&self, stream: cu::CUstream) -> Result<(), String> {
         let flag = self.address + 4;
-        // SAFETY: as in after_cubecl.
-        check(
-            unsafe {
-                cu::cuStreamWriteValue32_v2(
-                    stream,
-                    flag,
-                    self.epoch,
-                    cu::CUstreamWriteValue_flags::CU_STREAM_WRITE_VALUE_DEFAULT as u32,
-                )
-            },
-            "cuStreamWriteValue32",
-        )?;
+        match &self.kernels {
+            // SAFETY: as in stream_waits.
+            Some(k) => unsafe { StreamKernels::launch(k.write, stream, flag, self.epoch) },
+            None => check(
+                // SAFETY: as in stream_waits.
+                unsafe {
+                    cu::cuStreamWriteValue32_v2(
+                        stream,
+                        flag,
+                        self.epoch,
+                        cu::CUstreamWriteValue_flags::CU_STREAM_WRITE_VALUE_DEFAULT as u32,
+                    )
+                },
+                "cuStreamWriteValue32",
+            ),
+        }
+    }
+
+    /// Step 3b: cubecl's wait for the write queued on its stream: cubecl's later kernels
+    /// run after the work queued on `stream` before the write.
+    pub fn cubecl_waits(&self) {
         self.launch(true);
-        Ok(())
     }
 }
