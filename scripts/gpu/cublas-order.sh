@@ -7,13 +7,14 @@
 #    burn's Linear on CUDA. Needs .device-bin/gpu.xz.
 # 1b. (with TIMING_CONFIG=NAME) 30 f32 steps of that config with cuBLAS and
 #    OOMLAB_CUBLAS_TIMING=1, once per API:ORDER[:SIDE] in TIMING_RUNS (default
-#    "gemmex:device gemmex:host"; e.g. "lt:device:kernels", SIDE being OOMLAB_FENCE_STREAM,
-#    default memops): where the host's time goes in each product (stderr).
+#    "gemmex:device gemmex:host"; e.g. "lt:device:memops", SIDE being OOMLAB_FENCE_STREAM,
+#    unset when left out): where the host's time goes in each product (stderr).
 # 2. benches/paired.py on $CONFIG (default gpu), the defaults rows of the binary as is
 #    (cubecl), with OOMLAB_CUBLAS=1 (ordered on the device), with OOMLAB_CUBLAS=1
 #    OOMLAB_CUBLAS_ORDER=host and with OOMLAB_CUBLAS=1 OOMLAB_CUBLAS_API=lt (cuBLASLt)
 #    (VARIANTS narrows these three: default "cublas-device cublas-host cublas-lt"; also
-#    cublas-lt-kernels: cuBLASLt with OOMLAB_FENCE_STREAM=kernels), and
+#    cublas-memops: OOMLAB_FENCE_STREAM=memops, cuBLAS's side of the fence by stream memory
+#    operations, the default before 2026-12-04's fence-kernels run), and
 #    PyTorch f32 SDPA and AMP bf16 SDPA; $REPEATS (default 2)
 #    repeats of $STEPS (default 20) steps, interleaved, until $BUDGET s (default 560);
 #    PRECISIONS (default "f32 bf16") narrows the rows (e.g. PRECISIONS=bf16 CONFIG=h200);
@@ -38,9 +39,9 @@ if [ "${SKIP_TEST:-0}" != 1 ]; then
 fi
 if [ -n "${TIMING_CONFIG:-}" ]; then
   for run in ${TIMING_RUNS:-gemmex:device gemmex:host}; do
-    IFS=: read -r api order side <<< "$run"; side=${side:-memops}
-    tag=$order; [ "$api" = gemmex ] || tag=$api-$order; [ "$side" = memops ] || tag=$tag-$side
-    say "1b. the host's time per product, $TIMING_CONFIG f32, OOMLAB_CUBLAS_API=$api OOMLAB_CUBLAS_ORDER=$order OOMLAB_FENCE_STREAM=$side"
+    IFS=: read -r api order side <<< "$run"
+    tag=$order; [ "$api" = gemmex ] || tag=$api-$order; [ -z "$side" ] || tag=$tag-$side
+    say "1b. the host's time per product, $TIMING_CONFIG f32, OOMLAB_CUBLAS_API=$api OOMLAB_CUBLAS_ORDER=$order OOMLAB_FENCE_STREAM=${side:-(unset)}"
     OOMLAB_CUBLAS=1 OOMLAB_CUBLAS_API=$api OOMLAB_CUBLAS_ORDER=$order OOMLAB_FENCE_STREAM=$side OOMLAB_CUBLAS_TIMING=1 timeout 150 "$BIN" train --config "$TIMING_CONFIG" \
       --device cuda --precision f32 --max-steps 30 --quiet --json --out "$R/timing-$tag" \
       > "$R/timing-$tag.json" 2> "$R/timing-$tag.stderr.txt"
@@ -68,7 +69,7 @@ timeout $(( BUDGET - SECONDS - 10 )) python3 benches/paired.py --oomlab "$BIN" -
   --steps "${STEPS:-20}" --repeats "${REPEATS:-2}" --deadline-s $(( BUDGET - SECONDS - 60 )) --only "$ONLY" \
   --variant cublas-device:OOMLAB_CUBLAS=1 --variant cublas-host:OOMLAB_CUBLAS=1,OOMLAB_CUBLAS_ORDER=host \
   --variant cublas-lt:OOMLAB_CUBLAS=1,OOMLAB_CUBLAS_API=lt \
-  --variant cublas-lt-kernels:OOMLAB_CUBLAS=1,OOMLAB_CUBLAS_API=lt,OOMLAB_FENCE_STREAM=kernels \
+  --variant cublas-memops:OOMLAB_CUBLAS=1,OOMLAB_FENCE_STREAM=memops \
   --out "$R/paired" > "$R/paired-stdout.txt" 2>&1
 echo "exit: $?" >> "$LOG"
 [ -f "$R/paired/paired.md" ] || python3 benches/paired.py --tables-only --out "$R/paired" >> "$LOG" 2>&1

@@ -67,9 +67,9 @@ impl Order {
     fn describe(self) -> &'static str {
         match self {
             Order::Device => match super::fence::StreamSide::from_env() {
-                super::fence::StreamSide::MemOps => "ordered with cubecl's kernels on the device",
-                super::fence::StreamSide::Kernels => {
-                    "ordered with cubecl's kernels on the device, cuBLAS's side by kernels (OOMLAB_FENCE_STREAM=kernels)"
+                super::fence::StreamSide::Kernels => "ordered with cubecl's kernels on the device",
+                super::fence::StreamSide::MemOps => {
+                    "ordered with cubecl's kernels on the device, cuBLAS's side by stream memory operations (OOMLAB_FENCE_STREAM=memops)"
                 }
             },
             Order::Host => "ordered by host syncs (OOMLAB_CUBLAS_ORDER=host)",
@@ -440,13 +440,20 @@ fn product(
                     Lane::queue(h, &mut lane.lt, form, (m, k, n), (pa, pb, pc), lds, a.dtype)
                 }?;
                 clock.lap(4);
-                if unsafe { fence.stream_writes(h.stream) }.is_ok() {
-                    clock.lap(5);
-                    fence.cubecl_waits();
-                    clock.lap(6);
-                } else {
-                    h.sync()?;
-                    clock.lap(5);
+                match unsafe { fence.stream_writes(h.stream) } {
+                    Ok(()) => {
+                        clock.lap(5);
+                        fence.cubecl_waits();
+                        clock.lap(6);
+                    }
+                    Err(e) => {
+                        static SAID: std::sync::Once = std::sync::Once::new();
+                        SAID.call_once(|| {
+                            eprintln!("oomlab: {e}: each cuBLAS product waits on the host instead")
+                        });
+                        h.sync()?;
+                        clock.lap(5);
+                    }
                 }
                 Ok(())
             }

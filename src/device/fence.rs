@@ -14,9 +14,9 @@
 //!    the epoch; every cubecl kernel queued after it, the output's readers and whoever
 //!    reuses the operands' memory, runs after the products.
 //!
-//! `OOMLAB_FENCE_STREAM=kernels` ([`StreamSide`]) does cuBLAS's side of steps 1 and 3 with
-//! two one-thread kernels of oomlab's own (PTX, loaded through the driver) instead of the
-//! stream memory operations, to measure whether those make the host wait.
+//! By default ([`StreamSide`]) cuBLAS's side of steps 1 and 3 is two one-thread kernels of
+//! oomlab's own (PTX, loaded through the driver); `OOMLAB_FENCE_STREAM=memops` uses the
+//! stream memory operations named above, which failed on the H200 (see [`StreamSide`]).
 //!
 //! The host never waits for the GPU, which the two host syncs of the first version did.
 //! Measured on the H200 (docs/results/2026-12-04-h200-cublas-order): the step was no faster
@@ -69,22 +69,27 @@ fn fence_wait(flags: &mut Array<Atomic<u32>>, epoch: u32, #[comptime] _source: u
 pub const STREAM_SIDE_ENV: &str = "OOMLAB_FENCE_STREAM";
 
 /// How cuBLAS's stream waits for flag 0 and writes flag 1.
+///
+/// Measured on the H200 (docs/results/2026-12-04-h200-fence-kernels): with the memory
+/// operations, `cuStreamWriteValue32` returned an error at every product, so every product
+/// fell back to synchronizing cuBLAS's stream, and launching the next signal made the host
+/// wait for the GPU; the kernels keep the host ahead.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StreamSide {
-    /// `cuStreamWaitValue32` / `cuStreamWriteValue32` (the default).
-    MemOps,
     /// Two one-thread kernels of oomlab's own ([`PTX`]) on cuBLAS's stream: one spins on
-    /// flag 0, one stores flag 1 (`OOMLAB_FENCE_STREAM=kernels`).
+    /// flag 0, one stores flag 1 (the default).
     Kernels,
+    /// `cuStreamWaitValue32` / `cuStreamWriteValue32` (`OOMLAB_FENCE_STREAM=memops`).
+    MemOps,
 }
 
 impl StreamSide {
-    /// `OOMLAB_FENCE_STREAM`: `kernels`, or memory operations (also when unset).
+    /// `OOMLAB_FENCE_STREAM`: `memops`, or kernels (also when unset or anything else).
     pub fn from_env() -> StreamSide {
         static SIDE: std::sync::OnceLock<StreamSide> = std::sync::OnceLock::new();
         *SIDE.get_or_init(|| match std::env::var(STREAM_SIDE_ENV).as_deref() {
-            Ok("kernels") => StreamSide::Kernels,
-            _ => StreamSide::MemOps,
+            Ok("memops") => StreamSide::MemOps,
+            _ => StreamSide::Kernels,
         })
     }
 }
