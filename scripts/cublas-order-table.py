@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Issue 29: cuBLAS ordered on the device, by host syncs, and cubecl's own products, from
-the runs of scripts/gpu/cublas-order.sh in docs/results/2026-12-04-h200-cublas-order/.
-Writes its table.md.
+the runs of scripts/gpu/cublas-order.sh (and cublas-diag.sh) in a results folder
+(default docs/results/2026-12-04-h200-cublas-order/). Writes its table.md.
 
-  python3 scripts/cublas-order-table.py
+  python3 scripts/cublas-order-table.py [docs/results/FOLDER]
 
 For each call's folder (named CONFIG-COMMIT): the paired yardstick's defaults rows
 (paired/paired.json: steady step, NVML peak, final loss; min and median over the repeats)
@@ -16,9 +16,11 @@ import json
 import os
 import re
 import statistics
+import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DIR = os.path.join(ROOT, "docs", "results", "2026-12-04-h200-cublas-order")
+DIR = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.join(
+    ROOT, "docs", "results", "2026-12-04-h200-cublas-order")
 
 
 def ms(s):
@@ -124,14 +126,20 @@ def main():
         order = re.findall(r"OOMLAB_CUBLAS_ORDER=(\w+) \(", log)
         if order:
             out += ["", "GPU tests in this order: " + ", ".join(dict.fromkeys(order)) + " (the first on an empty kernel cache)."]
-        if os.path.exists(os.path.join(path, "gpu-test-device.txt")):            out += ["", "GPU test (tests/gpu/linear.rs), OOMLAB_CUBLAS_ORDER=device: "
+        if os.path.exists(os.path.join(path, "gpu-test-device.txt")):
+            out += ["", "GPU test (tests/gpu/linear.rs), OOMLAB_CUBLAS_ORDER=device: "
                     + test_verdict(os.path.join(path, "gpu-test-device.txt"), log, "device") + "; =host: "
                     + test_verdict(os.path.join(path, "gpu-test-host.txt"), log, "host") + "."]
+        for f in sorted(os.listdir(path)):
+            m = re.fullmatch(r"gpu-test-(lt)-(\w+)\.txt", f)
+            if m:
+                out += ["", f"GPU test (tests/gpu/linear.rs), OOMLAB_CUBLAS_API={m.group(1)} OOMLAB_CUBLAS_ORDER={m.group(2)}: "
+                        + test_verdict(os.path.join(path, f), log, m.group(2)) + "."]
         for run, lines in timings(path):
             out += ["", f"Host time per product (OOMLAB_CUBLAS_TIMING=1), {run}: first line printed: `{lines[0]}`; "
                     f"last: `{lines[-1]}`"]
         out.append("")
-    open(os.path.join(DIR, "table.md"), "w").write("\n".join(out))
+    open(os.path.join(DIR, "table.md"), "w").write("\n".join(out) + "\n")
     print("\n".join(out))
 
 

@@ -4,24 +4,26 @@
 //! cuBLAS runs on a stream of oomlab's, ordered with cubecl's in one of two ways
 //! ([`Order`], `OOMLAB_CUBLAS_ORDER`):
 //! - `device` (the default): flags in device memory (super::fence): a cubecl kernel
-//!   signals, cuBLAS's stream waits for it, runs the product and signals back, a cubecl
-//!   kernel waits for that. The host never waits.
+//!   signals, a kernel of oomlab's on cuBLAS's stream waits for it, the product runs, a
+//!   second one signals back, a cubecl kernel waits for that. The host never waits.
 //! - `host`, the first version: the buffers' addresses are asked of cubecl's server (which
 //!   answers after every kernel launched before), the context is synchronized, cuBLAS runs,
 //!   its stream is synchronized.
 //!
 //! Measured on the H200: each product alone is faster on cuBLAS
-//! (docs/results/2026-12-04-h200-gemm-handshake); in the step, the h200 config's AMP bf16
-//! step got faster and the gpu config's slower, in either order
-//! (docs/results/2026-12-04-h200-cublas-order).
+//! (docs/results/2026-12-04-h200-gemm-handshake); in the step, ordered on the device with
+//! the fence's kernels, the gpu config's f32 step and the h200 config's AMP bf16 step got
+//! faster than cubecl's and the gpu config's AMP bf16 step stayed level
+//! (docs/results/2026-12-04-h200-fence-kernels; before, with stream memory operations that
+//! fell back to host syncs, docs/results/2026-12-04-h200-cublas-order).
 //!
 //! The output is allocated by cubecl (its pool, its out-of-memory path); cuBLAS keeps a
 //! small workspace of its own per handle, outside the pool. f32 runs as TF32 (as PyTorch's
 //! `allow_tf32`), bf16 and f16 with f32 accumulation. libcublas is loaded at run time
 //! (cudarc's dynamic loading, from the library path: the CUDA toolkit's `lib64`, which
 //! oomlab adds for NVRTC); where it does not load, or the dtype has no cuBLAS type, burn's
-//! matmul runs instead ([`engine`] says which). Opt-in (`OOMLAB_CUBLAS=1`) until the
-//! paired yardstick says otherwise.
+//! matmul runs instead ([`engine`] says which). Opt-in (`OOMLAB_CUBLAS=1`) until oomlab's
+//! out-of-memory experiments have run with it.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -85,7 +87,7 @@ pub const API_ENV: &str = "OOMLAB_CUBLAS_API";
 pub enum Api {
     /// `cublasGemmEx` (the default): cuBLAS picks an algorithm at every call.
     GemmEx,
-    /// cuBLASLt with a plan per shape (super::cublaslt): not yet measured on a GPU.
+    /// cuBLASLt with a plan per shape (super::cublaslt).
     Lt,
 }
 
@@ -147,7 +149,7 @@ pub fn engine() -> String {
             "matrix products: {} ({CUSTOM_PRODUCTS_ENV}=1; f32 as TF32, bf16 with f32 accumulation; {}",
             match Api::from_env() {
                 Api::GemmEx => "cuBLAS",
-                Api::Lt => "cuBLASLt, a plan per shape (OOMLAB_CUBLAS_API=lt, not yet measured on a GPU)",
+                Api::Lt => "cuBLASLt, a plan per shape (OOMLAB_CUBLAS_API=lt)",
             },
             Order::from_env().describe()
         ) + match Thread::from_env() {
@@ -424,6 +426,12 @@ fn product(
                 let waits = signalled.and_then(|()| unsafe { fence.stream_waits(h.stream) });
                 clock.lap(2);
                 clock.wait_met(h.stream);
+                if let Err(e) = &waits {
+                    static SAID: std::sync::Once = std::sync::Once::new();
+                    SAID.call_once(|| {
+                        eprintln!("oomlab: {e}: cuBLAS products are ordered by host syncs instead")
+                    });
+                }
                 waits.is_ok()
             }
             None => false,

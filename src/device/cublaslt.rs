@@ -8,9 +8,11 @@
 //! algorithm the heuristic chose the first time, and gives cuBLASLt a workspace of its own,
 //! so a product is one `cublasLtMatmul` call.
 //!
-//! Not yet measured on a GPU (no device time was left in the session that wrote it):
-//! `OOMLAB_CUBLAS_API=lt` is a choice, not the default, until the GPU test
-//! (tests/gpu/linear.rs) and the paired yardstick have run it.
+//! Measured on the H200 (docs/results/2026-12-04-h200-fence-kernels): the call's host time
+//! was not the heuristic: about 0.25 ms per product with either API while the ordering
+//! fell back to host syncs, and once it did not (run gpu-c8b70a1, last window) 15.7 us for
+//! `cublasLtMatmul` against 19.3 us for `cublasGemmEx`, with steps alike, so
+//! `OOMLAB_CUBLAS_API=lt` stays a choice, not the default.
 //!
 //! The column-major mapping is super::column_major's, as for [`super::cublas::Handle::gemm`].
 
