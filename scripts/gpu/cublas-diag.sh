@@ -1,15 +1,17 @@
 # Issue 29: why a cuBLAS product costs ~0.25 ms of host time in the `gpu` config's step
 # while the same call alone is a few microseconds of GPU work. One call:
-# 1. The host's time per product (OOMLAB_CUBLAS_TIMING=1, 30 f32 steps) for each API:ORDER
-#    in $TIMING_RUNS (default "lt:host gemmex:host lt:device"): with host syncs the
-#    context's synchronize is its own phase, so the cuBLAS call is timed on an idle GPU.
+# 1. The host's time per product (OOMLAB_CUBLAS_TIMING=1, 30 f32 steps) for each
+#    API:ORDER[:SIDE] in $TIMING_RUNS (default "lt:host gemmex:host lt:device"; SIDE is
+#    OOMLAB_FENCE_STREAM, unset when left out), with any other stderr line of the run (a
+#    fence failure) in the log: with host syncs the context's synchronize is its own
+#    phase, so the cuBLAS call is timed on an idle GPU.
 # 2. If Nsight Systems is on the machine (nsys): 10 f32 steps with cuBLASLt ordered on the
 #    device, and 10 with cubecl's products, traced (CUDA API and GPU kernels); the summary
 #    reports as CSV (nsys-ROW-*.csv): how long each CUDA API call takes on the host, and
 #    the kernels' GPU time.
-# 3. (unless SKIP_TEST=1) tests/gpu/linear.rs with OOMLAB_CUBLAS_API=lt, ordered on the
-#    device, bounded by TEST_TIMEOUT (default 200 s; its lines are printed as each case
-#    ends). Needs .device-bin/gpu.xz.
+# 3. (unless SKIP_TEST=1) tests/gpu/linear.rs with OOMLAB_CUBLAS_API=$TEST_API (default
+#    lt), ordered on the device, bounded by TEST_TIMEOUT (default 200 s; its lines are
+#    printed as each case ends). Needs .device-bin/gpu.xz.
 # The kernel cache comes back as kernels.tar.xz (carry it in .device-bin/ next time).
 # An experiment, not what a new user meets: setup.sh sets CUBECL_AUTOTUNE_LEVEL=minimal and
 # one kernel cache for every run of the call.
@@ -18,14 +20,15 @@ OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 start_log cublas-diag
 for run in ${TIMING_RUNS:-lt:host gemmex:host lt:device}; do
-  api=${run%%:*}; order=${run#*:}
-  tag=$api-$order
-  say "1. the host's time per product, gpu f32, OOMLAB_CUBLAS_API=$api OOMLAB_CUBLAS_ORDER=$order"
-  OOMLAB_CUBLAS=1 OOMLAB_CUBLAS_API=$api OOMLAB_CUBLAS_ORDER=$order OOMLAB_CUBLAS_TIMING=1 timeout 150 "$BIN" train --config gpu \
+  IFS=: read -r api order side <<< "$run"
+  tag=$api-$order; [ -z "$side" ] || tag=$tag-$side
+  say "1. the host's time per product, gpu f32, OOMLAB_CUBLAS_API=$api OOMLAB_CUBLAS_ORDER=$order OOMLAB_FENCE_STREAM=${side:-(unset)}"
+  OOMLAB_CUBLAS=1 OOMLAB_CUBLAS_API=$api OOMLAB_CUBLAS_ORDER=$order OOMLAB_FENCE_STREAM=$side OOMLAB_CUBLAS_TIMING=1 timeout 150 "$BIN" train --config gpu \
     --device cuda --precision f32 --max-steps 30 --quiet --json --out "$R/timing-$tag" \
     > "$R/timing-$tag.json" 2> "$R/timing-$tag.stderr.txt"
   echo "exit: $?" >> "$LOG"
   grep "host time per product" "$R/timing-$tag.stderr.txt" | tail -1 >> "$LOG"
+  grep -v "host time per product" "$R/timing-$tag.stderr.txt" | head -5 >> "$LOG"
   rm -f "$R/timing-$tag/memory.csv"
 done
 NSYS=$(command -v nsys || ls /usr/local/cuda*/bin/nsys /opt/nvidia/nsight-systems/*/bin/nsys /usr/local/cuda*/nsight-systems*/bin/nsys 2>/dev/null | head -1)
@@ -45,11 +48,12 @@ if [ -n "$NSYS" ]; then
   done
 fi
 if [ "${SKIP_TEST:-0}" != 1 ]; then
-  say "3. tests/gpu/linear.rs, OOMLAB_CUBLAS_API=lt OOMLAB_CUBLAS_ORDER=device"
-  OOMLAB_CUBLAS_API=lt OOMLAB_CUBLAS_ORDER=device timeout "${TEST_TIMEOUT:-200}" /tmp/bin/gpu --ignored --nocapture linear:: > "$R/gpu-test-lt-device.txt" 2>&1
+  api=${TEST_API:-lt}; tag=device; [ "$api" = gemmex ] || tag=$api-device
+  say "3. tests/gpu/linear.rs, OOMLAB_CUBLAS_API=$api OOMLAB_CUBLAS_ORDER=device"
+  OOMLAB_CUBLAS_API=$api OOMLAB_CUBLAS_ORDER=device timeout "${TEST_TIMEOUT:-200}" /tmp/bin/gpu --ignored --nocapture linear:: > "$R/gpu-test-$tag.txt" 2>&1
   echo "exit: $?" >> "$LOG"
-  grep -c "relative difference" "$R/gpu-test-lt-device.txt" >> "$LOG"
-  tail -4 "$R/gpu-test-lt-device.txt" >> "$LOG"
+  grep -c "relative difference" "$R/gpu-test-$tag.txt" >> "$LOG"
+  tail -4 "$R/gpu-test-$tag.txt" >> "$LOG"
 fi
 say done
 python3 -c "import tarfile,sys,os; t=tarfile.open(sys.argv[1],'w:xz'); t.add(sys.argv[2], arcname=os.path.basename(sys.argv[2])); t.close()" \
