@@ -12,7 +12,8 @@
 # 3. (unless SKIP_TEST=1) tests/gpu/linear.rs with OOMLAB_CUBLAS_API=$TEST_API (default
 #    lt), ordered on the device, bounded by TEST_TIMEOUT (default 200 s; its lines are
 #    printed as each case ends). Needs .device-bin/gpu.xz.
-# The kernel cache comes back as kernels.tar.xz (carry it in .device-bin/ next time).
+# With KEEP_KERNELS=1 the kernel cache comes back too, as kernels.tar.gz (gzip, 60 s at
+# most, after the results; setup.sh restores .device-bin/kernels.tar.xz, so recompress it).
 # An experiment, not what a new user meets: setup.sh sets CUBECL_AUTOTUNE_LEVEL=minimal and
 # one kernel cache for every run of the call.
 #   [COMMIT=<sha>] OUT=... bash scripts/gpu/run.sh cublas-diag
@@ -56,7 +57,12 @@ if [ "${SKIP_TEST:-0}" != 1 ]; then
   tail -4 "$R/gpu-test-$tag.txt" >> "$LOG"
 fi
 say done
-python3 -c "import tarfile,sys,os; t=tarfile.open(sys.argv[1],'w:xz'); t.add(sys.argv[2], arcname=os.path.basename(sys.argv[2])); t.close()" \
-  "$OUT/kernels.tar.xz" "$OOMLAB_KERNEL_CACHE" || true
 tar czf "$OUT/results.tar.gz" -C "$(dirname "$R")" "$(basename "$R")"
 cp "$LOG" "$OUT/log.txt"
+# Last and bounded: packing the cache took minutes once and the call's limit ended it
+# before the results above were written (2026-12-04, commit 2671f7c: that call's results
+# were lost).
+if [ "${KEEP_KERNELS:-0}" = 1 ]; then
+  timeout 60 python3 -c "import tarfile,sys,os; t=tarfile.open(sys.argv[1],'w:gz'); t.add(sys.argv[2], arcname=os.path.basename(sys.argv[2])); t.close()" \
+    "$OUT/kernels.tar.gz" "$OOMLAB_KERNEL_CACHE" || rm -f "$OUT/kernels.tar.gz"
+fi
