@@ -6,17 +6,20 @@
 //!
 //! 1. [`Fence::signal`]: a one-thread cubecl kernel, queued after every kernel that made
 //!    the operands, stores the call's epoch in flag 0; [`Fence::stream_waits`]: cuBLAS's
-//!    stream waits (`cuStreamWaitValue32`, greater or equal) for it.
+//!    stream waits for it (a one-thread kernel of oomlab's spinning until the flag is
+//!    greater or equal, or `cuStreamWaitValue32`).
 //! 2. cuBLAS's products are queued on its stream.
-//! 3. [`Fence::stream_writes`]: cuBLAS's stream writes the epoch to flag 1
-//!    (`cuStreamWriteValue32`, after a memory fence: the products' output is visible);
+//! 3. [`Fence::stream_writes`]: cuBLAS's stream writes the epoch to flag 1 (a one-thread
+//!    kernel's release store, or `cuStreamWriteValue32` after a memory fence: the products'
+//!    output is visible);
 //!    [`Fence::cubecl_waits`]: a one-thread cubecl kernel spins on flag 1 until it holds
 //!    the epoch; every cubecl kernel queued after it, the output's readers and whoever
 //!    reuses the operands' memory, runs after the products.
 //!
 //! By default ([`StreamSide`]) cuBLAS's side of steps 1 and 3 is two one-thread kernels of
 //! oomlab's own (PTX, loaded through the driver); `OOMLAB_FENCE_STREAM=memops` uses the
-//! stream memory operations named above, which failed on the H200 (see [`StreamSide`]).
+//! stream memory operations, with which every product fell back to host syncs on the
+//! H200 (see [`StreamSide`]).
 //!
 //! The host never waits for the GPU, which the two host syncs of the first version did.
 //! Measured on the H200: with the memory operations the step was no faster than with the
@@ -30,9 +33,12 @@
 //! launched (the caller asks cubecl for the operands' addresses between the signal and the
 //! products: inline on cubecl's device thread, or a blocking round trip to it), and the
 //! spinning kernel is launched only after the products and the write are queued: no wait
-//! depends on work queued after it.
+//! depends on work queued after it. The same holds for the stream side's kernels (the
+//! spinning one on cuBLAS's stream waits for a signal already launched, the storing one
+//! is launched before cubecl's wait), and each holds one thread, so it cannot keep the
+//! kernel it waits for from a place on the GPU.
 //!
-//! The two kernels are oomlab's own: their cache key carries a hash of this file
+//! The two cubecl kernels are oomlab's own: their cache key carries a hash of this file
 //! ([`source_key`]), so a compiled-kernel pack made before an edit cannot serve them.
 
 use cubecl::cuda::CudaRuntime;
