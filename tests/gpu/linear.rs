@@ -1,9 +1,16 @@
 //! GPU-only: the linear layers' custom product (`model::linear_custom`) with cuBLAS on
 //! burn's CUDA backend equals burn's `Linear::forward` (output, dX, dW, db), in f32 (cuBLAS
 //! in TF32, cubecl's matmul as oomlab runs it) and bf16, at a small shape and at the `gpu`
-//! config's feed-forward shape. Sets `OOMLAB_CUBLAS=1` before anything reads it; fails if
-//! libcublas does not load (the test is about cuBLAS). Ignored by default (CI has no GPU);
-//! run on the H200 with `gpu --ignored --nocapture linear::` (libcublas on the library path).
+//! config's feed-forward layer (batch 64, sequence 256, 512 -> 2048). Sets `OOMLAB_CUBLAS=1`
+//! before anything reads it; fails if libcublas does not load (the test is about cuBLAS).
+//! Ignored by default (CI has no GPU); run on the H200 with `gpu --ignored --nocapture
+//! linear::` (libcublas on the library path).
+//!
+//! cubecl is configured as `oomlab train` does it (the kernel cache folder, and on a card
+//! oomlab ships packs for, its autotune results and kernels), so that the reference's bf16
+//! products at the training shape need not be autotuned on a fresh machine: every first
+//! run of this test on a fresh machine before that change reached its time limit (150 to
+//! 320 s), in that case where the output shows where.
 
 use burn::backend::cuda::CudaDevice;
 use burn::module::Param;
@@ -11,7 +18,12 @@ use burn::nn::{Linear, LinearConfig};
 use burn::prelude::*;
 use burn::tensor::{Distribution, FloatDType};
 use oomlab::backend::CudaBackend;
+use oomlab::device::{
+    configure_cubecl, default_kernel_cache, driver_version, install_compiled, install_tuned,
+    CubeclSettings,
+};
 use oomlab::model::linear_custom;
+use oomlab::probe::NvmlView;
 
 type B = CudaBackend;
 use crate::{relative, Inner};
@@ -52,9 +64,27 @@ fn the_cublas_product_equals_burns_linear_on_cuda() {
         "libcublas does not load: put the CUDA toolkit's lib64 on LD_LIBRARY_PATH"
     );
     println!("{}", oomlab::device::cublas::engine());
+    let setup = configure_cubecl(&CubeclSettings {
+        kernel_cache: default_kernel_cache(),
+        exact_memory: false,
+    });
+    for note in &setup.notes {
+        println!("{note}");
+    }
+    if let (Some(dir), true) = (&setup.kernel_cache, setup.autotune.matches_shipped()) {
+        if let Ok(card) = NvmlView::init().and_then(|v| v.device(0)) {
+            if let Some(line) = install_tuned(dir, &card.name, 0) {
+                println!("{line}");
+            }
+            if let Some(done) = install_compiled(dir, &card.name, driver_version()) {
+                println!("{}", done.note(&card.name));
+            }
+        }
+    }
     let device = CudaDevice::new(0);
     let mut problems = Vec::new();
-    for (rows, d_in, d_out) in [(2 * 8, 24, 40), (64 * 256, 512, 2048)] {
+    for (batch, seq, d_in, d_out) in [(2, 8, 24, 40), (64, 256, 512, 2048)] {
+        let rows = batch * seq;
         for (dtype, bound) in [(FloatDType::F32, 2e-3), (FloatDType::BF16, 3e-2)] {
             B::seed(&device, 5);
             let made = LinearConfig::new(d_in, d_out).init::<B>(&device);
@@ -66,7 +96,7 @@ fn the_cublas_product_equals_burns_linear_on_cuda() {
                 weight: Param::from_tensor(lift2(made.weight.val())),
                 bias: made.bias.map(|b| Param::from_tensor(lift1(b.val()))),
             };
-            let shape = [rows / 8, 8, d_in];
+            let shape = [batch, seq, d_in];
             let random = |shape: [usize; 3]| {
                 Tensor::<B, 3>::from_inner(
                     Tensor::<Inner, 3>::random(shape, Distribution::Normal(0.0, 1.0), &device)
@@ -74,7 +104,7 @@ fn the_cublas_product_equals_burns_linear_on_cuda() {
                 )
             };
             let x = random(shape);
-            let w = random([rows / 8, 8, d_out]);
+            let w = random([batch, seq, d_out]);
             let ours = run(&|l, x| linear_custom(l, x), &layer, &x, &w);
             let theirs = run(&|l, x| l.forward(x), &layer, &x, &w);
             let errors = [

@@ -3,7 +3,8 @@
 //! binary (`cargo test --release --features gpu-tests --test gpu --no-run`) with `--ignored --nocapture` and a
 //! filter: `oom::` (scripts/gpu/oom-detector.sh, memory-probes.sh, auto-halve.sh, crash.sh),
 //! `attention::` (scripts/gpu/cold-first-step.sh), each run by scripts/gpu/run.sh, or
-//! `linear::` (the cuBLAS product against burn's Linear; not yet run on the GPU).
+//! `linear::` (the cuBLAS product against burn's Linear; scripts/gpu/cublas-order.sh and
+//! cublas-diag.sh).
 
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
