@@ -2,8 +2,8 @@
 # while the same call alone is a few microseconds of GPU work. One call:
 # 1. The host's time per product (OOMLAB_CUBLAS_TIMING=1, 30 f32 steps) for each
 #    API:ORDER[:SIDE] in $TIMING_RUNS (default "lt:host gemmex:host lt:device"; SIDE is
-#    OOMLAB_FENCE_STREAM, unset when left out), with any other stderr line of the run (a
-#    fence failure) in the log: with host syncs the context's synchronize is its own
+#    OOMLAB_FENCE_STREAM, unset when left out; scripts/gpu/cublas-timing.bash), with any
+#    other stderr line of the run (a fence failure) in the log: with host syncs the context's synchronize is its own
 #    phase, so the cuBLAS call is timed on an idle GPU.
 # 2. If Nsight Systems is on the machine (nsys): 10 f32 steps with cuBLASLt ordered on the
 #    device, and 10 with cubecl's products, traced (CUDA API and GPU kernels); the summary
@@ -20,18 +20,8 @@
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 start_log cublas-diag
-for run in ${TIMING_RUNS:-lt:host gemmex:host lt:device}; do
-  IFS=: read -r api order side <<< "$run"
-  tag=$api-$order; [ -z "$side" ] || tag=$tag-$side
-  say "1. the host's time per product, gpu f32, OOMLAB_CUBLAS_API=$api OOMLAB_CUBLAS_ORDER=$order OOMLAB_FENCE_STREAM=${side:-(unset)}"
-  OOMLAB_CUBLAS=1 OOMLAB_CUBLAS_API=$api OOMLAB_CUBLAS_ORDER=$order OOMLAB_FENCE_STREAM=$side OOMLAB_CUBLAS_TIMING=1 timeout 150 "$BIN" train --config gpu \
-    --device cuda --precision f32 --max-steps 30 --quiet --json --out "$R/timing-$tag" \
-    > "$R/timing-$tag.json" 2> "$R/timing-$tag.stderr.txt"
-  echo "exit: $?" >> "$LOG"
-  grep "host time per product" "$R/timing-$tag.stderr.txt" | tail -1 >> "$LOG"
-  grep -v "host time per product" "$R/timing-$tag.stderr.txt" | head -5 >> "$LOG"
-  rm -f "$R/timing-$tag/memory.csv"
-done
+source scripts/gpu/cublas-timing.bash
+time_products "1. the host's time per product" gpu "${TIMING_RUNS:-lt:host gemmex:host lt:device}"
 NSYS=$(command -v nsys || ls /usr/local/cuda*/bin/nsys /opt/nvidia/nsight-systems/*/bin/nsys /usr/local/cuda*/nsight-systems*/bin/nsys 2>/dev/null | head -1)
 say "2. Nsight Systems: ${NSYS:-not found}"
 if [ -n "$NSYS" ]; then

@@ -8,7 +8,8 @@
 # 1b. (with TIMING_CONFIG=NAME) 30 f32 steps of that config with cuBLAS and
 #    OOMLAB_CUBLAS_TIMING=1, once per API:ORDER[:SIDE] in TIMING_RUNS (default
 #    "gemmex:device gemmex:host"; e.g. "lt:device:memops", SIDE being OOMLAB_FENCE_STREAM,
-#    unset when left out): where the host's time goes in each product (stderr).
+#    unset when left out; scripts/gpu/cublas-timing.bash): where the host's time goes in
+#    each product (stderr; other stderr lines, a fence failure, in the log).
 # 2. benches/paired.py on $CONFIG (default gpu), the defaults rows of the binary as is
 #    (cubecl), with OOMLAB_CUBLAS=1 (ordered on the device), with OOMLAB_CUBLAS=1
 #    OOMLAB_CUBLAS_ORDER=host and with OOMLAB_CUBLAS=1 OOMLAB_CUBLAS_API=lt (cuBLASLt)
@@ -38,17 +39,8 @@ if [ "${SKIP_TEST:-0}" != 1 ]; then
   done; done
 fi
 if [ -n "${TIMING_CONFIG:-}" ]; then
-  for run in ${TIMING_RUNS:-gemmex:device gemmex:host}; do
-    IFS=: read -r api order side <<< "$run"
-    tag=$order; [ "$api" = gemmex ] || tag=$api-$order; [ -z "$side" ] || tag=$tag-$side
-    say "1b. the host's time per product, $TIMING_CONFIG f32, OOMLAB_CUBLAS_API=$api OOMLAB_CUBLAS_ORDER=$order OOMLAB_FENCE_STREAM=${side:-(unset)}"
-    OOMLAB_CUBLAS=1 OOMLAB_CUBLAS_API=$api OOMLAB_CUBLAS_ORDER=$order OOMLAB_FENCE_STREAM=$side OOMLAB_CUBLAS_TIMING=1 timeout 150 "$BIN" train --config "$TIMING_CONFIG" \
-      --device cuda --precision f32 --max-steps 30 --quiet --json --out "$R/timing-$tag" \
-      > "$R/timing-$tag.json" 2> "$R/timing-$tag.stderr.txt"
-    echo "exit: $?" >> "$LOG"
-    grep "host time per product" "$R/timing-$tag.stderr.txt" | tail -1 >> "$LOG"
-    rm -f "$R/timing-$tag/memory.csv"
-  done
+  source scripts/gpu/cublas-timing.bash
+  time_products "1b. the host's time per product" "$TIMING_CONFIG" "${TIMING_RUNS:-gemmex:device gemmex:host}"
 fi
 if [ "${SKIP_PAIRED:-0}" = 1 ]; then
   say done
