@@ -1,6 +1,8 @@
 # Experiment for scripts/gpu/run.sh: the OOM detector (issue 3) on a GPU, run on the H200
 # through the device tool from the repository root:
 #   COMMIT=<sha> OUT=<dir> bash scripts/gpu/run.sh oom-detector
+# OOM_CYCLES (default 5) and TEST_TIMEOUT (default 400 s) bound part 1; any oomlab variable
+# set for the call (e.g. OOMLAB_CUBLAS=1) reaches both parts.
 # Carries .device-bin/ (oomlab.xz and gpu.xz, see setup.sh).
 OUT=${OUT:?set OUT}
 {
@@ -8,9 +10,9 @@ OUT=${OUT:?set OUT}
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 } > "$OUT/environment.txt" 2>&1
 
-echo "### 1. tests/gpu/oom.rs: budget 4 GiB, 5 cycles of a 16384-sample step that cannot fit" | tee -a "$OUT/environment.txt"
-OOMLAB_TEST_OOM_CYCLES=5 OOMLAB_TEST_VRAM_BUDGET=4GiB \
-  timeout 400 /tmp/bin/gpu --ignored --nocapture --test-threads 1 oom:: > "$OUT/gpu-oom-test.txt" 2>&1
+echo "### 1. tests/gpu/oom.rs: budget 4 GiB, ${OOM_CYCLES:-5} cycles of a 16384-sample step that cannot fit" | tee -a "$OUT/environment.txt"
+OOMLAB_TEST_OOM_CYCLES=${OOM_CYCLES:-5} OOMLAB_TEST_VRAM_BUDGET=4GiB \
+  timeout ${TEST_TIMEOUT:-400} /tmp/bin/gpu --ignored --nocapture --test-threads 1 oom:: > "$OUT/gpu-oom-test.txt" 2>&1
 echo "exit: $?" >> "$OUT/environment.txt"
 
 echo "### 2. oomlab train --vram-budget 4GiB --batch 16384: the CLI stops on the detected OOM (exit 3)" | tee -a "$OUT/environment.txt"

@@ -488,10 +488,25 @@ fn product(
     // thread at once), and the CUDA calls made where cubecl makes its own.
     let client = a.client.clone();
     let result = match Thread::from_env() {
-        Thread::Device => client
-            .exclusive(|| with_lane(device, run))
-            .map_err(|e| format!("{e:?}"))
-            .and_then(|r| r),
+        Thread::Device => match client.exclusive(|| with_lane(device, run)) {
+            Ok(r) => r,
+            Err(_) => {
+                // cubecl's device thread failed a task (its panic is on stderr or, for an
+                // out-of-memory failure, in oomlab's detector, which discards the step).
+                // Falling back to cubecl's matmul here would autotune a new shape on a
+                // device that has just failed, and a failed autotune kills burn's fusion
+                // stream for good (2026-12-04, tests/gpu/oom.rs with OOMLAB_CUBLAS=1): the
+                // product is skipped instead, as cubecl's own kernels are after such a
+                // failure, and the output stays unwritten.
+                static SAID: std::sync::Once = std::sync::Once::new();
+                SAID.call_once(|| {
+                    eprintln!(
+                        "oomlab: cubecl's device thread failed a task: cuBLAS products are skipped until it answers again (a step with an out-of-memory failure is discarded)"
+                    )
+                });
+                return Ok(out);
+            }
+        },
         Thread::Caller => with_lane(device, run),
     };
     match result {
@@ -589,6 +604,12 @@ impl Handle {
 }
 
 impl ProductBackend for CubeCuda {
+    /// burn's scatter runs one thread per column of the table here (super::super::model's
+    /// embedding module says more).
+    fn dense_embedding_grad() -> bool {
+        true
+    }
+
     fn product(
         a: CubeTensor<CudaRuntime>,
         b: CubeTensor<CudaRuntime>,
