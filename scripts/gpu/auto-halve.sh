@@ -1,7 +1,8 @@
 # Experiment for scripts/gpu/run.sh: auto-halve (issue 4) on a GPU, run on the H200 through
 # the device tool from the repository root:
 #   COMMIT=<sha> OUT=<dir> bash scripts/gpu/run.sh auto-halve
-# ONLY_RUNS=1 skips parts 4 and 5; COLD_TIMEOUT / CLEAN_TIMEOUT lengthen parts 1 and 3.
+# ONLY_RUNS=1 skips parts 4 and 5; COLD_TIMEOUT / CLEAN_TIMEOUT lengthen parts 1 and 3;
+# KEEP_KERNELS=0 leaves the kernel cache out (packing it can take minutes).
 # Carries .device-bin/ (oomlab.xz and gpu.xz, see setup.sh). Everything
 # lands in $OUT/results.tar.gz; the kernel cache comes back as $OUT/kernels.tar.xz so a
 # later call can start warm.
@@ -53,6 +54,6 @@ say "done"
 
 rm -f "$R"/*/steps.jsonl
 [ -n "${OUT:-}" ] && tar czf "$OUT/results.tar.gz" -C "${RESULTS:-/tmp/res}" auto-halve
-tar cJf "$OUT/kernels.tar.xz" -C /tmp oomlab-kernels
+[ "${KEEP_KERNELS:-1}" = 1 ] && tar cJf "$OUT/kernels.tar.xz" -C /tmp oomlab-kernels
 du -sh /tmp/oomlab-kernels
 cat "$LOG"; [ -f "$R/gpu-oom-100.txt" ] && tail -5 "$R/gpu-oom-100.txt"; for f in "$R"/*.stderr; do tail -n 3 "$f"; done

@@ -72,11 +72,8 @@ impl<B: super::ModelBackend> Gpt<B> {
     /// - output: `[batch, seq_len, vocab]`
     pub fn forward(&self, inputs: Tensor<B, 2, Int>) -> Tensor<B, 3> {
         let [batch, seq_len] = inputs.dims();
-        let device = inputs.device();
-        let positions = Tensor::<B, 1, Int>::arange(0..seq_len as i64, &device)
-            .reshape([1, seq_len])
-            .repeat_dim(0, batch);
-        let mut x = self.token.forward(inputs) + self.position.forward(positions);
+        let positions = super::embedding::positions(&self.position, batch, seq_len);
+        let mut x = super::embed(&self.token, inputs) + positions;
         for block in &self.blocks {
             x = block.forward(x);
         }

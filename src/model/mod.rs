@@ -3,6 +3,7 @@
 
 pub mod attention;
 mod block;
+mod embedding;
 mod gpt;
 mod mlp;
 pub mod norm;
@@ -11,6 +12,7 @@ mod product;
 
 pub use attention::{AttentionBackend, AttentionKind};
 pub use block::{Block, BlockConfig};
+pub use embedding::{embed, EmbeddingBackend, EMBEDDING_GRAD_ENV, MAX_DENSE_VOCAB};
 pub use gpt::{Gpt, GptConfig};
 pub use mlp::{Mlp, MlpConfig};
 pub use norm::NormBackend;
@@ -64,10 +66,11 @@ impl<B: Backend> Net<B> {
 }
 
 /// What the models' forward passes need of a backend: the custom autodiff operations of
-/// [`attention`] and [`norm`] (every autodiff backend has them).
-pub trait ModelBackend: AttentionBackend + NormBackend + LinearBackend {}
+/// [`attention`], [`norm`], the linear layers' products and the token embedding (every
+/// autodiff backend has them).
+pub trait ModelBackend: AttentionBackend + NormBackend + LinearBackend + EmbeddingBackend {}
 
-impl<B: AttentionBackend + NormBackend + LinearBackend> ModelBackend for B {}
+impl<B: AttentionBackend + NormBackend + LinearBackend + EmbeddingBackend> ModelBackend for B {}
 
 impl<B: ModelBackend> Net<B> {
     /// Mean next-character cross-entropy of a batch.

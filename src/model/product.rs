@@ -90,6 +90,13 @@ pub trait ProductBackend: Backend {
     fn product(a: FloatTensor<Self>, b: FloatTensor<Self>, form: Form) -> FloatTensor<Self> {
         burn_product::<Self>(a, b, form)
     }
+
+    /// Whether an embedding's gradient pays as a product with a one-hot matrix
+    /// (super::embedding) rather than burn's scatter: not by default (on the CPU the
+    /// product's `vocab` times more arithmetic costs more than the scatter).
+    fn dense_embedding_grad() -> bool {
+        false
+    }
 }
 
 impl ProductBackend for burn::backend::Flex {}
@@ -97,6 +104,10 @@ impl ProductBackend for burn::backend::Flex {}
 /// burn's fusion backend: the product as a custom operation of the backend it wraps
 /// (fused kernels before it are run first; its output is a plain tensor to later ones).
 impl<B: burn_fusion::FusionBackend + ProductBackend> ProductBackend for burn_fusion::Fusion<B> {
+    fn dense_embedding_grad() -> bool {
+        B::dense_embedding_grad()
+    }
+
     fn product(a: FloatTensor<Self>, b: FloatTensor<Self>, form: Form) -> FloatTensor<Self> {
         use burn_fusion::stream::{Operation, OperationStreams};
         use burn_fusion::FusionRuntime;

@@ -1,0 +1,215 @@
+//! The token embedding with its gradient as a matrix product (issue 29).
+//!
+//! burn 0.21's embedding gradient is `select_assign` into a zero table: on CUDA its kernel
+//! runs one thread per column of the table (512 threads on the gpu config), each adding
+//! all 16,384 rows of the batch one after another. The committed profile
+//! (docs/results/2026-11-30-h200-step-profile) has it at 7.3 ms of a 93.6 ms f32 step for
+//! the two embeddings, in 2 launches.
+//!
+//! Here the gradient of the table is onehot(tokens)ᵀ·dY, `[vocab, n]·[n, d]`, on the
+//! backend's matrix product ([`ProductBackend::product`], cuBLAS where that is on): for a
+//! character vocabulary (oomlab's is 47) that is a small product; the one-hot matrix
+//! (`n × vocab` in dY's dtype) lives only during the backward pass. The forward pass is
+//! burn's gather, as before; the operation keeps the indices and the table's row count
+//! (burn's keeps the table itself).
+//!
+//! An earlier try (docs/results/2026-12-04-h200-embed-grad, reverted: no gain beyond the
+//! noise of one sample) got the same gradient with `c − detach(c)`, `c` = onehot·table:
+//! a product and element-wise kernels more in every forward pass. This operation adds
+//! nothing to the forward pass.
+//!
+//! Where it runs: backends whose [`ProductBackend::dense_embedding_grad`] says so (CUDA;
+//! on the CPU the product's `vocab` times more arithmetic would not pay), vocabularies of
+//! at most [`MAX_DENSE_VOCAB`] tokens, and not with `OOMLAB_EMBEDDING_GRAD=scatter` (burn's
+//! own, kept to measure against). The position embedding needs none of it ([`positions`]):
+//! every sequence starts at position 0, so the model adds the table's first `seq_len` rows
+//! to each, and the gradient is a sum over the batch.
+
+use burn::backend::autodiff::checkpoint::base::Checkpointer;
+use burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy;
+use burn::backend::autodiff::grads::Gradients;
+use burn::backend::autodiff::ops::{Backward, Ops, OpsKind};
+use burn::backend::Autodiff;
+use burn::nn::Embedding;
+use burn::prelude::*;
+use burn::tensor::ops::{FloatTensor, IntTensor};
+use burn::tensor::{FloatDType, TensorMetadata, TensorPrimitive};
+
+use super::{Form, ProductBackend};
+
+/// The largest vocabulary whose gradient runs as a product: the one-hot matrix is
+/// `tokens × vocab` elements for the backward pass (16,384 × 512 f32, 32 MiB, on the gpu
+/// config's batch).
+pub const MAX_DENSE_VOCAB: usize = 512;
+
+/// The variable that keeps burn's own embedding gradient (`scatter`).
+pub const EMBEDDING_GRAD_ENV: &str = "OOMLAB_EMBEDDING_GRAD";
+
+/// Whether `OOMLAB_EMBEDDING_GRAD=scatter` asks for burn's own gradient (read once).
+fn scatter_asked() -> bool {
+    static SCATTER: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *SCATTER.get_or_init(|| std::env::var(EMBEDDING_GRAD_ENV).is_ok_and(|v| v == "scatter"))
+}
+
+/// A backend that can run [`embed`]'s operation: every autodiff backend over a
+/// [`ProductBackend`].
+pub trait EmbeddingBackend: Backend {
+    /// Whether the gradient as a product pays on this backend.
+    fn dense_embedding_grad() -> bool;
+
+    /// The rows of `weights` the indices name, with the table's gradient as
+    /// onehot(indices)ᵀ·dY.
+    ///
+    /// # Shapes
+    /// - weights: `[vocab, d]`
+    /// - indices: `[n]`
+    /// - output: `[n, d]`
+    fn embedding_dense_grad(
+        weights: FloatTensor<Self>,
+        indices: IntTensor<Self>,
+    ) -> FloatTensor<Self>;
+}
+
+impl<B: ProductBackend, C: CheckpointStrategy> EmbeddingBackend for Autodiff<B, C> {
+    fn dense_embedding_grad() -> bool {
+        B::dense_embedding_grad()
+    }
+
+    fn embedding_dense_grad(
+        weights: FloatTensor<Self>,
+        indices: IntTensor<Self>,
+    ) -> FloatTensor<Self> {
+        #[derive(Debug)]
+        struct DenseGrad;
+
+        impl<B: ProductBackend> Backward<B, 1> for DenseGrad {
+            /// The indices and the table's row count.
+            type State = (IntTensor<B>, usize);
+
+            fn backward(
+                self,
+                ops: Ops<Self::State, 1>,
+                grads: &mut Gradients,
+                _checkpointer: &mut Checkpointer,
+            ) {
+                let [node] = ops.parents;
+                let grad = grads.consume::<B>(&ops.node);
+                let (indices, vocab) = ops.state;
+                if let Some(node) = node {
+                    grads.register::<B>(node.id, table_grad::<B>(grad, indices, vocab));
+                }
+            }
+        }
+
+        let vocab = weights.primitive.shape()[0];
+        let rows = |w: FloatTensor<B>, i: IntTensor<B>| {
+            let d = w.shape()[1];
+            let n = i.shape()[0];
+            B::float_reshape(B::embedding(w, B::int_reshape(i, [1, n].into())), [n, d].into())
+        };
+        match DenseGrad
+            .prepare::<C>([weights.node.clone()])
+            .compute_bound()
+            .stateful()
+        {
+            OpsKind::Tracked(prep) => prep.finish(
+                (indices.clone(), vocab),
+                rows(weights.primitive, indices),
+            ),
+            OpsKind::UnTracked(prep) => prep.finish(rows(weights.primitive, indices)),
+        }
+    }
+}
+
+/// onehot(indices)ᵀ·grad: `[vocab, d]` from grad `[n, d]` and indices `[n]`.
+fn table_grad<B: ProductBackend>(
+    grad: FloatTensor<B>,
+    indices: IntTensor<B>,
+    vocab: usize,
+) -> FloatTensor<B> {
+    let grad = Tensor::<B, 2>::from_primitive(TensorPrimitive::Float(grad));
+    let indices = Tensor::<B, 1, Int>::from_primitive(indices);
+    let n = indices.dims()[0];
+    let classes = Tensor::<B, 1, Int>::arange(0..vocab as i64, &indices.device());
+    let one_hot = indices
+        .reshape([n, 1])
+        .expand([n, vocab])
+        .equal(classes.reshape([1, vocab]).expand([n, vocab]))
+        .float()
+        .cast(FloatDType::from(grad.dtype()));
+    B::product(
+        one_hot.into_primitive().tensor(),
+        grad.into_primitive().tensor(),
+        Form::WeightGrad,
+    )
+}
+
+/// The position embedding's rows for `batch` sequences of `seq_len` tokens, each starting
+/// at position 0: the table's first `seq_len` rows, `[1, seq_len, d]`, added to every
+/// sequence by broadcasting (its gradient a sum over the batch). With
+/// `OOMLAB_EMBEDDING_GRAD=scatter`, burn's embedding of the repeated positions,
+/// `[batch, seq_len, d]`, as before (its gradient burn's scatter).
+pub fn positions<B: Backend>(layer: &Embedding<B>, batch: usize, seq_len: usize) -> Tensor<B, 3> {
+    if scatter_asked() {
+        let device = layer.weight.device();
+        let positions = Tensor::<B, 1, Int>::arange(0..seq_len as i64, &device)
+            .reshape([1, seq_len])
+            .repeat_dim(0, batch);
+        return layer.forward(positions);
+    }
+    layer.weight.val().slice([0..seq_len]).unsqueeze_dim::<3>(0)
+}
+
+/// `layer.forward(inputs)`, with the table's gradient as a product where
+/// [`EmbeddingBackend::dense_embedding_grad`] says it pays and the vocabulary is at most
+/// [`MAX_DENSE_VOCAB`].
+///
+/// # Shapes
+/// - inputs: `[batch, seq_len]`
+/// - output: `[batch, seq_len, d]`
+pub fn embed<B: EmbeddingBackend>(layer: &Embedding<B>, inputs: Tensor<B, 2, Int>) -> Tensor<B, 3> {
+    let [vocab, d] = layer.weight.dims();
+    if !B::dense_embedding_grad() || vocab > MAX_DENSE_VOCAB || scatter_asked() {
+        return layer.forward(inputs);
+    }
+    let [batch, seq_len] = inputs.dims();
+    let rows = B::embedding_dense_grad(
+        layer.weight.val().into_primitive().tensor(),
+        inputs.reshape([batch * seq_len]).into_primitive(),
+    );
+    Tensor::<B, 2>::from_primitive(TensorPrimitive::Float(rows)).reshape([batch, seq_len, d])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::CpuBackend;
+    use burn::nn::EmbeddingConfig;
+    use burn::tensor::Distribution;
+
+    type B = CpuBackend;
+
+    #[test]
+    fn the_dense_gradient_equals_burns_scatter() {
+        let device = Default::default();
+        let layer = EmbeddingConfig::new(7, 5).init::<B>(&device);
+        // Repeated ids (3 three times, 0 three times) and ids never used (2, 4, 5).
+        let ids = Tensor::<B, 2, Int>::from_data([[0, 3, 3, 6], [1, 3, 0, 0]], &device);
+        let upstream = Tensor::<B, 3>::random([2, 4, 5], Distribution::Default, &device);
+        let rows = B::embedding_dense_grad(
+            layer.weight.val().into_primitive().tensor(),
+            ids.clone().reshape([8]).into_primitive(),
+        );
+        let ours = Tensor::<B, 2>::from_primitive(TensorPrimitive::Float(rows)).reshape([2, 4, 5]);
+        let theirs = layer.forward(ids);
+        ours.to_data()
+            .assert_approx_eq::<f32>(&theirs.to_data(), burn::tensor::Tolerance::default());
+        let g1 = (ours * upstream.clone()).sum().backward();
+        let g2 = (theirs * upstream).sum().backward();
+        let dw = |g: &_| layer.weight.val().grad(g).unwrap();
+        let (d1, d2) = (dw(&g1), dw(&g2));
+        assert!(d2.clone().abs().sum().into_scalar() > 0.0);
+        d1.to_data()
+            .assert_approx_eq::<f32>(&d2.to_data(), burn::tensor::Tolerance::default());
+    }
+}
