@@ -15,9 +15,9 @@
 #    OOMLAB_CUBLAS_ORDER=host and with OOMLAB_CUBLAS=1 OOMLAB_CUBLAS_API=lt (cuBLASLt)
 #    (VARIANTS narrows these three: default "cublas-device cublas-host cublas-lt"; also
 #    cublas-memops: OOMLAB_FENCE_STREAM=memops, cuBLAS's side of the fence by stream memory
-#    operations, the default before 2026-12-04's fence-kernels run; scatter and
-#    cublas-scatter: OOMLAB_EMBEDDING_GRAD=scatter, burn's embedding gradients, without and
-#    with cuBLAS), and
+#    operations, the default before 2026-12-04's fence-kernels run; dense and
+#    cublas-dense: OOMLAB_EMBEDDING_GRAD=dense, the embeddings' gradients without burn's
+#    scatter, without and with cuBLAS), and
 #    PyTorch f32 SDPA and AMP bf16 SDPA; $REPEATS (default 2)
 #    repeats of $STEPS (default 20) steps, interleaved, until $BUDGET s (default 560);
 #    PRECISIONS (default "f32 bf16") narrows the rows (e.g. PRECISIONS=bf16 CONFIG=h200);
@@ -64,8 +64,8 @@ timeout $(( BUDGET - SECONDS - 10 )) python3 benches/paired.py --oomlab "$BIN" -
   --variant cublas-device:OOMLAB_CUBLAS=1 --variant cublas-host:OOMLAB_CUBLAS=1,OOMLAB_CUBLAS_ORDER=host \
   --variant cublas-lt:OOMLAB_CUBLAS=1,OOMLAB_CUBLAS_API=lt \
   --variant cublas-memops:OOMLAB_CUBLAS=1,OOMLAB_FENCE_STREAM=memops \
-  --variant scatter:OOMLAB_EMBEDDING_GRAD=scatter \
-  --variant cublas-scatter:OOMLAB_CUBLAS=1,OOMLAB_EMBEDDING_GRAD=scatter \
+  --variant dense:OOMLAB_EMBEDDING_GRAD=dense \
+  --variant cublas-dense:OOMLAB_CUBLAS=1,OOMLAB_EMBEDDING_GRAD=dense \
   --out "$R/paired" > "$R/paired-stdout.txt" 2>&1
 echo "exit: $?" >> "$LOG"
 [ -f "$R/paired/paired.md" ] || python3 benches/paired.py --tables-only --out "$R/paired" >> "$LOG" 2>&1

@@ -18,12 +18,22 @@
 //! a product and element-wise kernels more in every forward pass. This operation adds
 //! nothing to the forward pass.
 //!
-//! Where it runs: backends whose [`ProductBackend::dense_embedding_grad`] says so (CUDA;
-//! on the CPU the product's `vocab` times more arithmetic would not pay), vocabularies of
-//! at most [`MAX_DENSE_VOCAB`] tokens, and not with `OOMLAB_EMBEDDING_GRAD=scatter` (burn's
-//! own, kept to measure against). The position embedding needs none of it ([`positions`]):
-//! every sequence starts at position 0, so the model adds the table's first `seq_len` rows
-//! to each, and the gradient is a sum over the batch.
+//! Where it runs: with `OOMLAB_EMBEDDING_GRAD=dense`, on backends whose
+//! [`ProductBackend::dense_embedding_grad`] says so (CUDA; on the CPU the product's `vocab`
+//! times more arithmetic would not pay), for vocabularies of at most [`MAX_DENSE_VOCAB`]
+//! tokens. The position embedding then needs none of it ([`embed`]): every sequence
+//! starts at position 0, so the model adds the table's first `seq_len` rows to each, and
+//! the gradient is a sum over the batch.
+//!
+//! Opt-in, measured (docs/results/2026-12-04-h200-cublas-oom, call2): the `gpu` config's
+//! f32 step 4.7 ms faster on cubecl's products, AMP bf16 level. Not the default because
+//! the step's graph changes: the autotune results and compiled kernels oomlab ships for
+//! the H200 (kernels/nvidia-h200/) no longer cover it, so a fresh machine compiles and
+//! autotunes again, and an autotune that runs inside a step already out of memory fails
+//! every candidate and panics on burn's fusion thread, after which nothing runs (call3:
+//! `oomlab train --vram-budget 4GiB --batch 16384` ended with exit 1 instead of the
+//! detected out-of-memory failure). Rebuilding the pack with it on
+//! (`MODE=build bash scripts/gpu/run.sh first-result`, scripts/kernel-pack.py) comes first.
 
 use burn::backend::autodiff::checkpoint::base::Checkpointer;
 use burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy;
@@ -42,13 +52,13 @@ use super::{Form, ProductBackend};
 /// config's batch).
 pub const MAX_DENSE_VOCAB: usize = 512;
 
-/// The variable that keeps burn's own embedding gradient (`scatter`).
+/// The variable that turns the dense gradients on (`dense`).
 pub const EMBEDDING_GRAD_ENV: &str = "OOMLAB_EMBEDDING_GRAD";
 
-/// Whether `OOMLAB_EMBEDDING_GRAD=scatter` asks for burn's own gradient (read once).
-fn scatter_asked() -> bool {
-    static SCATTER: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *SCATTER.get_or_init(|| std::env::var(EMBEDDING_GRAD_ENV).is_ok_and(|v| v == "scatter"))
+/// Whether `OOMLAB_EMBEDDING_GRAD=dense` asks for the dense gradients (read once).
+fn dense_asked() -> bool {
+    static DENSE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *DENSE.get_or_init(|| std::env::var(EMBEDDING_GRAD_ENV).is_ok_and(|v| v == "dense"))
 }
 
 /// A backend that can run [`embed`]'s operation: every autodiff backend over a
@@ -144,40 +154,47 @@ fn table_grad<B: ProductBackend>(
     )
 }
 
-/// The position embedding's rows for `batch` sequences of `seq_len` tokens, each starting
-/// at position 0: the table's first `seq_len` rows, `[1, seq_len, d]`, added to every
-/// sequence by broadcasting (its gradient a sum over the batch). With
-/// `OOMLAB_EMBEDDING_GRAD=scatter`, burn's embedding of the repeated positions,
-/// `[batch, seq_len, d]`, as before (its gradient burn's scatter).
-pub fn positions<B: Backend>(layer: &Embedding<B>, batch: usize, seq_len: usize) -> Tensor<B, 3> {
-    if scatter_asked() {
-        let device = layer.weight.device();
-        let positions = Tensor::<B, 1, Int>::arange(0..seq_len as i64, &device)
-            .reshape([1, seq_len])
-            .repeat_dim(0, batch);
-        return layer.forward(positions);
-    }
-    layer.weight.val().slice([0..seq_len]).unsqueeze_dim::<3>(0)
-}
-
-/// `layer.forward(inputs)`, with the table's gradient as a product where
-/// [`EmbeddingBackend::dense_embedding_grad`] says it pays and the vocabulary is at most
-/// [`MAX_DENSE_VOCAB`].
+/// The token rows plus the position rows of a batch of sequences that each start at
+/// position 0.
+///
+/// Without `OOMLAB_EMBEDDING_GRAD=dense`: burn's two embeddings, the positions repeated
+/// for every sequence (both gradients burn's scatter), the operations in the order the
+/// shipped autotune results and kernels were measured with. With it: the token rows by
+/// [`EmbeddingBackend::embedding_dense_grad`] (where the backend says it pays and the
+/// vocabulary is at most [`MAX_DENSE_VOCAB`]) and the position table's first `seq_len`
+/// rows added to every sequence by broadcasting (its gradient a sum over the batch).
 ///
 /// # Shapes
 /// - inputs: `[batch, seq_len]`
 /// - output: `[batch, seq_len, d]`
-pub fn embed<B: EmbeddingBackend>(layer: &Embedding<B>, inputs: Tensor<B, 2, Int>) -> Tensor<B, 3> {
-    let [vocab, d] = layer.weight.dims();
-    if !B::dense_embedding_grad() || vocab > MAX_DENSE_VOCAB || scatter_asked() {
-        return layer.forward(inputs);
-    }
+pub fn embed<B: EmbeddingBackend>(
+    tokens: &Embedding<B>,
+    positions: &Embedding<B>,
+    inputs: Tensor<B, 2, Int>,
+) -> Tensor<B, 3> {
     let [batch, seq_len] = inputs.dims();
-    let rows = B::embedding_dense_grad(
-        layer.weight.val().into_primitive().tensor(),
-        inputs.reshape([batch * seq_len]).into_primitive(),
-    );
-    Tensor::<B, 2>::from_primitive(TensorPrimitive::Float(rows)).reshape([batch, seq_len, d])
+    if !dense_asked() {
+        let device = inputs.device();
+        let ids = Tensor::<B, 1, Int>::arange(0..seq_len as i64, &device)
+            .reshape([1, seq_len])
+            .repeat_dim(0, batch);
+        return tokens.forward(inputs) + positions.forward(ids);
+    }
+    let [vocab, d] = tokens.weight.dims();
+    let rows = if B::dense_embedding_grad() && vocab <= MAX_DENSE_VOCAB {
+        let rows = B::embedding_dense_grad(
+            tokens.weight.val().into_primitive().tensor(),
+            inputs.reshape([batch * seq_len]).into_primitive(),
+        );
+        Tensor::<B, 2>::from_primitive(TensorPrimitive::Float(rows)).reshape([batch, seq_len, d])
+    } else {
+        tokens.forward(inputs)
+    };
+    rows + positions
+        .weight
+        .val()
+        .slice([0..seq_len])
+        .unsqueeze_dim::<3>(0)
 }
 
 #[cfg(test)]

@@ -71,9 +71,7 @@ impl<B: super::ModelBackend> Gpt<B> {
     /// - inputs: `[batch, seq_len]`
     /// - output: `[batch, seq_len, vocab]`
     pub fn forward(&self, inputs: Tensor<B, 2, Int>) -> Tensor<B, 3> {
-        let [batch, seq_len] = inputs.dims();
-        let positions = super::embedding::positions(&self.position, batch, seq_len);
-        let mut x = super::embed(&self.token, inputs) + positions;
+        let mut x = super::embed(&self.token, &self.position, inputs);
         for block in &self.blocks {
             x = block.forward(x);
         }
