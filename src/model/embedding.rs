@@ -25,15 +25,13 @@
 //! starts at position 0, so the model adds the table's first `seq_len` rows to each, and
 //! the gradient is a sum over the batch.
 //!
-//! Opt-in, measured (docs/results/2026-12-04-h200-cublas-oom, call2): the `gpu` config's
-//! f32 step 4.7 ms faster on cubecl's products, AMP bf16 level. Not the default because
-//! the step's graph changes: the autotune results and compiled kernels oomlab ships for
-//! the H200 (kernels/nvidia-h200/) no longer cover it, so a fresh machine compiles and
-//! autotunes again, and an autotune that runs inside a step already out of memory fails
-//! every candidate and panics on burn's fusion thread, after which nothing runs (call3:
-//! `oomlab train --vram-budget 4GiB --batch 16384` ended with exit 1 instead of the
-//! detected out-of-memory failure). Rebuilding the pack with it on
-//! (`MODE=build bash scripts/gpu/run.sh first-result`, scripts/kernel-pack.py) comes first.
+//! Opt-in, measured (docs/results/2026-12-04-h200-cublas-oom): the `gpu` config's f32
+//! step 4.3 ms faster on cubecl's products, AMP bf16 level. Not the default because it
+//! changes the step's fused graph, which the autotune results and kernels oomlab ships for
+//! the H200 (kernels/nvidia-h200/) were measured without: on a fresh machine with it on,
+//! tests/gpu/oom.rs reached its time limit where it passes without it. Rebuilding the
+//! pack with it on (`MODE=build bash scripts/gpu/run.sh first-result`,
+//! scripts/kernel-pack.py) comes first.
 
 use burn::backend::autodiff::checkpoint::base::Checkpointer;
 use burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy;
@@ -115,17 +113,19 @@ impl<B: ProductBackend, C: CheckpointStrategy> EmbeddingBackend for Autodiff<B, 
         let rows = |w: FloatTensor<B>, i: IntTensor<B>| {
             let d = w.shape()[1];
             let n = i.shape()[0];
-            B::float_reshape(B::embedding(w, B::int_reshape(i, [1, n].into())), [n, d].into())
+            B::float_reshape(
+                B::embedding(w, B::int_reshape(i, [1, n].into())),
+                [n, d].into(),
+            )
         };
         match DenseGrad
             .prepare::<C>([weights.node.clone()])
             .compute_bound()
             .stateful()
         {
-            OpsKind::Tracked(prep) => prep.finish(
-                (indices.clone(), vocab),
-                rows(weights.primitive, indices),
-            ),
+            OpsKind::Tracked(prep) => {
+                prep.finish((indices.clone(), vocab), rows(weights.primitive, indices))
+            }
             OpsKind::UnTracked(prep) => prep.finish(rows(weights.primitive, indices)),
         }
     }

@@ -510,9 +510,17 @@ fn drive<B: super::TrainBackend>(
             let stepped = contained(|| trainer.step(step));
             journal.leave();
             let Some(outcome) = stepped else {
-                reason = StopReason::Failed(format!(
-                    "the backend panicked during step {step} (see the message above on stderr); on CUDA this follows an out-of-memory failure that burn could not recover from. Try a smaller --batch, or auto-halve with the kernel cache warm"
-                ));
+                // What the detector saw during the step tells why the backend broke.
+                let seen = kit
+                    .instruments
+                    .detector
+                    .check(step, crate::oom::Phase::Step);
+                if let Some(event) = &seen {
+                    let seconds = attempt_started.elapsed().as_secs_f64();
+                    let note = format!("stop: {}", panic_after_oom_note());
+                    log_attempt(AttemptRecord::oom(plan, event, seconds, note), observer);
+                }
+                (reason, gave_up) = stop_after_panic(step, seen);
                 poisoned = true;
                 break 'steps;
             };
@@ -624,6 +632,32 @@ fn drive<B: super::TrainBackend>(
         checkpoints: checkpointer.map(|c| c.report()),
         leak: Some(leak.report()),
         stopped_during: None,
+    }
+}
+
+/// Why nothing can retry a step whose out-of-memory failure broke the backend.
+fn panic_after_oom_note() -> &'static str {
+    "burn's backend panicked after this failure (the messages above on stderr) and cannot run anything more in this process, so no strategy can retry the step here. Run again with a smaller --batch, or with --strategy auto-halve once the kernel cache holds this shape's kernels and autotune results (a new shape is autotuned inside the failing step, which burn 0.21's CUDA backend does not survive)"
+}
+
+/// The run's stop after the backend panicked during `step`: out of memory when the
+/// detector saw a failure in that step (exit 3 and the event in the summary, though the
+/// device can no longer be read), else a failure.
+fn stop_after_panic(
+    step: usize,
+    seen: Option<crate::oom::OomEvent>,
+) -> (StopReason, Option<String>) {
+    match seen {
+        Some(event) => (
+            StopReason::OutOfMemory(Box::new(event)),
+            Some(panic_after_oom_note().to_string()),
+        ),
+        None => (
+            StopReason::Failed(format!(
+                "the backend panicked during step {step} (see the message above on stderr), and oomlab's detector saw no out-of-memory failure in it"
+            )),
+            None,
+        ),
     }
 }
 
@@ -760,6 +794,22 @@ mod tests {
 
     struct Quiet;
     impl StepObserver for Quiet {}
+
+    #[test]
+    fn a_panic_after_a_detected_oom_stops_as_out_of_memory_else_as_a_failure() {
+        use crate::oom::OomDetector;
+        let event = ScriptedDetector::new(vec![(2, Phase::Step)])
+            .check(2, Phase::Step)
+            .unwrap();
+        let (reason, why) = stop_after_panic(2, Some(event.clone()));
+        assert_eq!(reason, StopReason::OutOfMemory(Box::new(event)));
+        assert!(why.unwrap().contains("no strategy can retry"));
+        let (reason, why) = stop_after_panic(2, None);
+        assert!(
+            matches!(&reason, StopReason::Failed(m) if m.contains("during step 2") && m.contains("saw no out-of-memory"))
+        );
+        assert_eq!(why, None);
+    }
 
     #[test]
     fn an_oom_later_in_the_run_is_handled_the_same_way() {
