@@ -193,7 +193,7 @@ pub fn embed<B: EmbeddingBackend>(
     rows + positions
         .weight
         .val()
-        .slice([0..seq_len])
+        .narrow(0, 0, seq_len)
         .unsqueeze_dim::<3>(0)
 }
 
