@@ -3,8 +3,9 @@
 //! burn 0.21's embedding gradient is `select_assign` into a zero table: on CUDA its kernel
 //! runs one thread per column of the table (512 threads on the gpu config), each adding
 //! all 16,384 rows of the batch one after another. The committed profile
-//! (docs/results/2026-11-30-h200-step-profile) has it at 7.3 ms of a 93.6 ms f32 step for
-//! the two embeddings, in 2 launches.
+//! (docs/results/2026-11-30-h200-step-profile) has that kernel at 7.3 ms of a 93.6 ms f32
+//! step in 2 launches; the earlier try below found one of them (4.0 ms) not an
+//! embedding's.
 //!
 //! Here the gradient of the table is onehot(tokens)ᵀ·dY, `[vocab, n]·[n, d]`, on the
 //! backend's matrix product ([`ProductBackend::product`], cuBLAS where that is on): for a
