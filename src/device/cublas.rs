@@ -22,8 +22,9 @@
 //! `allow_tf32`), bf16 and f16 with f32 accumulation. libcublas is loaded at run time
 //! (cudarc's dynamic loading, from the library path: the CUDA toolkit's `lib64`, which
 //! oomlab adds for NVRTC); where it does not load, or the dtype has no cuBLAS type, burn's
-//! matmul runs instead ([`engine`] says which). Opt-in (`OOMLAB_CUBLAS=1`) until oomlab's
-//! out-of-memory experiments have run with it.
+//! matmul runs instead ([`engine`] says which). Opt-in (`OOMLAB_CUBLAS=1`): its steps were
+//! not steady in every call, and with it `train --vram-budget` ended in a segmentation
+//! fault after an out-of-memory failure (docs/results/2026-12-04-h200-cublas-oom).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -159,7 +160,7 @@ pub fn engine() -> String {
     } else if custom_products() {
         format!("matrix products: cubecl ({CUSTOM_PRODUCTS_ENV}=1, but libcublas is not on the library path)")
     } else {
-        format!("matrix products: cubecl ({CUSTOM_PRODUCTS_ENV}=1 runs them on cuBLAS: faster products, slower steps here)")
+        format!("matrix products: cubecl ({CUSTOM_PRODUCTS_ENV}=1 runs them on cuBLAS: faster steps on the H200 in most runs, not yet the default)")
     }
 }
 

@@ -80,8 +80,8 @@ pub const STREAM_SIDE_ENV: &str = "OOMLAB_FENCE_STREAM";
 /// Measured on the H200 (docs/results/2026-12-04-h200-fence-kernels): with the memory
 /// operations every product took the host-sync path, which a failed stream wait falls back
 /// to (the timing shows it: cubecl's wait never launched, the stream idle right after its
-/// "wait", the context synchronized); the binaries of that run did not print the error,
-/// later ones print it once. With the kernels the host stays ahead of the GPU and the
+/// "wait", the context synchronized). The error, printed once since:
+/// `cuStreamWaitValue32: CUDA_ERROR_INVALID_VALUE` (docs/results/2026-12-04-h200-cublas-oom). With the kernels the host stays ahead of the GPU and the
 /// `gpu` config's f32 step went from 86.7 to 74.6 ms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StreamSide {

@@ -12,10 +12,12 @@
 //! stream forces around each call is still faster than cubecl's, measured alone
 //! (docs/results/2026-12-04-h200-gemm-handshake, benches/gemm_handshake.rs).
 //!
-//! Opt-in (`OOMLAB_CUBLAS=1`, [`custom_products`]): in the whole training step the host's
-//! calls around each product cost more than cuBLAS saves at the gpu config's sizes, with
-//! host syncs or without (docs/results/2026-12-04-h200-cublas-order). Without it
-//! [`linear`] is burn's `Linear::forward`, as before.
+//! Opt-in (`OOMLAB_CUBLAS=1`, [`custom_products`]; src/device/cublas.rs says why): in the
+//! whole training step it went from slower (docs/results/2026-12-04-h200-cublas-order,
+//! where every product fell back to host syncs) to 0.85x cubecl's `gpu` f32 step in two of
+//! three paired calls (docs/results/2026-12-04-h200-fence-kernels,
+//! docs/results/2026-12-04-h200-cublas-oom). Without it [`linear`] is burn's
+//! `Linear::forward`, as before.
 //!
 //! The backends: [`ProductBackend`] has burn's matmul as its default; the CUDA backend
 //! (`CubeBackend<CudaRuntime>`) overrides it with [`crate::device::cublas`] where the
