@@ -14,7 +14,7 @@
 //!
 //! Opt-in (`OOMLAB_CUBLAS=1`, [`custom_products`]; src/device/cublas.rs says why): in the
 //! whole training step it went from slower (docs/results/2026-12-04-h200-cublas-order,
-//! where every product fell back to host syncs) to 0.85x cubecl's `gpu` f32 step in two of
+//! where every product fell back to host syncs) to 0.85-0.86x cubecl's `gpu` f32 step in two of
 //! three paired calls (docs/results/2026-12-04-h200-fence-kernels,
 //! docs/results/2026-12-04-h200-cublas-oom). Without it [`linear`] is burn's
 //! `Linear::forward`, as before.
