@@ -35,6 +35,10 @@ Per row the worker measures, after gc.collect + empty_cache + reset_peak_memory_
                          from just before the build to after the last step (null where
                          NVML does not list this PID, e.g. a container's PID namespace);
                          peak_nvml_device_used_bytes is the device-wide figure
+  allocated_at_start_bytes / reserved_at_start_bytes  what an earlier row of the same
+                         worker left allocated / reserved after gc.collect + empty_cache
+                         (it counts in the row's peaks), with alive_at_start: the largest
+                         CUDA tensors the garbage collector reaches and their referrers
   context_nvml_bytes     NVML used for this PID minus memory_reserved after torch.cuda.init
                          and a tiny matmul (the CUDA context and the libraries' own), the
                          same in every row of a worker
@@ -413,6 +417,28 @@ def memory_now():
     return out
 
 
+def cuda_tensors_alive(limit=8):
+    """The largest CUDA tensors the garbage collector can reach: shape, dtype, bytes, and
+    the types of the objects that refer to each (to find what an earlier row left)."""
+    import torch
+    found = []
+    for o in gc.get_objects():
+        try:
+            if isinstance(o, torch.Tensor) and o.is_cuda:
+                found.append(o)
+        except Exception:
+            continue
+    found.sort(key=lambda t: -t.untyped_storage().nbytes())
+    out = []
+    for t in found[:limit]:
+        refs = [type(r).__name__ for r in gc.get_referrers(t)
+                if r is not found and not isinstance(r, type(sys._getframe()))][:6]
+        out.append({"shape": list(t.shape), "dtype": str(t.dtype),
+                    "bytes": int(t.untyped_storage().nbytes()), "referrers": refs})
+    del found
+    return out
+
+
 class PeakSampler:
     """Peak of NVML's used memory (this PID, and the device) on a thread, every 5 ms."""
 
@@ -638,6 +664,11 @@ class Worker:
         gc.collect()
         torch.cuda.empty_cache()
         torch.cuda.reset_peak_memory_stats()
+        # What an earlier row of this worker left behind (0 where nothing is): it counts
+        # in this row's reserved peak, and the trace run showed 130-264 MiB of it.
+        row["allocated_at_start_bytes"] = int(torch.cuda.memory_allocated())
+        row["reserved_at_start_bytes"] = int(torch.cuda.memory_reserved())
+        row["alive_at_start"] = cuda_tensors_alive() if row["allocated_at_start_bytes"] else []
         sampler = PeakSampler(self.nvml)
         marks = []
         if TRACE:
