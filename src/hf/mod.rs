@@ -6,8 +6,10 @@
 //! - [`shape`]: config.json to shapes and the parameter count.
 //! - [`memory`]: what PyTorch keeps, term by term, and when it peaks.
 //! - [`measured`]: the allocator's slack and the CUDA context, read from the H200 run.
+//! - [`allocator`]: PyTorch's caching allocator as a model (segments from tensors).
 //! - [`report`]: the table, the largest micro-batch, the smallest card, what to change.
 
+pub mod allocator;
 pub mod measured;
 pub mod memory;
 pub mod report;
