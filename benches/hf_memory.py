@@ -249,6 +249,50 @@ elif os.environ.get("HF_MEMORY_SET") == "trace":
     }
     SEARCH = {}
 
+# HF_MEMORY_SET=expandable: every checkpointed row of the four earlier runs (their reserved
+# over allocated spans 1.05-1.37 where the allocator places AdamW's state in the logits'
+# segments or not) and a few without, to run once with the default allocator and once
+# with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True in the same call.
+elif os.environ.get("HF_MEMORY_SET") == "expandable":
+    PLAN = {
+        "gpt2": [
+            ("f32", 8, 1024, True),
+            ("amp-bf16", 4, 1024, True),
+            ("amp-bf16", 16, 1024, True),
+            ("bf16", 24, 1024, True),
+            ("f32", 16, 512, False),
+            ("amp-bf16", 32, 512, False),
+        ],
+        "gpt2-medium": [
+            ("f32", 8, 1024, True),
+            ("f32", 16, 1024, True),
+            ("amp-bf16", 8, 1024, True),
+            ("amp-bf16", 12, 1024, False),
+        ],
+        "qwen2.5-0.5b": [
+            ("f32", 2, 1024, True),
+            ("f32", 4, 1024, True),
+            ("amp-bf16", 4, 1024, True),
+            ("amp-bf16", 8, 1024, True),
+            ("bf16", 8, 1024, True),
+            ("amp-bf16", 4, 2048, False),
+            ("bf16", 8, 1024, False),
+        ],
+        "llama-3.2-1b": [
+            ("f32", 2, 1024, True),
+            ("f32", 3, 1024, True),
+            ("f32", 4, 1024, True),
+            ("amp-bf16", 6, 1024, True),
+            ("amp-bf16", 8, 1024, True),
+            ("amp-bf16", 16, 1024, True),
+            ("bf16", 8, 1024, True),
+            ("bf16", 16, 1024, True),
+            ("amp-bf16", 2, 4096, False),
+            ("bf16", 8, 1024, False),
+        ],
+    }
+    SEARCH = {}
+
 # HF_MEMORY_TRACE=1: per row, the caching allocator's event trace
 # (torch.cuda.memory._record_memory_history, no stack traces) from before the build to
 # the last step, written to DIR/traces/<row>.tsv.gz: one line per event, `action addr
