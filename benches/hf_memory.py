@@ -35,10 +35,11 @@ Per row the worker measures, after gc.collect + empty_cache + reset_peak_memory_
                          from just before the build to after the last step (null where
                          NVML does not list this PID, e.g. a container's PID namespace);
                          peak_nvml_device_used_bytes is the device-wide figure
-  allocated_at_start_bytes / reserved_at_start_bytes  what an earlier row of the same
-                         worker left allocated / reserved after gc.collect + empty_cache
-                         (it counts in the row's peaks), with alive_at_start: the largest
-                         CUDA tensors the garbage collector reaches and their referrers
+  allocated_at_start_bytes / reserved_at_start_bytes  allocated / reserved when the row
+                         starts: after gc.collect, dropping cuBLAS's workspaces (an earlier
+                         row's pin its segments), empty_cache and the context's matmul again,
+                         as in a fresh process; with alive_at_start: the largest CUDA
+                         tensors the garbage collector reaches and their referrers
   context_nvml_bytes     NVML used for this PID minus memory_reserved after torch.cuda.init
                          and a tiny matmul (the CUDA context and the libraries' own), the
                          same in every row of a worker
@@ -706,13 +707,26 @@ class Worker:
         phase = "build"
         failure = None
         gc.collect()
+        # cuBLAS keeps a workspace per thread and stream in the caching allocator: the one
+        # of the autograd thread, made during an earlier row's backward pass, pins that
+        # row's segment, which empty_cache cannot give back (up to 1 GiB seen before a
+        # worker's later rows: docs/results/2026-12-04-h200-hf-expandable). Drop them all,
+        # then make the main thread's again as a fresh process makes it (init_context's
+        # matmul), so each row starts as the first row of a fresh process does.
+        clear = getattr(torch._C, "_cuda_clearCublasWorkspaces", None)
+        if clear is not None:
+            clear()
         torch.cuda.empty_cache()
+        (torch.ones(64, 64, device="cuda") @ torch.ones(64, 64, device="cuda")).sum().item()
+        torch.cuda.synchronize()
         torch.cuda.reset_peak_memory_stats()
-        # What an earlier row of this worker left behind (0 where nothing is): it counts
-        # in this row's reserved peak, and the trace run showed 130-264 MiB of it.
+        # What an earlier row of this worker left behind (the context's workspace alone
+        # where nothing is): it counts in this row's reserved peak.
         row["allocated_at_start_bytes"] = int(torch.cuda.memory_allocated())
         row["reserved_at_start_bytes"] = int(torch.cuda.memory_reserved())
-        row["alive_at_start"] = cuda_tensors_alive() if row["allocated_at_start_bytes"] else []
+        row["alive_at_start"] = (cuda_tensors_alive()
+                                 if row["allocated_at_start_bytes"] > (row["reserved_at_context_bytes"] or 0)
+                                 else [])
         sampler = PeakSampler(self.nvml)
         marks = []
         if TRACE:
