@@ -5,12 +5,15 @@ Writes docs/results/2026-12-04-hf-estimate-validation.md.
   python3 scripts/hf-estimate-validation.py   (needs target/release/oomlab, or OOMLAB=path)
 
 It reads four runs of benches/hf_memory.py on the H200 (scripts/gpu/hf-estimate.sh), in
-docs/results/: 2026-12-04-h200-hf-validation/hf-memory (HF_MEMORY_SET=validation: counted),
-2026-12-04-h200-hf-optimizer-peak/holdout/hf-memory (optimizer-peak-holdout: counted),
+docs/results/: 2026-12-04-h200-hf-fresh-rows/validation/hf-memory (HF_MEMORY_SET=validation:
+counted), 2026-12-04-h200-hf-fresh-rows/holdout/hf-memory (optimizer-peak-holdout: counted),
 2026-12-04-h200-hf-optimizer-peak/design/hf-memory (optimizer-peak: the rows the
-optimizer-step rule of src/hf/memory.rs was read from: shown, not counted) and
-2026-12-04-h200-hf-estimate/hf-memory (the calibration run the constants of
-src/hf/measured.rs are read from by scripts/hf-calibrate.py: shown, not counted).
+optimizer-step rule of src/hf/memory.rs was read from: shown, not counted; measured before
+rows started from a fresh cache) and 2026-12-04-h200-hf-fresh-rows/calibration/hf-memory
+(the calibration set again; the constants of src/hf/measured.rs were read from its first
+run, 2026-12-04-h200-hf-estimate, by scripts/hf-calibrate.py: shown, not counted).
+The fresh-rows runs start every row as a fresh process's first row
+(docs/results/2026-12-04-h200-hf-fresh-rows/README.md says why).
 HF_VALIDATION_ONLY=FOLDER (e.g. holdout) keeps one run; HF_VALIDATION_OUT=PATH writes
 elsewhere (with OOMLAB=an older binary: the table as that commit predicted it). Each holds:
 - rows.jsonl: one training run per row (random weights, AdamW defaults, SDPA, 4 steps):
@@ -32,16 +35,21 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 R = os.path.join(ROOT, "docs", "results")
 OPT = os.path.join(R, "2026-12-04-h200-hf-optimizer-peak")
 # (folder, counted, heading, note)
-RUNS = [(os.path.join(R, "2026-12-04-h200-hf-validation", "hf-memory"), True, "Validation run",
-         "HF_MEMORY_SET=validation; its llama-3.2-1b f32 4 x 1024 row (a miss, -16.8%, before the optimizer-step rule) prompted the design set below"),
-        (os.path.join(OPT, "holdout", "hf-memory"), True, "Holdout of the optimizer-step rule",
-         "HF_MEMORY_SET=optimizer-peak-holdout, run in the same call as the design set and read after the rule was committed (f00a9b7); "
+FRESH = os.path.join(R, "2026-12-04-h200-hf-fresh-rows")
+RUNS = [(os.path.join(FRESH, "validation", "hf-memory"), True, "Validation run",
+         "HF_MEMORY_SET=validation, each row from a fresh cache; its first run (2026-12-04-h200-hf-validation), whose "
+         "llama-3.2-1b f32 4 x 1024 row (a miss, -16.8%, before the optimizer-step rule) prompted the design set below, "
+         "had rows after a worker's first start with an earlier row's segments"),
+        (os.path.join(FRESH, "holdout", "hf-memory"), True, "Holdout of the optimizer-step rule",
+         "HF_MEMORY_SET=optimizer-peak-holdout, each row from a fresh cache; first run in the same call as the design set "
+         "(2026-12-04-h200-hf-optimizer-peak/holdout) and read after the rule was committed (f00a9b7); "
          "the rule's 'which phase shaped the cache' condition was added after reading it (its llama-3.2-1b amp-bf16 6 x 1024 row): "
          "the table at f00a9b7 is 2026-12-04-h200-hf-optimizer-peak/holdout-at-f00a9b7.md"),
         (os.path.join(OPT, "design", "hf-memory"), False, "Design set of the optimizer-step rule (not counted)",
-         "HF_MEMORY_SET=optimizer-peak: the rows the rule was read from"),
-        (os.path.join(R, "2026-12-04-h200-hf-estimate", "hf-memory"), False, "Calibration run (not counted)",
-         "the run src/hf/measured.rs reads the allocator's slack and the context from (scripts/hf-calibrate.py)")]
+         "HF_MEMORY_SET=optimizer-peak: the rows the rule was read from (measured before rows started from a fresh cache)"),
+        (os.path.join(FRESH, "calibration", "hf-memory"), False, "Calibration set (not counted)",
+         "the rows src/hf/measured.rs's constants were read from (scripts/hf-calibrate.py, on their first run, "
+         "2026-12-04-h200-hf-estimate), run again from a fresh cache")]
 if os.environ.get("HF_VALIDATION_ONLY"):
     RUNS = [r for r in RUNS if os.path.basename(os.path.dirname(r[0])) == os.environ["HF_VALIDATION_ONLY"]]
 BIN = os.environ.get("OOMLAB", os.path.join(ROOT, "target", "release", "oomlab"))

@@ -3,6 +3,14 @@
 //! `python3 scripts/hf-calibrate.py`: the CUDA context outside the caching allocator, and
 //! how far the allocator's reserve runs over the allocated peak. The validation table
 //! (docs/results/2026-12-04-hf-estimate-validation.md) is made from another run.
+//!
+//! That run's rows after a worker's first began with an earlier row's segments in the
+//! cache; run again from a fresh cache (docs/results/2026-12-04-h200-hf-fresh-rows) the
+//! same rule gives the same context and checkpointing factor and 1.079 without
+//! checkpointing (its rows 0.977 .. 1.191: one pure-bf16 row needed one more logits
+//! segment). The constants stay as read: no factor holds every row within 10% once the
+//! allocator's placement adds a logits segment or not
+//! (docs/results/2026-12-04-h200-hf-allocator-trace).
 
 use crate::units::Bytes;
 
