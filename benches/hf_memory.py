@@ -250,6 +250,30 @@ elif os.environ.get("HF_MEMORY_SET") == "trace":
     }
     SEARCH = {}
 
+# HF_MEMORY_SET=trace2 (with HF_MEMORY_TRACE=1): the combinations the first trace set
+# lacks, for a model of the allocator's placements to be written against: GPT-2 under AMP
+# and pure bf16 with checkpointing, f32 grouped-query attention written out, an
+# optimizer-step peak, and the pure-bf16 rows without checkpointing whose reserve moved by
+# one logits segment between runs.
+elif os.environ.get("HF_MEMORY_SET") == "trace2":
+    PLAN = {
+        "gpt2": [
+            ("amp-bf16", 16, 1024, True),
+            ("bf16", 24, 1024, True),
+            ("f32", 8, 1024, False),
+            ("bf16", 8, 1024, False),
+        ],
+        "qwen2.5-0.5b": [
+            ("f32", 4, 1024, True),
+            ("bf16", 8, 1024, False),
+        ],
+        "llama-3.2-1b": [
+            ("f32", 4, 1024, True),
+            ("bf16", 8, 1024, False),
+        ],
+    }
+    SEARCH = {}
+
 # HF_MEMORY_SET=expandable: every checkpointed row of the four earlier runs (their reserved
 # over allocated spans 1.05-1.37 where the allocator places AdamW's state in the logits'
 # segments or not) and a few without, to run once with the default allocator and once
