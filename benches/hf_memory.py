@@ -250,6 +250,19 @@ elif os.environ.get("HF_MEMORY_SET") == "trace":
     }
     SEARCH = {}
 
+# HF_MEMORY_SET=search: the validation set's largest-batch searches alone (40 GiB card),
+# each from a fresh cache (fresh_cache; the searches of the first fresh-rows run began
+# with 180-536 MiB an earlier row had left reserved).
+elif os.environ.get("HF_MEMORY_SET") == "search":
+    PLAN = {}
+    SEARCH = {
+        "gpt2": ("amp-bf16", 1024, False),
+        "gpt2-medium": ("amp-bf16", 1024, False),
+        "qwen2.5-0.5b": ("amp-bf16", 1024, False),
+        "llama-3.2-1b": ("amp-bf16", 1024, False),
+    }
+    CARD = 40 * 2**30
+
 # HF_MEMORY_SET=trace2 (with HF_MEMORY_TRACE=1): the combinations the first trace set
 # lacks, for a model of the allocator's placements to be written against: GPT-2 under AMP
 # and pure bf16 with checkpointing, f32 grouped-query attention written out, an
@@ -684,6 +697,22 @@ class Worker:
                 return repr(f)
         return None
 
+    def fresh_cache(self):
+        """Leave the caching allocator as a fresh process's first row finds it. cuBLAS keeps
+        a workspace per thread and stream in the caching allocator: the one of the autograd
+        thread, made during an earlier row's backward pass, pins that row's segment, which
+        empty_cache cannot give back (up to 1 GiB seen before a worker's later rows:
+        docs/results/2026-12-04-h200-hf-expandable). Drop them all, empty the cache, then
+        make the main thread's workspace again as init_context's matmul made it."""
+        torch = self.torch
+        gc.collect()
+        clear = getattr(torch._C, "_cuda_clearCublasWorkspaces", None)
+        if clear is not None:
+            clear()
+        torch.cuda.empty_cache()
+        (torch.ones(64, 64, device="cuda") @ torch.ones(64, 64, device="cuda")).sum().item()
+        torch.cuda.synchronize()
+
     def write_trace(self, name, spec, marks):
         """The allocator's event trace of this row (HF_MEMORY_TRACE=1), then recording off."""
         import gzip
@@ -730,19 +759,7 @@ class Worker:
         model = opt = x = loss = None
         phase = "build"
         failure = None
-        gc.collect()
-        # cuBLAS keeps a workspace per thread and stream in the caching allocator: the one
-        # of the autograd thread, made during an earlier row's backward pass, pins that
-        # row's segment, which empty_cache cannot give back (up to 1 GiB seen before a
-        # worker's later rows: docs/results/2026-12-04-h200-hf-expandable). Drop them all,
-        # then make the main thread's again as a fresh process makes it (init_context's
-        # matmul), so each row starts as the first row of a fresh process does.
-        clear = getattr(torch._C, "_cuda_clearCublasWorkspaces", None)
-        if clear is not None:
-            clear()
-        torch.cuda.empty_cache()
-        (torch.ones(64, 64, device="cuda") @ torch.ones(64, 64, device="cuda")).sum().item()
-        torch.cuda.synchronize()
+        self.fresh_cache()
         torch.cuda.reset_peak_memory_stats()
         # What an earlier row of this worker left behind (the context's workspace alone
         # where nothing is): it counts in this row's reserved peak.
@@ -852,8 +869,7 @@ class Worker:
         dtype = torch.bfloat16 if precision == "bf16" else torch.float32
         start = time.time()
         deadline = min(start + SEARCH_CAP_S, self.deadline)
-        gc.collect()
-        torch.cuda.empty_cache()
+        self.fresh_cache()
         reserved = int(torch.cuda.memory_reserved())
         used, source = self.nvml.process_used(), "nvml-process"
         if used is None:
