@@ -281,6 +281,14 @@ micro-batch of another size; before, its probes failed with most of the pool res
 but not in use, and it found 16 and 32. --calibrate fits peak = a + b x micro-batch to
 two short real runs; it is exact for the exact pool and wrong for the growth pool, whose
 memory jumps a page at a time.
+For a Hugging Face model the uncertain term is PyTorch's caching allocator, not the
+tensors: each f32 logits tensor is a segment of its own, and where best fit puts AdamW's
+state at the first optimizer step decides whether a later step needs one, two or three
+more of them (traced and replayed in docs/results/2026-12-04-h200-hf-allocator-trace).
+The estimate applies a measured factor instead; the validation table names the rows it
+misses. Expandable segments (PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True) are no
+cure: measured, they reserved less in some rows and more in others
+(docs/results/2026-12-04-h200-hf-expandable).
 ",
     ),
     (
