@@ -19,9 +19,13 @@
 //!   merge.
 //!
 //! Checked against the allocator itself: replaying the event traces recorded on the H200
-//! (docs/results/2026-12-04-h200-hf-allocator-trace, benches/hf_memory.py with
-//! HF_MEMORY_TRACE=1) gives the traced segments and reserved peak exactly
-//! (tests/integration/hf_allocator.rs).
+//! (docs/results/2026-12-04-h200-hf-allocator-trace and -trace2, benches/hf_memory.py with
+//! HF_MEMORY_TRACE=1) gives the traced segments in order and the traced reserved peak, to
+//! the byte where the cache was empty when recording began, within the 2 MiB small
+//! segment the context had reserved before it otherwise (tests/integration/hf_allocator.rs).
+//!
+//! Not yet used by the estimate: it needs the allocation sequence of a training step, which
+//! the estimate's terms do not give (why: the README of the first trace folder).
 
 use std::collections::{BTreeMap, BTreeSet};
 
