@@ -288,7 +288,7 @@ elif os.environ.get("HF_MEMORY_SET") == "trace2":
     SEARCH = {}
 
 # HF_MEMORY_SET=expandable: every checkpointed row of the four earlier runs (their reserved
-# over allocated spans 1.05-1.37 where the allocator places AdamW's state in the logits'
+# over allocated spans 1.01-1.42 where the allocator places AdamW's state in the logits'
 # segments or not) and a few without, to run once with the default allocator and once
 # with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True in the same call.
 elif os.environ.get("HF_MEMORY_SET") == "expandable":
