@@ -17,6 +17,15 @@ writes Markdown tables:
    state, the weights), by the phase that reserved them;
 4. the replay again without the requests of up to 1, 4 and 16 MiB: how much the reserved
    peak depends on the small tensors.
+
+  python3 scripts/allocator-replay.py --events TRACE.tsv.gz PHASE [N] [--dims JSON]
+
+lists the first N (default 80) allocs and frees of more than 1 MiB from the start of
+PHASE (a mark: build, forward:K, backward:K, step:K, the phase that begins after it), each
+size named by the first product of tokens and one of the row's dimensions times 1, 2, 4
+or 8 bytes that it equals (dims from --dims, e.g. '{"d": 2048, "kv": 512, "f": 8192,
+"heads": 32, "V": 128256}', tokens from the file name): the material for writing down
+the allocation sequence of a training step op by op.
 """
 import bisect
 import collections
@@ -219,5 +228,45 @@ def main():
     print("\n".join(out))
 
 
+def events_listing(path, mark, n, dims):
+    import re
+    events, marks = load(path)
+    at = {name.replace(" ", ":"): t for t, name in marks}
+    if mark not in at:
+        sys.exit(f"no mark {mark} in {path}: {sorted(at)}")
+    m = re.search(r"-b(\d+)-s(\d+)", os.path.basename(path))
+    tokens = int(m.group(1)) * int(m.group(2)) if m else 0
+    names = {}
+    for name, v in dims.items():
+        for b in (1, 2, 4, 8):
+            names.setdefault(round_size(tokens * v * b), f"T*{name}*{b}")
+            names.setdefault(round_size(v * b), f"{name}*{b}")
+    live, shown = {}, 0
+    for act, addr, size, t in events:
+        if act == "alloc":
+            live[addr] = size
+        if t <= at[mark]:
+            if act == "free_completed":
+                live.pop(addr, None)
+            continue
+        if act in ("alloc", "free_completed"):
+            size = size if act == "alloc" else live.pop(addr)
+            if size > MiB:
+                label = names.get(round_size(size), f"{size / MiB:.2f} MiB")
+                print(f"{'+' if act == 'alloc' else '-'} {label:>16s}  @{addr % 10**7:07d}")
+                shown += 1
+                if shown >= n:
+                    break
+
+
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) > 1 and sys.argv[1] == "--events":
+        args = sys.argv[2:]
+        dims = {}
+        if "--dims" in args:
+            i = args.index("--dims")
+            dims = json.loads(args[i + 1])
+            args = args[:i] + args[i + 2:]
+        events_listing(args[0], args[1], int(args[2]) if len(args) > 2 else 80, dims)
+    else:
+        main()
