@@ -101,23 +101,23 @@ class Allocator:
         b.free = False
         return b
 
+    def _merge(self, left, right, cached):
+        """Join the neighbours `left` and `right` of one segment into `left`; `cached` is
+        the one of them that sits in the free pool (its size changes, so it leaves it)."""
+        self._remove(cached)
+        left.size += right.size
+        left.next = right.next
+        if right.next:
+            right.next.prev = left
+
     def free(self, b):
         b.free = True
         if b.prev and b.prev.free:
             p = b.prev
-            self._remove(p)
-            p.size += b.size
-            p.next = b.next
-            if b.next:
-                b.next.prev = p
+            self._merge(p, b, p)
             b = p
         if b.next and b.next.free:
-            n = b.next
-            self._remove(n)
-            b.size += n.size
-            b.next = n.next
-            if n.next:
-                n.next.prev = b
+            self._merge(b, b.next, b.next)
         self._insert(b)
 
 

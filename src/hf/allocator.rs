@@ -145,6 +145,9 @@ impl CachingAllocator {
             rest > SMALL_SIZE
         };
         block.free = false;
+        // The block handed out: the request, or the whole block when the rest is too small
+        // to keep apart (as PyTorch counts it in memory_allocated).
+        let taken = if split { size } else { block.size };
         if split {
             block.size = size;
             let tail = Block {
@@ -156,7 +159,6 @@ impl CachingAllocator {
             self.blocks.insert(addr + size, tail);
             self.pool(small).insert((rest, addr + size));
         }
-        let taken = self.blocks.get(&addr).map_or(size, |b| b.size);
         self.allocated += taken;
         self.peak_allocated = self.peak_allocated.max(self.allocated);
         BlockId(addr)
