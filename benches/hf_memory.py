@@ -278,6 +278,31 @@ elif os.environ.get("HF_MEMORY_SET") == "trace2":
     }
     SEARCH = {}
 
+# HF_MEMORY_SET=templates (with --configs configs/hf-templates, HF_MEMORY_TRACE=1): small
+# models of each architecture the estimate replays (GPT-2; Qwen2, Llama and Mistral, tied
+# or untied head), in two shapes whose dimensions differ from each other everywhere, every
+# precision with and without checkpointing: the traces scripts/hf-templates.py reads the
+# allocation sequence of a training step from (src/hf/templates/).
+elif os.environ.get("HF_MEMORY_SET") == "templates":
+    _combos = [(p, c) for c in (False, True) for p in ("f32", "amp-bf16", "bf16")]
+    PLAN = {}
+    for _family in ("gpt2", "qwen2-tied", "llama-tied", "llama-untied", "mistral-untied"):
+        PLAN[_family + "-a"] = [(p, 3, 320, c) for p, c in _combos]
+        PLAN[_family + "-b"] = [(p, 2, 448, c) for p, c in _combos]
+    SEARCH = {}
+
+# HF_MEMORY_SET=template-holdout: rows of the built-in shapes in none of the sets above,
+# measured before the replay of src/hf/templates/ was written (issue 28's last check).
+elif os.environ.get("HF_MEMORY_SET") == "template-holdout":
+    PLAN = {
+        "gpt2": [("amp-bf16", 12, 1024, True), ("f32", 6, 1024, False)],
+        "gpt2-medium": [("bf16", 12, 1024, True), ("amp-bf16", 6, 512, False)],
+        "qwen2.5-0.5b": [("bf16", 12, 1024, True), ("f32", 2, 2048, True), ("amp-bf16", 6, 1024, False)],
+        "llama-3.2-1b": [("bf16", 6, 2048, True), ("amp-bf16", 3, 2048, True), ("f32", 1, 2048, False)],
+        "mistral-7b": [("bf16", 2, 4096, True)],
+    }
+    SEARCH = {}
+
 # HF_MEMORY_SET=expandable: every checkpointed row of the four earlier runs (their reserved
 # over allocated spans 1.01-1.42 where the allocator places AdamW's state in the logits'
 # segments or not) and a few without, to run once with the default allocator and once
