@@ -289,6 +289,10 @@ elif os.environ.get("HF_MEMORY_SET") == "templates":
     for _family in ("gpt2", "qwen2-tied", "llama-tied", "llama-untied", "mistral-untied"):
         PLAN[_family + "-a"] = [(p, 3, 320, c) for p, c in _combos]
         PLAN[_family + "-b"] = [(p, 2, 448, c) for p, c in _combos]
+        if _family != "gpt2":
+            # -b has one key/value head, and multi-query attention takes other kernels
+            # (its backward pass frees in another order): -c has three, as -a has two
+            PLAN[_family + "-c"] = [(p, 2, 448, c) for p, c in _combos]
     SEARCH = {}
 
 # HF_MEMORY_SET=template-holdout: rows of the built-in shapes in none of the sets above,
