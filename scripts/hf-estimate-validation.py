@@ -4,9 +4,11 @@ Writes docs/results/2026-12-04-hf-estimate-validation.md.
 
   python3 scripts/hf-estimate-validation.py   (needs target/release/oomlab, or OOMLAB=path)
 
-It reads four runs of benches/hf_memory.py on the H200 (scripts/gpu/hf-estimate.sh), in
+It reads five runs of benches/hf_memory.py on the H200 (scripts/gpu/hf-estimate.sh), in
 docs/results/: 2026-12-04-h200-hf-fresh-rows/validation/hf-memory (HF_MEMORY_SET=validation:
 counted), 2026-12-04-h200-hf-fresh-rows/holdout/hf-memory (optimizer-peak-holdout: counted),
+2026-12-04-h200-hf-templates/holdout/hf-memory (template-holdout: rows measured before the
+replay of src/hf/replay.rs existed: counted),
 2026-12-04-h200-hf-optimizer-peak/design/hf-memory (optimizer-peak: the rows the
 optimizer-step rule of src/hf/memory.rs was read from: shown, not counted; measured before
 rows started from a fresh cache) and 2026-12-04-h200-hf-fresh-rows/calibration/hf-memory
@@ -45,6 +47,11 @@ RUNS = [(os.path.join(FRESH, "validation", "hf-memory"), True, "Validation run",
          "(2026-12-04-h200-hf-optimizer-peak/holdout) and read after the rule was committed (f00a9b7); "
          "the rule's 'which phase shaped the cache' condition was added after reading it (its llama-3.2-1b amp-bf16 6 x 1024 row): "
          "the table at f00a9b7 is 2026-12-04-h200-hf-optimizer-peak/holdout-at-f00a9b7.md"),
+        (os.path.join(R, "2026-12-04-h200-hf-templates", "holdout", "hf-memory"), True,
+         "Held-out rows of the replay",
+         "HF_MEMORY_SET=template-holdout, each row from a fresh cache: batches and sequences of the built-in shapes in "
+         "no earlier set, measured in the call that traced the templates' small models (a874687), before "
+         "src/hf/replay.rs was written"),
         (os.path.join(OPT, "design", "hf-memory"), False, "Design set of the optimizer-step rule (not counted)",
          "HF_MEMORY_SET=optimizer-peak: the rows the rule was read from (measured before rows started from a fresh cache)"),
         (os.path.join(FRESH, "calibration", "hf-memory"), False, "Calibration set (not counted)",
@@ -96,12 +103,16 @@ out = ["# `oomlab estimate --model` against Hugging Face transformers training (
        f"predicts) from benches/hf_memory.py on the {env.get('gpu_name', 'H200')}, torch {env.get('torch', '?')}, transformers {env.get('transformers', '?')}.",
        "Measured: torch.cuda.max_memory_allocated / max_memory_reserved and the NVML process peak over 4",
        "steps of AdamW on random tokens, random weights from the config. Predicted: `oomlab estimate`'s",
-       "allocated, reserved and process peaks. Error = predicted reserved / measured reserved - 1 (the",
+       "allocated, reserved and process peaks: for every row here the allocation sequence of its",
+       "architecture, precision and checkpointing (src/hf/templates/, read from small models' traces,",
+       "2026-12-04-h200-hf-templates, none of these rows) replayed through a model of the caching",
+       "allocator, plus the measured CUDA context. Error = predicted reserved / measured reserved - 1 (the",
        "bound: +-10%). accelerate: the model + gradients + optimizer of accelerate's",
        "estimate_training_usage (1.15) for the row's precision (model states only; none for pure bf16).",
-       "Each table says whether it is counted below: the validation run and the holdout of the",
-       "optimizer-step rule are; the rows that rule was read from and the calibration run that",
-       "src/hf/measured.rs reads the allocator's slack and the context from are shown for reference."]
+       "Each table says whether it is counted below: the validation run, the holdout of the",
+       "optimizer-step rule and the rows measured before the replay existed are; the rows that rule was",
+       "read from and the calibration run that src/hf/measured.rs reads the allocator's slack (used",
+       "where no template was traced) and the context from are shown for reference."]
 counted = []
 for run, counted_run, heading, note in RUNS:
     calibration = not counted_run

@@ -24,8 +24,8 @@
 //! the byte where the cache was empty when recording began, within the 2 MiB small
 //! segment the context had reserved before it otherwise (tests/integration/hf_allocator.rs).
 //!
-//! Not yet used by the estimate: it needs the allocation sequence of a training step, which
-//! the estimate's terms do not give (why: the README of the first trace folder).
+//! Used by the estimate through [`super::replay`], which feeds it a training run's
+//! allocation sequence ([`super::template`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 

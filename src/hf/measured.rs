@@ -1,8 +1,10 @@
 //! The terms of a PyTorch run that do not follow from the model's shapes, read from the
 //! H200 calibration run named in [`SOURCE`] (benches/hf_memory.py) by
 //! `python3 scripts/hf-calibrate.py`: the CUDA context outside the caching allocator, and
-//! how far the allocator's reserve runs over the allocated peak. The validation table
-//! (docs/results/2026-12-04-hf-estimate-validation.md) is made from another run.
+//! how far the allocator's reserve runs over the allocated peak. The factors stand in only
+//! where no template was traced for the run ([`super::replay`] replays the others). The
+//! validation table (docs/results/2026-12-04-hf-estimate-validation.md) is made from
+//! other runs.
 //!
 //! That run's rows after a worker's first began with an earlier row's segments in the
 //! cache; run again from a fresh cache (docs/results/2026-12-04-h200-hf-fresh-rows) the

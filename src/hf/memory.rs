@@ -18,7 +18,11 @@
 //!
 //! The peak is the largest of four moments: the end of the forward pass, the start of the
 //! backward pass (the logits' gradients), the head's weight gradient, and the optimizer step.
-//! The reserved peak is the allocated one times the allocator's measured slack, or, when
+//! The allocated and reserved peaks are replayed ([`super::replay`]: the allocation
+//! sequence traced for the architecture, precision and checkpointing, through a model of
+//! the allocator) where a template was traced for the run; the terms then say what the
+//! memory is, and the allocator's term is the replayed reserve over them. Elsewhere the
+//! reserved peak is the allocated one times the allocator's measured slack, or, when
 //! the first optimizer step shaped the cache, what that step reserved plus the segments
 //! the next step's logits need (they fit in no parameter-sized block once larger than the
 //! largest parameter: measured in docs/results/2026-12-04-h200-hf-optimizer-peak).
@@ -238,6 +242,21 @@ pub struct Estimate {
     pub process: Bytes,
     /// Weights + gradients + optimizer state (+ the step's temporary).
     pub fixed_state: Bytes,
+    /// Where a template was traced for the architecture and loop: the replay that made
+    /// the allocated and reserved peaks (else they come from the terms and the measured
+    /// slack factor).
+    pub replay: Option<Replayed>,
+}
+
+/// The allocation sequence replayed through the allocator's model ([`super::replay`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Replayed {
+    /// src/hf/templates/NAME.tpl.
+    pub template: String,
+    /// Allocations and frees replayed (the build and four steps).
+    pub events: usize,
+    /// The allocated peak the terms make by formula, beside the replay's.
+    pub terms_allocated: Bytes,
 }
 
 /// Bytes autograd keeps per token in one decoder layer (and the attention's log-sum-exp),
@@ -322,6 +341,12 @@ fn stream_bytes(precision: Precision) -> u64 {
 
 /// The estimate of `setup` for `shape`.
 pub fn estimate(shape: &Shape, setup: Setup) -> Estimate {
+    estimate_with(shape, setup, true)
+}
+
+/// [`estimate`], with the replay or (`replay` false) from the terms and the measured slack
+/// alone, as for a run no template was traced for.
+fn estimate_with(shape: &Shape, setup: Setup, replay: bool) -> Estimate {
     let p = shape.params();
     let pb = setup.precision.param_bytes();
     let gpus = setup.gpus.max(1);
@@ -452,16 +477,26 @@ pub fn estimate(shape: &Shape, setup: Setup) -> Estimate {
         } else {
             0
         };
-    let reserved = Bytes(
-        super::measured::reserved(allocated, ck_passes)
-            .0
-            .max(after_step),
-    );
+    let factor_reserved = super::measured::reserved(allocated, ck_passes)
+        .0
+        .max(after_step);
     // The new segments, where they set the reserved peak.
-    let new_segments = if reserved.0 == after_step {
+    let new_segments = if factor_reserved == after_step {
         after_step - opt_reserved.0
     } else {
         0
+    };
+    // Where a template was traced for this architecture and loop, the reserve is the
+    // allocation sequence replayed through the allocator's model instead.
+    let replayed = if replay {
+        super::replay::for_run(shape, &setup)
+    } else {
+        None
+    };
+    let terms_allocated = allocated;
+    let (allocated, reserved) = match &replayed {
+        Some(Ok(r)) => (r.allocated_peak, Bytes(r.reserved_peak)),
+        _ => (allocated, Bytes(factor_reserved)),
     };
     let context = super::measured::CONTEXT;
     let mut terms = vec![
@@ -582,9 +617,18 @@ pub fn estimate(shape: &Shape, setup: Setup) -> Estimate {
     }
     terms.push(Term {
         kind: Kind::AllocatorSlack,
-        bytes: Bytes(reserved.0 - allocated),
+        // replayed: the reserve over what the terms make, so that the terms alive at the
+        // peak still add up to it
+        bytes: Bytes(reserved.0.saturating_sub(terms_allocated)),
         at_peak: true,
-        how: if new_segments > 0 {
+        how: if let Some(Ok(r)) = &replayed {
+            format!(
+                "the reserved peak replayed (the {} allocations and frees of the build and {} steps of src/hf/templates/{}.tpl, read from H200 traces of small models of this architecture: torch 2.11, transformers 5.17, through a model of PyTorch's caching allocator) less the terms above",
+                r.events,
+                super::replay::STEPS,
+                r.template,
+            )
+        } else if new_segments > 0 {
             format!(
                 "PyTorch's caching allocator keeps freed blocks: the first optimizer step needed more than the first passes reserved, so the cache is its {} x {} (measured, {}), in parameter-sized blocks; the next step's f32 logits ({} each) are larger than the largest ({}), so it adds segments for the three alive at the loss's backward: 12 bytes x vocabulary {} x {tokens} tokens",
                 Bytes(opt_allocated),
@@ -596,10 +640,14 @@ pub fn estimate(shape: &Shape, setup: Setup) -> Estimate {
             )
         } else {
             format!(
-                "PyTorch's caching allocator keeps freed blocks: reserved = allocated x {}{} (measured, {})",
+                "PyTorch's caching allocator keeps freed blocks: reserved = allocated x {}{} (measured, {}){}",
                 super::measured::reserved_factor(ck_passes),
                 if ck_passes { " with checkpointing" } else { "" },
-                super::measured::SOURCE
+                super::measured::SOURCE,
+                match &replayed {
+                    Some(Err(e)) => format!("; the replay failed: {e}"),
+                    _ => String::new(),
+                }
             )
         },
     });
@@ -617,6 +665,14 @@ pub fn estimate(shape: &Shape, setup: Setup) -> Estimate {
         reserved,
         process: Bytes(reserved.0 + context.0),
         fixed_state: Bytes(weights + grads + state),
+        replay: match replayed {
+            Some(Ok(r)) => Some(Replayed {
+                template: r.template,
+                events: r.events,
+                terms_allocated: Bytes(terms_allocated),
+            }),
+            _ => None,
+        },
     }
 }
 
@@ -711,14 +767,16 @@ mod tests {
 
     #[test]
     fn after_an_optimizer_step_peak_logits_larger_than_any_parameter_add_segments() {
+        // (the rule for runs no template was traced for)
         let s = Shape::builtin("llama-3.2-1b").unwrap();
         let ck = |batch| {
-            estimate(
+            estimate_with(
                 &s,
                 Setup {
                     checkpointing: true,
                     ..Setup::new(1024, batch, Precision::F32)
                 },
+                false,
             )
         };
         // 4 x 1024 tokens: an f32 logit tensor is twice the embedding (the largest

@@ -7,13 +7,19 @@
 //! - [`memory`]: what PyTorch keeps, term by term, and when it peaks.
 //! - [`measured`]: the allocator's slack and the CUDA context, read from the H200 run.
 //! - [`allocator`]: PyTorch's caching allocator as a model (segments from tensors).
+//! - [`template`]: a training run's allocation sequence, read from H200 traces of small
+//!   models of each architecture (src/hf/templates/).
+//! - [`replay`]: a template replayed for the model through the allocator: the reserved
+//!   peak.
 //! - [`report`]: the table, the largest micro-batch, the smallest card, what to change.
 
 pub mod allocator;
 pub mod measured;
 pub mod memory;
+pub mod replay;
 pub mod report;
 pub mod shape;
+pub mod template;
 
 pub use memory::{estimate, largest_micro_batch, Estimate, Optimizer, Precision, Setup};
 pub use report::HfReport;

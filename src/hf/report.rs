@@ -263,10 +263,14 @@ impl HfReport {
                 t.how
             ));
         }
-        out.push_str(&format!(
-            "  (* alive at the peak: {})\n\n",
-            e.moment.label()
-        ));
+        out.push_str(&format!("  (* alive at the peak: {})\n", e.moment.label()));
+        if let Some(r) = &e.replay {
+            out.push_str(&format!(
+                "  The peaks below are replayed (src/hf/templates/{}.tpl); by formula the terms make an allocated peak of {}.\n",
+                r.template, r.terms_allocated
+            ));
+        }
+        out.push('\n');
         out.push_str(&format!(
             "Predicted peak: allocated {} (torch.cuda.max_memory_allocated), reserved {} (max_memory_reserved), process {} (nvidia-smi on a card with room).\nA card must hold {}: the allocated peak and the context (on a full card PyTorch frees its cached blocks and retries before it raises out-of-memory).\n",
             e.allocated, e.reserved, e.process, e.needs()

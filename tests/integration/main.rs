@@ -20,6 +20,7 @@ mod first_result;
 mod grad_accum;
 mod hf_allocator;
 mod hf_estimate;
+mod hf_replay;
 mod leak;
 mod lesson;
 mod memory_options;
