@@ -9,9 +9,12 @@
 //! workspace. Checked: each template reproduces the two small models' traces it was read
 //! from, event by event (scripts/hf-templates.py), and replayed for the built-in shapes
 //! it gives the reserved peak the H200 measured for every traced row
-//! (tests/integration/hf_replay.rs). What it cannot know: kernels that the larger shapes
-//! choose and the small ones do not (a workspace of a reduction or of cuBLAS, seen in the
-//! real traces as a request freed at once), and other versions of torch and transformers.
+//! (tests/integration/hf_replay.rs; docs/results/2026-12-04-h200-hf-templates/check.md).
+//! What it cannot know: kernels that the larger shapes choose and the small ones do not (a
+//! workspace of a reduction or of cuBLAS, seen in the real traces as a request freed at
+//! once), and other versions of torch and transformers. And the allocator's model is not
+//! the allocator: on 6 of the 60 small models' rows it reserves one segment of 6 to 36 MiB
+//! more or fewer than torch did for the same events (not found why).
 
 use std::collections::HashMap;
 
