@@ -280,15 +280,18 @@ elif os.environ.get("HF_MEMORY_SET") == "trace2":
 
 # HF_MEMORY_SET=templates (with --configs configs/hf-templates, HF_MEMORY_TRACE=1): small
 # models of each architecture the estimate replays (GPT-2; Qwen2, Llama and Mistral, tied
-# or untied head), in two shapes whose dimensions differ from each other everywhere, every
+# or untied head; qwen2-untied added in a later call, without the one-head shape b), in
+# two shapes whose dimensions differ from each other everywhere, every
 # precision with and without checkpointing: the traces scripts/hf-templates.py reads the
 # allocation sequence of a training step from (src/hf/templates/).
 elif os.environ.get("HF_MEMORY_SET") == "templates":
     _combos = [(p, c) for c in (False, True) for p in ("f32", "amp-bf16", "bf16")]
     PLAN = {}
-    for _family in ("gpt2", "qwen2-tied", "llama-tied", "llama-untied", "mistral-untied"):
+    for _family in ("gpt2", "qwen2-tied", "llama-tied", "llama-untied", "mistral-untied",
+                    "qwen2-untied"):
         PLAN[_family + "-a"] = [(p, 3, 320, c) for p, c in _combos]
-        PLAN[_family + "-b"] = [(p, 2, 448, c) for p, c in _combos]
+        if _family in ("gpt2", "qwen2-tied", "llama-tied", "llama-untied", "mistral-untied"):
+            PLAN[_family + "-b"] = [(p, 2, 448, c) for p, c in _combos]
         if _family != "gpt2":
             # -b has one key/value head, and multi-query attention takes other kernels
             # (its backward pass frees in another order): -c has three, as -a has two
@@ -305,6 +308,12 @@ elif os.environ.get("HF_MEMORY_SET") == "template-holdout":
         "llama-3.2-1b": [("bf16", 6, 2048, True), ("amp-bf16", 3, 2048, True), ("f32", 1, 2048, False)],
         "mistral-7b": [("bf16", 2, 4096, True)],
     }
+    SEARCH = {}
+
+# HF_MEMORY_SET=untied-holdout: a Qwen2 with an untied head (Qwen2.5-7B), the built-in shape
+# of the template traced last (qwen2-untied), measured before its replay was written.
+elif os.environ.get("HF_MEMORY_SET") == "untied-holdout":
+    PLAN = {"qwen2.5-7b": [("bf16", 2, 2048, True), ("bf16", 1, 1024, False)]}
     SEARCH = {}
 
 # HF_MEMORY_SET=expandable: every checkpointed row of the four earlier runs (their reserved
