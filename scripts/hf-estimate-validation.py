@@ -4,11 +4,12 @@ Writes docs/results/2026-12-04-hf-estimate-validation.md.
 
   python3 scripts/hf-estimate-validation.py   (needs target/release/oomlab, or OOMLAB=path)
 
-It reads five runs of benches/hf_memory.py on the H200 (scripts/gpu/hf-estimate.sh), in
+It reads six runs of benches/hf_memory.py on the H200 (scripts/gpu/hf-estimate.sh), in
 docs/results/: 2026-12-04-h200-hf-fresh-rows/validation/hf-memory (HF_MEMORY_SET=validation:
 counted), 2026-12-04-h200-hf-fresh-rows/holdout/hf-memory (optimizer-peak-holdout: counted),
 2026-12-04-h200-hf-templates/holdout/hf-memory (template-holdout: rows measured before the
-replay of src/hf/replay.rs existed: counted),
+replay of src/hf/replay.rs existed: counted), .../holdout-untied/hf-memory (untied-holdout:
+Qwen2.5-7B, measured before its template was written: counted),
 2026-12-04-h200-hf-optimizer-peak/design/hf-memory (optimizer-peak: the rows the
 optimizer-step rule of src/hf/memory.rs was read from: shown, not counted; measured before
 rows started from a fresh cache) and 2026-12-04-h200-hf-fresh-rows/calibration/hf-memory
@@ -52,6 +53,11 @@ RUNS = [(os.path.join(FRESH, "validation", "hf-memory"), True, "Validation run",
          "HF_MEMORY_SET=template-holdout, each row from a fresh cache: batches and sequences of the built-in shapes in "
          "no earlier set, measured in the call that traced the templates' small models (a874687), before "
          "src/hf/replay.rs was written"),
+        (os.path.join(R, "2026-12-04-h200-hf-templates", "holdout-untied", "hf-memory"), True,
+         "Held-out rows of the replay: Qwen2 with an untied head",
+         "HF_MEMORY_SET=untied-holdout, each row from a fresh cache: Qwen2.5-7B (its config as published), measured "
+         "in the call that traced the qwen2-untied template's small models (f013f88), before that template was "
+         "written"),
         (os.path.join(OPT, "design", "hf-memory"), False, "Design set of the optimizer-step rule (not counted)",
          "HF_MEMORY_SET=optimizer-peak: the rows the rule was read from (measured before rows started from a fresh cache)"),
         (os.path.join(FRESH, "calibration", "hf-memory"), False, "Calibration set (not counted)",
@@ -167,7 +173,9 @@ for run, counted_run, heading, note in RUNS:
             else:
                 out.append(f"| {srec['model']} | {srec['precision']}, {srec['seq']} | none | {srec.get('first_failed_batch')} | {pred} | - | {'yes' if pred == 0 else 'no: predicted to fit'} |")
 
-counts = json.load(open(os.path.join(RUNS[0][0], "param-counts.json")))
+# the run that counted every built-in shape (qwen2.5-7b's config came last)
+counts = json.load(open(os.path.join(R, "2026-12-04-h200-hf-templates", "holdout-untied", "hf-memory",
+                                     "param-counts.json")))
 if counts:
     out += ["", "## Parameter counts (tests/integration/hf_estimate.rs checks the same)", "",
             "| shape | transformers | oomlab | equal |", "|---|---|---|---|"]

@@ -42,13 +42,14 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS = os.path.join(ROOT, "docs", "results", "2026-12-04-h200-hf-templates")
 DEFAULT_RUNS = [os.path.join(RESULTS, "templates", "hf-memory"),
-                os.path.join(RESULTS, "templates-gqa", "hf-memory")]
+                os.path.join(RESULTS, "templates-gqa", "hf-memory"),
+                os.path.join(RESULTS, "templates-untied", "hf-memory")]
 # The two shapes each family's template is read from: shape b of the grouped-query
 # families has one key/value head, whose multi-query kernels differ (see the results'
 # README); shape c, traced in a second call, has three.
 SHAPES = {"gpt2": "ab", "qwen2-tied": "ac", "llama-tied": "ac", "llama-untied": "ac",
-          "mistral-untied": "ac"}
-FAMILIES = ("gpt2", "qwen2-tied", "llama-tied", "llama-untied", "mistral-untied")
+          "mistral-untied": "ac", "qwen2-untied": "ac"}
+FAMILIES = ("gpt2", "qwen2-tied", "llama-tied", "llama-untied", "mistral-untied", "qwen2-untied")
 PRECISIONS = ("f32", "amp-bf16", "bf16")
 SYMBOLS = ("B", "S", "d", "kv", "f", "V", "H", "Hkv", "hd", "P")
 FACTORS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32)
@@ -528,7 +529,7 @@ REAL_RUNS = [os.path.join(ROOT, "docs", "results", "2026-12-04-h200-hf-allocator
              os.path.join(ROOT, "docs", "results", "2026-12-04-h200-hf-allocator-trace2", "hf-memory")]
 BUILTIN_FAMILY = {"gpt2": "gpt2", "gpt2-medium": "gpt2", "qwen2.5-0.5b": "qwen2-tied",
                   "llama-3.2-1b": "llama-tied", "mistral-7b": "mistral-untied",
-                  "llama-3-8b": "llama-untied"}
+                  "llama-3-8b": "llama-untied", "qwen2.5-7b": "qwen2-untied"}
 
 
 def replay_peak(events):

@@ -357,7 +357,7 @@ pub struct TrainArgs {
     #[arg(long, value_name = "N")]
     pub n_layers: Option<u64>,
     /// Network: gpt or mlp (model.kind). `oomlab estimate` also takes a Hugging Face
-    /// shape: gpt2, gpt2-medium, qwen2.5-0.5b, llama-3.2-1b, mistral-7b, llama-3-8b.
+    /// shape: gpt2, gpt2-medium, qwen2.5-0.5b, llama-3.2-1b, mistral-7b, llama-3-8b, qwen2.5-7b.
     #[arg(long, value_name = "gpt|mlp|NAME", value_parser = model_arg)]
     pub model: Option<ModelArg>,
     /// Seed for weights and batch order (train.seed).

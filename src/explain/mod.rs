@@ -249,7 +249,7 @@ prediction exceeds the machine by more than 10% and names the batch, accumulatio
 checkpointing or precision that would fit.
 
 Your own model: `oomlab estimate --model NAME` (built-in shapes: gpt2, gpt2-medium,
-qwen2.5-0.5b, llama-3.2-1b, mistral-7b, llama-3-8b) or `--hf-config PATH/config.json`
+qwen2.5-0.5b, llama-3.2-1b, mistral-7b, llama-3-8b, qwen2.5-7b) or `--hf-config PATH/config.json`
 sizes training a Hugging Face decoder-only model with PyTorch and transformers (GPT-2,
 Llama, Mistral, Qwen2) from its shapes alone: weights, gradients and AdamW in the
 parameters' dtype (PyTorch updates in place, so none of oomlab's own trainer's rows),
@@ -259,7 +259,7 @@ RoPE and gelu_new are written out in Python and keep more than a fused kernel wo
 logits (the loss upcasts them to f32: 12 bytes a logit at the backward pass's start, often
 the largest single term), PyTorch's caching allocator and the CUDA context. It starts with
 the fixed state against the card and lists what acts on each term. The peaks are replayed:
-for each architecture (GPT-2; Qwen2 with a tied head; Llama; Mistral with an untied head),
+for each architecture (GPT-2; Qwen2; Llama; Mistral with an untied head),
 precision and checkpointing, every tensor the allocator is asked for and gives back, from
 building the model to the optimizer step, was traced on two small models on the H200
 (src/hf/templates/, docs/results/2026-12-04-h200-hf-templates) and is replayed for your

@@ -114,6 +114,10 @@ const BUILTIN: &[(&str, &str)] = &[
         "llama-3-8b",
         include_str!("../../configs/hf/llama-3-8b.json"),
     ),
+    (
+        "qwen2.5-7b",
+        include_str!("../../configs/hf/qwen2.5-7b.json"),
+    ),
 ];
 
 /// The names `--model` takes for Hugging Face shapes.

@@ -423,6 +423,12 @@ templates!(
     "mistral-untied-amp-bf16-ckpt",
     "mistral-untied-bf16",
     "mistral-untied-bf16-ckpt",
+    "qwen2-untied-f32",
+    "qwen2-untied-f32-ckpt",
+    "qwen2-untied-amp-bf16",
+    "qwen2-untied-amp-bf16-ckpt",
+    "qwen2-untied-bf16",
+    "qwen2-untied-bf16-ckpt",
 );
 
 #[cfg(test)]

@@ -84,6 +84,7 @@ fn each_template_replays_the_small_models_it_was_read_from() {
     for run in [
         "docs/results/2026-12-04-h200-hf-templates/templates/hf-memory",
         "docs/results/2026-12-04-h200-hf-templates/templates-gqa/hf-memory",
+        "docs/results/2026-12-04-h200-hf-templates/templates-untied/hf-memory",
     ] {
         for (dir, row) in rows(run) {
             let model = row["model"].as_str().unwrap();
@@ -106,10 +107,9 @@ fn each_template_replays_the_small_models_it_was_read_from() {
                     "{model} {name}"
                 );
                 // and what torch reported for the row: within the 2 MiB small segment the
-                // context may hold on 54 of these 60 small rows; on six (f32 or AMP, five
-                // of them checkpointed) the allocator's model reserves one segment of 6 to
-                // 36 MiB more or fewer than torch did for the same events (not found why;
-                // replay.rs says so)
+                // context may hold on 63 of these 72 small rows; on nine (all f32 or AMP)
+                // the allocator's model reserves a segment of 6 to 36 MiB more or fewer
+                // than torch did for the same events (not found why; replay.rs says so)
                 let measured = row["peak_reserved_bytes"].as_u64().unwrap();
                 let off = r.reserved_peak.abs_diff(measured);
                 assert!(
@@ -122,8 +122,8 @@ fn each_template_replays_the_small_models_it_was_read_from() {
             }
         }
     }
-    assert_eq!(checked, 60);
-    assert!(close >= 54, "{close} of 60 within 2 MiB");
+    assert_eq!(checked, 72);
+    assert!(close >= 63, "{close} of 72 within 2 MiB");
 }
 
 #[test]
@@ -158,6 +158,7 @@ fn every_counted_row_of_the_validation_is_within_the_bound() {
         "docs/results/2026-12-04-h200-hf-fresh-rows/validation/hf-memory",
         "docs/results/2026-12-04-h200-hf-fresh-rows/holdout/hf-memory",
         "docs/results/2026-12-04-h200-hf-templates/holdout/hf-memory",
+        "docs/results/2026-12-04-h200-hf-templates/holdout-untied/hf-memory",
     ] {
         for (_, row) in rows(run) {
             if row["status"] != "completed" {
@@ -173,6 +174,6 @@ fn every_counted_row_of_the_validation_is_within_the_bound() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 43);
+    assert_eq!(checked, 45);
     assert!(worst < 0.05, "worst {worst}");
 }

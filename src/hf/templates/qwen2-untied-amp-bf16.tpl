@@ -1,0 +1,2022 @@
+# qwen2-untied-amp-bf16: read by scripts/hf-templates.py from docs/results/2026-12-04-h200-hf-templates/templates-untied/hf-memory (shapes a and c), torch 2.11.0+cu130, transformers 5.17.0
+template qwen2-untied amp-bf16 no-ckpt
+phase build
+a d*V*4
+loop L
+  a d*d*4
+  a d*4
+  a d*kv*4
+  a kv*4
+  a d*kv*4
+  a kv*4
+  a d*d*4
+  a d*f*4
+  a d*f*4
+  a d*f*4
+  a d*4
+  a d*4
+end
+a d*4
+a 128
+a 128
+f build 3 - 0
+a 128
+a 8
+f build 4 - 0
+f build 7 - 0
+a 128
+a 128
+f build 6 - 0
+f build 10 - 0
+a 128
+a 128
+a 128
+f build 15 - 0
+a 128
+a 8
+f build 16 - 0
+f build 19 - 0
+a 128
+a 128
+f build 18 - 0
+f build 22 - 0
+f build 23 - 0
+a d*V*4
+a B*S*8
+phase F0
+a B*S*d*4
+a S*8
+a S*8
+f F0 1 - 0
+a B*8
+a B*8+B*S*8
+a B*S*8
+f F0 5 - 0
+a B*S
+a B*S*8
+a B*S*8
+f F0 8 - 0
+f F0 10 - 0
+a B
+a 1
+f F0 4 - 0
+f F0 6 - 0
+f F0 9 - 0
+f F0 13 - 0
+f F0 14 - 0
+a S*4
+a S*hd*2
+a S*hd*4
+a S*hd*4
+a S*hd*4
+f F0 23 - 0
+a S*hd*4
+a S*hd*4
+f F0 20 - 0
+f F0 21 - 0
+f F0 22 - 0
+f F0 26 - 0
+a B*S*d*4
+a B*S*4
+f F0 32 - 0
+a B*S*4
+a B*S*4
+f F0 35 - 0
+a B*S*d*4
+a B*S*d*4
+f F0 33 - 0
+a d*2
+a d*d*2
+a B*S*d*2
+a B*S*d*2
+a 1048576
+loop L-1
+  a kv*2
+  a d*kv*2
+  a B*S*d*2
+  a B*S*kv*2
+  a kv*2
+  a d*kv*2
+  a B*S*d*2
+  a B*S*kv*2
+  a B*S*d*4
+  a B*S*d
+  a B*S*d*2
+  f F0 46 rel0 9
+  a B*S*d*4
+  f F0 46 rel0 10
+  a B*S*d*4
+  f F0 46 rel0 8
+  f F0 46 rel0 11
+  a B*S*kv*4
+  a B*S*kv
+  a B*S*kv*2
+  f F0 46 rel0 14
+  a B*S*kv*4
+  f F0 46 rel0 15
+  a B*S*kv*4
+  f F0 46 rel-1 54 first F0 44 - 0
+  f F0 46 rel0 3
+  f F0 46 rel0 13
+  f F0 46 rel0 16
+  a B*S*kv*2
+  a B*S*d*2
+  a 8
+  a 8
+  a B*S*d*2
+  a B*S*H*4
+  a 256
+  f F0 46 rel0 24
+  a d*d*2
+  a B*S*d*2
+  f F0 46 rel-1 50 first F0 39 - 0
+  f F0 46 rel0 12
+  f F0 46 rel0 17
+  a B*S*d*4
+  f F0 46 rel0 26
+  a B*S*d*4
+  a B*S*4
+  f F0 46 rel0 28
+  a B*S*4
+  a B*S*4
+  f F0 46 rel0 30
+  a B*S*d*4
+  a B*S*d*4
+  f F0 46 rel0 29
+  a d*f*2
+  a B*S*d*2
+  a B*S*f*2
+  a B*S*f*2
+  a d*f*2
+  a B*S*d*2
+  a B*S*f*2
+  a B*S*f*2
+  a d*f*2
+  a B*S*d*2
+  f F0 46 rel0 33
+  a B*S*d*4
+  f F0 46 rel0 43
+  a B*S*d*4
+  a B*S*4
+  f F0 46 rel0 45
+  a B*S*4
+  a B*S*4
+  f F0 46 rel0 47
+  a B*S*d*4
+  a B*S*d*4
+  f F0 46 rel0 46
+  a d*2
+  a d*d*2
+  a B*S*d*2
+  a B*S*d*2
+end
+a kv*2
+a d*kv*2
+a B*S*d*2
+a B*S*kv*2
+a kv*2
+a d*kv*2
+a B*S*d*2
+a B*S*kv*2
+a B*S*d*4
+a B*S*d
+a B*S*d*2
+f F0 56 - 0
+a B*S*d*4
+f F0 57 - 0
+a B*S*d*4
+f F0 55 - 0
+f F0 59 - 0
+a B*S*kv*4
+a B*S*kv
+a B*S*kv*2
+f F0 65 - 0
+a B*S*kv*4
+f F0 66 - 0
+a B*S*kv*4
+f F0 46 end1 54
+f F0 50 - 0
+f F0 64 - 0
+f F0 68 - 0
+a B*S*kv*2
+a B*S*d*2
+a 8
+a 8
+a B*S*d*2
+a B*S*H*4
+a 256
+f F0 81 - 0
+a d*d*2
+a B*S*d*2
+f F0 46 end1 50
+f F0 61 - 0
+f F0 70 - 0
+a B*S*d*4
+f F0 84 - 0
+a B*S*d*4
+a B*S*4
+f F0 90 - 0
+a B*S*4
+a B*S*4
+f F0 93 - 0
+a B*S*d*4
+a B*S*d*4
+f F0 91 - 0
+a d*f*2
+a B*S*d*2
+a B*S*f*2
+a B*S*f*2
+a d*f*2
+a B*S*d*2
+a B*S*f*2
+a B*S*f*2
+a d*f*2
+a B*S*d*2
+f F0 97 - 0
+a B*S*d*4
+f F0 108 - 0
+a B*S*d*4
+a B*S*4
+f F0 112 - 0
+a B*S*4
+a B*S*4
+f F0 115 - 0
+a B*S*d*4
+a B*S*d*4
+f F0 2 - 0
+f F0 113 - 0
+a d*V*2
+a B*S*d*2
+a B*S*V*2
+a B*S*V*4
+a B*8+B*S*8
+a B*S*8
+a B*S*V*4
+a 4
+a 4
+loop L
+  f F0 46 rel-1 51 first F0 41 - 0
+  f F0 46 rel0 0 last F0 47 - 0
+  f F0 46 rel0 4 last F0 51 - 0
+end
+f F0 119 - 0
+f F0 124 - 0
+f F0 125 - 0
+f F0 126 - 0
+phase B0
+a 4
+a B*S*V*4
+f F0 127 - 0
+f F0 130 - 0
+a B*S*V*4
+f F0 128 - 0
+f B0 1 - 0
+a B*S*V*2
+f B0 4 - 0
+a d*V*2
+a 33554432
+a B*S*d*2
+f F0 122 - 0
+f F0 123 - 0
+f B0 7 - 0
+a B*S*d*4
+f B0 11 - 0
+a d*V*4
+f B0 9 - 0
+a B*S*d*4
+a B*S*d*4
+a d*4
+f F0 118 - 0
+f B0 15 - 0
+f B0 20 - 0
+a B*S*d*4
+a B*S*d*4
+a B*S*4
+loop L-1
+  f B0 28 rel-1 82 first B0 19 - 0
+  f B0 28 rel-1 83 first B0 25 - 0
+  a B*S*4
+  a B*S*4
+  a B*S*4
+  f F0 46 rel1 48 first F0 116 - 0 last F0 46 mir0 48
+  f B0 28 rel-1 84 first B0 27 - 0
+  f B0 28 rel0 0
+  f B0 28 rel0 1
+  a B*S*d*4
+  f B0 28 rel0 2
+  a B*S*d*4
+  a B*S*d*4
+  a B*S*d*4
+  f F0 46 rel1 44 first F0 110 - 0 last F0 46 mir0 44
+  f B0 28 rel0 3
+  f B0 28 rel0 4
+  f B0 28 rel0 5
+  f B0 28 rel0 6
+  a B*S*d*2
+  a d*f*2
+  a B*S*f*2
+  f F0 46 rel1 41 first F0 106 - 0 last F0 46 mir0 41
+  f F0 46 rel1 42 first F0 107 - 0 last F0 46 mir0 42
+  f B0 28 rel0 7
+  a d*f*4
+  f B0 28 rel0 8
+  a B*S*f*2
+  a B*S*f*2
+  f F0 46 rel1 37 first F0 102 - 0 last F0 46 mir0 37
+  f F0 46 rel1 40 first F0 105 - 0 last F0 46 mir0 40
+  f B0 28 rel0 9
+  a d*f*2
+  a B*S*d*2
+  f F0 46 rel1 38 first F0 103 - 0 last F0 46 mir0 38
+  f F0 46 rel1 39 first F0 104 - 0 last F0 46 mir0 39
+  f B0 28 rel0 11
+  a B*S*d*4
+  f B0 28 rel0 14
+  a d*f*4
+  f B0 28 rel0 13
+  a B*S*f*2
+  f F0 46 rel1 36 first F0 101 - 0 last F0 46 mir0 36
+  f B0 28 rel0 12
+  a d*f*2
+  a B*S*d*2
+  f F0 46 rel1 34 first F0 99 - 0 last F0 46 mir0 34
+  f F0 46 rel1 35 first F0 100 - 0 last F0 46 mir0 35
+  f B0 28 rel0 17
+  a B*S*d*4
+  f B0 28 rel0 19
+  f B0 28 rel0 20
+  a d*f*4
+  f B0 28 rel0 18
+  a B*S*d*4
+  a B*S*d*4
+  a d*4
+  f F0 46 rel1 32 first F0 96 - 0 last F0 46 mir0 32
+  f B0 28 rel0 15
+  f B0 28 rel0 23
+  a B*S*d*4
+  a B*S*d*4
+  a B*S*4
+  f B0 28 rel0 22
+  f B0 28 rel0 25
+  f B0 28 rel0 26
+  a B*S*4
+  a B*S*4
+  a B*S*4
+  f F0 46 rel1 31 first F0 94 - 0 last F0 46 mir0 31
+  f B0 28 rel0 27
+  f B0 28 rel0 28
+  f B0 28 rel0 29
+  a B*S*d*4
+  f B0 28 rel0 30
+  a B*S*d*4
+  a B*S*d*4
+  a B*S*d*4
+  f F0 46 rel1 27 first F0 88 - 0 last F0 46 mir0 27
+  f B0 28 rel0 31
+  f B0 28 rel0 32
+  f B0 28 rel0 33
+  f B0 28 rel0 34
+  a B*S*d*2
+  a d*d*2
+  a B*S*d*2
+  f F0 46 rel1 25 first F0 83 - 0 last F0 46 mir0 25
+  f B0 28 rel0 35
+  a d*d*4
+  f B0 28 rel0 36
+  a B*S*d*2
+  a B*S*kv*2
+  a B*S*kv*2
+  a B*S*d*8~1.00788
+  f F0 46 rel1 7 first F0 54 - 0 last F0 46 mir0 7
+  f F0 46 rel1 18 first F0 75 - 0 last F0 46 mir0 18
+  f F0 46 rel1 19 first F0 76 - 0 last F0 46 mir0 19
+  f F0 46 rel1 20 first F0 77 - 0 last F0 46 mir0 20
+  f F0 46 rel1 21 first F0 78 - 0 last F0 46 mir0 21
+  f F0 46 rel1 22 first F0 79 - 0 last F0 46 mir0 22
+  f F0 46 rel1 23 first F0 80 - 0 last F0 46 mir0 23
+  f B0 28 rel0 37
+  f B0 28 rel0 42
+  a B*S*d*4
+  f B0 28 rel0 39
+  a B*S*kv*4
+  f B0 28 rel0 40
+  a B*S*kv*4
+  a B*S*kv*2
+  f B0 28 rel0 45
+  a B*S*kv
+  a B*S*kv*2
+  f B0 28 rel0 47
+  a B*S*kv*2
+  f B0 28 rel0 46
+  f B0 28 rel0 49
+  a B*S*kv*4
+  a B*S*kv*2
+  f B0 28 rel0 44
+  f B0 28 rel0 50
+  f B0 28 rel0 51
+  a B*S*d*4
+  a B*S*d*2
+  f B0 28 rel0 52
+  a B*S*d
+  a B*S*d*2
+  f B0 28 rel0 54
+  a B*S*d*2
+  f B0 28 rel0 53
+  f B0 28 rel0 56
+  a B*S*d*4
+  a B*S*d*2
+  f B0 28 rel0 43
+  f B0 28 rel0 57
+  f B0 28 rel0 58
+  a B*S*d*2
+  a d*kv*2
+  a kv*2
+  f F0 46 rel1 5 first F0 52 - 0 last F0 46 mir0 5
+  f F0 46 rel1 6 first F0 53 - 0 last F0 46 mir0 6
+  f B0 28 rel0 41
+  a B*S*d*4
+  f B0 28 rel0 59
+  a d*kv*4
+  f B0 28 rel0 60
+  a kv*4
+  f B0 28 rel0 61
+  a B*S*kv*2
+  f B0 28 rel0 48
+  a B*S*d*2
+  a d*kv*2
+  a kv*2
+  f F0 46 rel1 1 first F0 48 - 0 last F0 46 mir0 1
+  f F0 46 rel1 2 first F0 49 - 0 last F0 46 mir0 2
+  f B0 28 rel0 65
+  a B*S*d*4
+  f B0 28 rel0 66
+  f B0 28 rel0 69
+  a d*kv*4
+  f B0 28 rel0 67
+  a kv*4
+  f B0 28 rel0 68
+  a B*S*d*2
+  f B0 28 rel0 55
+  a B*S*d*2
+  a d*d*2
+  a d*2
+  f F0 46 mir-1 52
+  f F0 46 mir-1 53
+  f B0 28 rel0 72
+  a B*S*d*4
+  f B0 28 rel0 73
+  f B0 28 rel0 76
+  a d*d*4
+  f B0 28 rel0 74
+  a d*4
+  f B0 28 rel0 75
+  a B*S*d*4
+  a B*S*d*4
+  a d*4
+  f F0 46 mir-1 49
+  f B0 28 rel0 62
+  f B0 28 rel0 80
+  a B*S*d*4
+  a B*S*d*4
+  a B*S*4
+  f B0 28 rel0 79
+end
+f B0 28 end1 82
+f B0 28 end1 83
+a B*S*4
+a B*S*4
+a B*S*4
+f F0 46 abs0 48
+f B0 28 end1 84
+f B0 31 - 0
+f B0 32 - 0
+a B*S*d*4
+f B0 33 - 0
+a B*S*d*4
+a B*S*d*4
+a B*S*d*4
+f F0 46 abs0 44
+f B0 38 - 0
+f B0 40 - 0
+f B0 41 - 0
+f B0 42 - 0
+a B*S*d*2
+a d*f*2
+a B*S*f*2
+f F0 46 abs0 41
+f F0 46 abs0 42
+f B0 48 - 0
+a d*f*4
+f B0 49 - 0
+a B*S*f*2
+a B*S*f*2
+f F0 46 abs0 37
+f F0 46 abs0 40
+f B0 50 - 0
+a d*f*2
+a B*S*d*2
+f F0 46 abs0 38
+f F0 46 abs0 39
+f B0 56 - 0
+a B*S*d*4
+f B0 62 - 0
+a d*f*4
+f B0 61 - 0
+a B*S*f*2
+f F0 46 abs0 36
+f B0 57 - 0
+a d*f*2
+a B*S*d*2
+f F0 46 abs0 34
+f F0 46 abs0 35
+f B0 70 - 0
+a B*S*d*4
+f B0 74 - 0
+f B0 78 - 0
+a d*f*4
+f B0 73 - 0
+a B*S*d*4
+a B*S*d*4
+a d*4
+f F0 46 abs0 32
+f B0 66 - 0
+f B0 84 - 0
+a B*S*d*4
+a B*S*d*4
+a B*S*4
+f B0 83 - 0
+f B0 89 - 0
+f B0 90 - 0
+a B*S*4
+a B*S*4
+a B*S*4
+f F0 46 abs0 31
+f B0 91 - 0
+f B0 95 - 0
+f B0 96 - 0
+a B*S*d*4
+f B0 97 - 0
+a B*S*d*4
+a B*S*d*4
+a B*S*d*4
+f F0 46 abs0 27
+f B0 102 - 0
+f B0 104 - 0
+f B0 105 - 0
+f B0 106 - 0
+a B*S*d*2
+a d*d*2
+a B*S*d*2
+f F0 46 abs0 25
+f B0 112 - 0
+a d*d*4
+f B0 113 - 0
+a B*S*d*2
+a B*S*kv*2
+a B*S*kv*2
+a B*S*d*8~1.00788
+f F0 46 abs0 7
+f F0 46 abs0 18
+f F0 46 abs0 19
+f F0 46 abs0 20
+f F0 46 abs0 21
+f F0 46 abs0 22
+f F0 46 abs0 23
+f B0 114 - 0
+f B0 122 - 0
+a B*S*d*4
+f B0 119 - 0
+a B*S*kv*4
+f B0 120 - 0
+a B*S*kv*4
+a B*S*kv*2
+f B0 136 - 0
+a B*S*kv
+a B*S*kv*2
+f B0 139 - 0
+a B*S*kv*2
+f B0 137 - 0
+f B0 142 - 0
+a B*S*kv*4
+a B*S*kv*2
+f B0 134 - 0
+f B0 145 - 0
+f B0 146 - 0
+a B*S*d*4
+a B*S*d*2
+f F0 27 - 0
+f B0 150 - 0
+a B*S*d
+a B*S*d*2
+f B0 154 - 0
+a B*S*d*2
+f B0 151 - 0
+f B0 157 - 0
+a B*S*d*4
+a B*S*d*2
+f F0 24 - 0
+f B0 132 - 0
+f B0 160 - 0
+f B0 161 - 0
+a B*S*d*2
+a d*kv*2
+a kv*2
+f F0 46 abs0 5
+f F0 46 abs0 6
+f B0 121 - 0
+a B*S*d*4
+f B0 166 - 0
+a d*kv*4
+f B0 167 - 0
+a kv*4
+f B0 168 - 0
+a B*S*kv*2
+f B0 140 - 0
+a B*S*d*2
+a d*kv*2
+a kv*2
+f F0 46 abs0 1
+f F0 46 abs0 2
+f B0 178 - 0
+a B*S*d*4
+f B0 180 - 0
+f B0 186 - 0
+a d*kv*4
+f B0 181 - 0
+a kv*4
+f B0 182 - 0
+a B*S*d*2
+f B0 155 - 0
+a B*S*d*2
+a d*d*2
+a d*2
+f F0 42 - 0
+f F0 43 - 0
+f B0 193 - 0
+a B*S*d*4
+f B0 195 - 0
+f B0 201 - 0
+a d*d*4
+f B0 196 - 0
+a d*4
+f B0 197 - 0
+a B*S*d*4
+a B*S*d*4
+a d*4
+f F0 38 - 0
+f B0 172 - 0
+f B0 209 - 0
+a B*S*d*4
+a B*S*d*4
+a B*S*4
+f B0 208 - 0
+f B0 214 - 0
+f B0 215 - 0
+a B*S*4
+a B*S*4
+a B*S*4
+f F0 36 - 0
+f B0 216 - 0
+f B0 220 - 0
+f B0 221 - 0
+a B*S*d*4
+f B0 222 - 0
+a B*S*d*4
+a B*S*d*4
+a B*S*d*4
+f F0 0 - 0
+f B0 227 - 0
+f B0 229 - 0
+f B0 230 - 0
+f B0 231 - 0
+a d*V*4
+f B0 0 - 0
+f B0 26 - 0
+phase O0
+a d*V*4
+a d*V*4
+loop L
+  a d*d*4
+  a d*d*4
+  a d*4
+  a d*4
+  a d*kv*4
+  a d*kv*4
+  a kv*4
+  a kv*4
+  a d*kv*4
+  a d*kv*4
+  a kv*4
+  a kv*4
+  a d*d*4
+  a d*d*4
+  a d*f*4
+  a d*f*4
+  a d*f*4
+  a d*f*4
+  a d*f*4
+  a d*f*4
+  a d*4
+  a d*4
+  a d*4
+  a d*4
+end
+a d*4
+a d*4
+a d*V*4
+a d*V*4
+a d*V*4
+loop L
+  a d*d*4
+  a d*4
+  a d*kv*4
+  a kv*4
+  a d*kv*4
+  a kv*4
+  a d*d*4
+  a d*f*4
+  a d*f*4
+  a d*f*4
+  a d*4
+  a d*4
+end
+a d*4
+a d*V*4
+f B0 17 - 0
+loop L
+  f B0 28 rel-1 81 first B0 21 - 0
+  f B0 28 rel0 10 last B0 54 - 0
+  f B0 28 rel0 16 last B0 68 - 0
+  f B0 28 rel0 21 last B0 81 - 0
+  f B0 28 rel0 24 last B0 85 - 0
+  f B0 28 rel0 38 last B0 117 - 0
+  f B0 28 rel0 63 last B0 174 - 0
+  f B0 28 rel0 64 last B0 176 - 0
+  f B0 28 rel0 70 last B0 189 - 0
+  f B0 28 rel0 71 last B0 191 - 0
+  f B0 28 rel0 77 last B0 204 - 0
+  f B0 28 rel0 78 last B0 206 - 0
+end
+f B0 210 - 0
+f B0 237 - 0
+f O0 7 - 0
+loop L
+  f O0 8 rel0 0
+  f O0 8 rel0 1
+  f O0 8 rel0 2
+  f O0 8 rel0 3
+  f O0 8 rel0 4
+  f O0 8 rel0 5
+  f O0 8 rel0 6
+  f O0 8 rel0 7
+  f O0 8 rel0 8
+  f O0 8 rel0 9
+  f O0 8 rel0 10
+  f O0 8 rel0 11
+end
+f O0 9 - 0
+f O0 10 - 0
+phase F1
+f F-1 129 - 0
+a B*S*d*4
+a S*8
+a S*8
+f F0 2 - 0
+a B*8
+a B*8+B*S*8
+a B*S*8
+f F0 6 - 0
+a B*S
+a B*S*8
+a B*S*8
+f F0 9 - 0
+f F0 11 - 0
+a B
+a 1
+f F0 5 - 0
+f F0 7 - 0
+f F0 10 - 0
+f F0 14 - 0
+f F0 15 - 0
+a S*4
+a S*hd*2
+a S*hd*4
+a S*hd*4
+a S*hd*4
+f F0 24 - 0
+a S*hd*4
+a S*hd*4
+f F0 21 - 0
+f F0 22 - 0
+f F0 23 - 0
+f F0 27 - 0
+loop L
+  a B*S*d*4
+  a B*S*4
+  f F0 33 rel0 0
+  a B*S*4
+  a B*S*4
+  f F0 33 rel0 2
+  a B*S*d*4
+  a B*S*d*4
+  f F0 33 rel0 1
+  a d*2
+  a d*d*2
+  a B*S*d*2
+  a B*S*d*2
+  a kv*2
+  a d*kv*2
+  a B*S*d*2
+  a B*S*kv*2
+  a kv*2
+  a d*kv*2
+  a B*S*d*2
+  a B*S*kv*2
+  a B*S*d*4
+  a B*S*d
+  a B*S*d*2
+  f F0 33 rel0 19
+  a B*S*d*4
+  f F0 33 rel0 20
+  a B*S*d*4
+  f F0 33 rel0 18
+  f F0 33 rel0 21
+  a B*S*kv*4
+  a B*S*kv
+  a B*S*kv*2
+  f F0 33 rel0 24
+  a B*S*kv*4
+  f F0 33 rel0 25
+  a B*S*kv*4
+  f F0 33 rel0 9
+  f F0 33 rel0 13
+  f F0 33 rel0 23
+  f F0 33 rel0 26
+  a B*S*kv*2
+  a B*S*d*2
+  a 8
+  a 8
+  a B*S*d*2
+  a B*S*H*4
+  a 256
+  f F0 33 rel0 34
+  a d*d*2
+  a B*S*d*2
+  f F0 33 rel0 5
+  f F0 33 rel0 22
+  f F0 33 rel0 27
+  a B*S*d*4
+  f F0 33 rel0 36
+  a B*S*d*4
+  a B*S*4
+  f F0 33 rel0 38
+  a B*S*4
+  a B*S*4
+  f F0 33 rel0 40
+  a B*S*d*4
+  a B*S*d*4
+  f F0 33 rel0 39
+  a d*f*2
+  a B*S*d*2
+  a B*S*f*2
+  a B*S*f*2
+  a d*f*2
+  a B*S*d*2
+  a B*S*f*2
+  a B*S*f*2
+  a d*f*2
+  a B*S*d*2
+  f F0 33 rel0 43
+  a B*S*d*4
+  f F0 33 rel0 53
+end
+a B*S*d*4
+a B*S*4
+f F0 34 - 0
+a B*S*4
+a B*S*4
+f F0 37 - 0
+a B*S*d*4
+a B*S*d*4
+f F0 3 - 0
+f F0 35 - 0
+a d*V*2
+a B*S*d*2
+a B*S*V*2
+a B*S*V*4
+a B*8+B*S*8
+a B*S*8
+a B*S*V*4
+a 4
+a 4
+loop L
+  f F0 33 rel0 6
+  f F0 33 rel0 10
+  f F0 33 rel0 14
+end
+f F0 41 - 0
+f F0 46 - 0
+f F0 47 - 0
+f F0 48 - 0
+phase B1
+a 4
+a B*S*V*4
+f F0 49 - 0
+f F0 52 - 0
+a B*S*V*4
+f F0 50 - 0
+f B0 1 - 0
+a B*S*V*2
+f B0 4 - 0
+a d*V*2
+a B*S*d*2
+f F0 44 - 0
+f F0 45 - 0
+f B0 7 - 0
+a B*S*d*4
+f B0 10 - 0
+a d*V*4
+f B0 9 - 0
+a B*S*d*4
+a B*S*d*4
+a d*4
+f F0 40 - 0
+f B0 14 - 0
+f B0 19 - 0
+a B*S*d*4
+a B*S*d*4
+a B*S*4
+loop L-1
+  f B0 27 rel-1 82 first B0 18 - 0
+  f B0 27 rel-1 83 first B0 24 - 0
+  a B*S*4
+  a B*S*4
+  a B*S*4
+  f F0 33 rel2 3 first F0 38 - 0 last F0 33 mir1 3
+  f B0 27 rel-1 84 first B0 26 - 0
+  f B0 27 rel0 0
+  f B0 27 rel0 1
+  a B*S*d*4
+  f B0 27 rel0 2
+  a B*S*d*4
+  a B*S*d*4
+  a B*S*d*4
+  f F0 33 mir0 54
+  f B0 27 rel0 3
+  f B0 27 rel0 4
+  f B0 27 rel0 5
+  f B0 27 rel0 6
+  a B*S*d*2
+  a d*f*2
+  a B*S*f*2
+  f F0 33 mir0 51
+  f F0 33 mir0 52
+  f B0 27 rel0 7
+  a d*f*4
+  f B0 27 rel0 8
+  a B*S*f*2
+  a B*S*f*2
+  f F0 33 mir0 47
+  f F0 33 mir0 50
+  f B0 27 rel0 9
+  a d*f*2
+  a B*S*d*2
+  f F0 33 mir0 48
+  f F0 33 mir0 49
+  f B0 27 rel0 11
+  a B*S*d*4
+  f B0 27 rel0 14
+  a d*f*4
+  f B0 27 rel0 13
+  a B*S*f*2
+  f F0 33 mir0 46
+  f B0 27 rel0 12
+  a d*f*2
+  a B*S*d*2
+  f F0 33 mir0 44
+  f F0 33 mir0 45
+  f B0 27 rel0 17
+  a B*S*d*4
+  f B0 27 rel0 19
+  f B0 27 rel0 20
+  a d*f*4
+  f B0 27 rel0 18
+  a B*S*d*4
+  a B*S*d*4
+  a d*4
+  f F0 33 mir0 42
+  f B0 27 rel0 15
+  f B0 27 rel0 23
+  a B*S*d*4
+  a B*S*d*4
+  a B*S*4
+  f B0 27 rel0 22
+  f B0 27 rel0 25
+  f B0 27 rel0 26
+  a B*S*4
+  a B*S*4
+  a B*S*4
+  f F0 33 mir0 41
+  f B0 27 rel0 27
+  f B0 27 rel0 28
+  f B0 27 rel0 29
+  a B*S*d*4
+  f B0 27 rel0 30
+  a B*S*d*4
+  a B*S*d*4
+  a B*S*d*4
+  f F0 33 mir0 37
+  f B0 27 rel0 31
+  f B0 27 rel0 32
+  f B0 27 rel0 33
+  f B0 27 rel0 34
+  a B*S*d*2
+  a d*d*2
+  a B*S*d*2
+  f F0 33 mir0 35
+  f B0 27 rel0 35
+  a d*d*4
+  f B0 27 rel0 36
+  a B*S*d*2
+  a B*S*kv*2
+  a B*S*kv*2
+  a B*S*d*8~1.00788
+  f F0 33 mir0 17
+  f F0 33 mir0 28
+  f F0 33 mir0 29
+  f F0 33 mir0 30
+  f F0 33 mir0 31
+  f F0 33 mir0 32
+  f F0 33 mir0 33
+  f B0 27 rel0 37
+  f B0 27 rel0 42
+  a B*S*d*4
+  f B0 27 rel0 39
+  a B*S*kv*4
+  f B0 27 rel0 40
+  a B*S*kv*4
+  a B*S*kv*2
+  f B0 27 rel0 45
+  a B*S*kv
+  a B*S*kv*2
+  f B0 27 rel0 47
+  a B*S*kv*2
+  f B0 27 rel0 46
+  f B0 27 rel0 49
+  a B*S*kv*4
+  a B*S*kv*2
+  f B0 27 rel0 44
+  f B0 27 rel0 50
+  f B0 27 rel0 51
+  a B*S*d*4
+  a B*S*d*2
+  f B0 27 rel0 52
+  a B*S*d
+  a B*S*d*2
+  f B0 27 rel0 54
+  a B*S*d*2
+  f B0 27 rel0 53
+  f B0 27 rel0 56
+  a B*S*d*4
+  a B*S*d*2
+  f B0 27 rel0 43
+  f B0 27 rel0 57
+  f B0 27 rel0 58
+  a B*S*d*2
+  a d*kv*2
+  a kv*2
+  f F0 33 mir0 15
+  f F0 33 mir0 16
+  f B0 27 rel0 41
+  a B*S*d*4
+  f B0 27 rel0 59
+  a d*kv*4
+  f B0 27 rel0 60
+  a kv*4
+  f B0 27 rel0 61
+  a B*S*kv*2
+  f B0 27 rel0 48
+  a B*S*d*2
+  a d*kv*2
+  a kv*2
+  f F0 33 mir0 11
+  f F0 33 mir0 12
+  f B0 27 rel0 65
+  a B*S*d*4
+  f B0 27 rel0 66
+  f B0 27 rel0 69
+  a d*kv*4
+  f B0 27 rel0 67
+  a kv*4
+  f B0 27 rel0 68
+  a B*S*d*2
+  f B0 27 rel0 55
+  a B*S*d*2
+  a d*d*2
+  a d*2
+  f F0 33 mir0 7
+  f F0 33 mir0 8
+  f B0 27 rel0 72
+  a B*S*d*4
+  f B0 27 rel0 73
+  f B0 27 rel0 76
+  a d*d*4
+  f B0 27 rel0 74
+  a d*4
+  f B0 27 rel0 75
+  a B*S*d*4
+  a B*S*d*4
+  a d*4
+  f F0 33 mir0 4
+  f B0 27 rel0 62
+  f B0 27 rel0 80
+  a B*S*d*4
+  a B*S*d*4
+  a B*S*4
+  f B0 27 rel0 79
+end
+f B0 27 end1 82
+f B0 27 end1 83
+a B*S*4
+a B*S*4
+a B*S*4
+f F0 33 abs1 3
+f B0 27 end1 84
+f B0 30 - 0
+f B0 31 - 0
+a B*S*d*4
+f B0 32 - 0
+a B*S*d*4
+a B*S*d*4
+a B*S*d*4
+f F0 33 abs0 54
+f B0 37 - 0
+f B0 39 - 0
+f B0 40 - 0
+f B0 41 - 0
+a B*S*d*2
+a d*f*2
+a B*S*f*2
+f F0 33 abs0 51
+f F0 33 abs0 52
+f B0 47 - 0
+a d*f*4
+f B0 48 - 0
+a B*S*f*2
+a B*S*f*2
+f F0 33 abs0 47
+f F0 33 abs0 50
+f B0 49 - 0
+a d*f*2
+a B*S*d*2
+f F0 33 abs0 48
+f F0 33 abs0 49
+f B0 55 - 0
+a B*S*d*4
+f B0 61 - 0
+a d*f*4
+f B0 60 - 0
+a B*S*f*2
+f F0 33 abs0 46
+f B0 56 - 0
+a d*f*2
+a B*S*d*2
+f F0 33 abs0 44
+f F0 33 abs0 45
+f B0 69 - 0
+a B*S*d*4
+f B0 73 - 0
+f B0 77 - 0
+a d*f*4
+f B0 72 - 0
+a B*S*d*4
+a B*S*d*4
+a d*4
+f F0 33 abs0 42
+f B0 65 - 0
+f B0 83 - 0
+a B*S*d*4
+a B*S*d*4
+a B*S*4
+f B0 82 - 0
+f B0 88 - 0
+f B0 89 - 0
+a B*S*4
+a B*S*4
+a B*S*4
+f F0 33 abs0 41
+f B0 90 - 0
+f B0 94 - 0
+f B0 95 - 0
+a B*S*d*4
+f B0 96 - 0
+a B*S*d*4
+a B*S*d*4
+a B*S*d*4
+f F0 33 abs0 37
+f B0 101 - 0
+f B0 103 - 0
+f B0 104 - 0
+f B0 105 - 0
+a B*S*d*2
+a d*d*2
+a B*S*d*2
+f F0 33 abs0 35
+f B0 111 - 0
+a d*d*4
+f B0 112 - 0
+a B*S*d*2
+a B*S*kv*2
+a B*S*kv*2
+a B*S*d*8~1.00788
+f F0 33 abs0 17
+f F0 33 abs0 28
+f F0 33 abs0 29
+f F0 33 abs0 30
+f F0 33 abs0 31
+f F0 33 abs0 32
+f F0 33 abs0 33
+f B0 113 - 0
+f B0 121 - 0
+a B*S*d*4
+f B0 118 - 0
+a B*S*kv*4
+f B0 119 - 0
+a B*S*kv*4
+a B*S*kv*2
+f B0 135 - 0
+a B*S*kv
+a B*S*kv*2
+f B0 138 - 0
+a B*S*kv*2
+f B0 136 - 0
+f B0 141 - 0
+a B*S*kv*4
+a B*S*kv*2
+f B0 133 - 0
+f B0 144 - 0
+f B0 145 - 0
+a B*S*d*4
+a B*S*d*2
+f F0 28 - 0
+f B0 149 - 0
+a B*S*d
+a B*S*d*2
+f B0 153 - 0
+a B*S*d*2
+f B0 150 - 0
+f B0 156 - 0
+a B*S*d*4
+a B*S*d*2
+f F0 25 - 0
+f B0 131 - 0
+f B0 159 - 0
+f B0 160 - 0
+a B*S*d*2
+a d*kv*2
+a kv*2
+f F0 33 abs0 15
+f F0 33 abs0 16
+f B0 120 - 0
+a B*S*d*4
+f B0 165 - 0
+a d*kv*4
+f B0 166 - 0
+a kv*4
+f B0 167 - 0
+a B*S*kv*2
+f B0 139 - 0
+a B*S*d*2
+a d*kv*2
+a kv*2
+f F0 33 abs0 11
+f F0 33 abs0 12
+f B0 177 - 0
+a B*S*d*4
+f B0 179 - 0
+f B0 185 - 0
+a d*kv*4
+f B0 180 - 0
+a kv*4
+f B0 181 - 0
+a B*S*d*2
+f B0 154 - 0
+a B*S*d*2
+a d*d*2
+a d*2
+f F0 33 abs0 7
+f F0 33 abs0 8
+f B0 192 - 0
+a B*S*d*4
+f B0 194 - 0
+f B0 200 - 0
+a d*d*4
+f B0 195 - 0
+a d*4
+f B0 196 - 0
+a B*S*d*4
+a B*S*d*4
+a d*4
+f F0 33 abs0 4
+f B0 171 - 0
+f B0 208 - 0
+a B*S*d*4
+a B*S*d*4
+a B*S*4
+f B0 207 - 0
+f B0 213 - 0
+f B0 214 - 0
+a B*S*4
+a B*S*4
+a B*S*4
+f F0 33 abs0 3
+f B0 215 - 0
+f B0 219 - 0
+f B0 220 - 0
+a B*S*d*4
+f B0 221 - 0
+a B*S*d*4
+a B*S*d*4
+a B*S*d*4
+f F0 1 - 0
+f B0 226 - 0
+f B0 228 - 0
+f B0 229 - 0
+f B0 230 - 0
+a d*V*4
+f B0 0 - 0
+f B0 25 - 0
+phase O1
+a d*V*4
+loop L
+  a d*d*4
+  a d*4
+  a d*kv*4
+  a kv*4
+  a d*kv*4
+  a kv*4
+  a d*d*4
+  a d*f*4
+  a d*f*4
+  a d*f*4
+  a d*4
+  a d*4
+end
+a d*4
+a d*V*4
+f B0 16 - 0
+loop L
+  f B0 27 rel-1 81 first B0 20 - 0
+  f B0 27 rel0 10 last B0 53 - 0
+  f B0 27 rel0 16 last B0 67 - 0
+  f B0 27 rel0 21 last B0 80 - 0
+  f B0 27 rel0 24 last B0 84 - 0
+  f B0 27 rel0 38 last B0 116 - 0
+  f B0 27 rel0 63 last B0 173 - 0
+  f B0 27 rel0 64 last B0 175 - 0
+  f B0 27 rel0 70 last B0 188 - 0
+  f B0 27 rel0 71 last B0 190 - 0
+  f B0 27 rel0 77 last B0 203 - 0
+  f B0 27 rel0 78 last B0 205 - 0
+end
+f B0 209 - 0
+f B0 236 - 0
+f O0 0 - 0
+loop L
+  f O0 1 rel0 0
+  f O0 1 rel0 1
+  f O0 1 rel0 2
+  f O0 1 rel0 3
+  f O0 1 rel0 4
+  f O0 1 rel0 5
+  f O0 1 rel0 6
+  f O0 1 rel0 7
+  f O0 1 rel0 8
+  f O0 1 rel0 9
+  f O0 1 rel0 10
+  f O0 1 rel0 11
+end
+f O0 2 - 0
+f O0 3 - 0
+phase F2
+f F-1 51 - 0
+a B*S*d*4
+a S*8
+a S*8
+f F0 2 - 0
+a B*8
+a B*8+B*S*8
+a B*S*8
+f F0 6 - 0
+a B*S
+a B*S*8
+a B*S*8
+f F0 9 - 0
+f F0 11 - 0
+a B
+a 1
+f F0 5 - 0
+f F0 7 - 0
+f F0 10 - 0
+f F0 14 - 0
+f F0 15 - 0
+a S*4
+a S*hd*2
+a S*hd*4
+a S*hd*4
+a S*hd*4
+f F0 24 - 0
+a S*hd*4
+a S*hd*4
+f F0 21 - 0
+f F0 22 - 0
+f F0 23 - 0
+f F0 27 - 0
+loop L
+  a B*S*d*4
+  a B*S*4
+  f F0 33 rel0 0
+  a B*S*4
+  a B*S*4
+  f F0 33 rel0 2
+  a B*S*d*4
+  a B*S*d*4
+  f F0 33 rel0 1
+  a d*2
+  a d*d*2
+  a B*S*d*2
+  a B*S*d*2
+  a kv*2
+  a d*kv*2
+  a B*S*d*2
+  a B*S*kv*2
+  a kv*2
+  a d*kv*2
+  a B*S*d*2
+  a B*S*kv*2
+  a B*S*d*4
+  a B*S*d
+  a B*S*d*2
+  f F0 33 rel0 19
+  a B*S*d*4
+  f F0 33 rel0 20
+  a B*S*d*4
+  f F0 33 rel0 18
+  f F0 33 rel0 21
+  a B*S*kv*4
+  a B*S*kv
+  a B*S*kv*2
+  f F0 33 rel0 24
+  a B*S*kv*4
+  f F0 33 rel0 25
+  a B*S*kv*4
+  f F0 33 rel0 9
+  f F0 33 rel0 13
+  f F0 33 rel0 23
+  f F0 33 rel0 26
+  a B*S*kv*2
+  a B*S*d*2
+  a 8
+  a 8
+  a B*S*d*2
+  a B*S*H*4
+  a 256
+  f F0 33 rel0 34
+  a d*d*2
+  a B*S*d*2
+  f F0 33 rel0 5
+  f F0 33 rel0 22
+  f F0 33 rel0 27
+  a B*S*d*4
+  f F0 33 rel0 36
+  a B*S*d*4
+  a B*S*4
+  f F0 33 rel0 38
+  a B*S*4
+  a B*S*4
+  f F0 33 rel0 40
+  a B*S*d*4
+  a B*S*d*4
+  f F0 33 rel0 39
+  a d*f*2
+  a B*S*d*2
+  a B*S*f*2
+  a B*S*f*2
+  a d*f*2
+  a B*S*d*2
+  a B*S*f*2
+  a B*S*f*2
+  a d*f*2
+  a B*S*d*2
+  f F0 33 rel0 43
+  a B*S*d*4
+  f F0 33 rel0 53
+end
+a B*S*d*4
+a B*S*4
+f F0 34 - 0
+a B*S*4
+a B*S*4
+f F0 37 - 0
+a B*S*d*4
+a B*S*d*4
+f F0 3 - 0
+f F0 35 - 0
+a d*V*2
+a B*S*d*2
+a B*S*V*2
+a B*S*V*4
+a B*8+B*S*8
+a B*S*8
+a B*S*V*4
+a 4
+a 4
+loop L
+  f F0 33 rel0 6
+  f F0 33 rel0 10
+  f F0 33 rel0 14
+end
+f F0 41 - 0
+f F0 46 - 0
+f F0 47 - 0
+f F0 48 - 0
+phase B2
+a 4
+a B*S*V*4
+f F0 49 - 0
+f F0 52 - 0
+a B*S*V*4
+f F0 50 - 0
+f B0 1 - 0
+a B*S*V*2
+f B0 4 - 0
+a d*V*2
+a B*S*d*2
+f F0 44 - 0
+f F0 45 - 0
+f B0 7 - 0
+a B*S*d*4
+f B0 10 - 0
+a d*V*4
+f B0 9 - 0
+a B*S*d*4
+a B*S*d*4
+a d*4
+f F0 40 - 0
+f B0 14 - 0
+f B0 19 - 0
+a B*S*d*4
+a B*S*d*4
+a B*S*4
+loop L-1
+  f B0 27 rel-1 82 first B0 18 - 0
+  f B0 27 rel-1 83 first B0 24 - 0
+  a B*S*4
+  a B*S*4
+  a B*S*4
+  f F0 33 rel2 3 first F0 38 - 0 last F0 33 mir1 3
+  f B0 27 rel-1 84 first B0 26 - 0
+  f B0 27 rel0 0
+  f B0 27 rel0 1
+  a B*S*d*4
+  f B0 27 rel0 2
+  a B*S*d*4
+  a B*S*d*4
+  a B*S*d*4
+  f F0 33 mir0 54
+  f B0 27 rel0 3
+  f B0 27 rel0 4
+  f B0 27 rel0 5
+  f B0 27 rel0 6
+  a B*S*d*2
+  a d*f*2
+  a B*S*f*2
+  f F0 33 mir0 51
+  f F0 33 mir0 52
+  f B0 27 rel0 7
+  a d*f*4
+  f B0 27 rel0 8
+  a B*S*f*2
+  a B*S*f*2
+  f F0 33 mir0 47
+  f F0 33 mir0 50
+  f B0 27 rel0 9
+  a d*f*2
+  a B*S*d*2
+  f F0 33 mir0 48
+  f F0 33 mir0 49
+  f B0 27 rel0 11
+  a B*S*d*4
+  f B0 27 rel0 14
+  a d*f*4
+  f B0 27 rel0 13
+  a B*S*f*2
+  f F0 33 mir0 46
+  f B0 27 rel0 12
+  a d*f*2
+  a B*S*d*2
+  f F0 33 mir0 44
+  f F0 33 mir0 45
+  f B0 27 rel0 17
+  a B*S*d*4
+  f B0 27 rel0 19
+  f B0 27 rel0 20
+  a d*f*4
+  f B0 27 rel0 18
+  a B*S*d*4
+  a B*S*d*4
+  a d*4
+  f F0 33 mir0 42
+  f B0 27 rel0 15
+  f B0 27 rel0 23
+  a B*S*d*4
+  a B*S*d*4
+  a B*S*4
+  f B0 27 rel0 22
+  f B0 27 rel0 25
+  f B0 27 rel0 26
+  a B*S*4
+  a B*S*4
+  a B*S*4
+  f F0 33 mir0 41
+  f B0 27 rel0 27
+  f B0 27 rel0 28
+  f B0 27 rel0 29
+  a B*S*d*4
+  f B0 27 rel0 30
+  a B*S*d*4
+  a B*S*d*4
+  a B*S*d*4
+  f F0 33 mir0 37
+  f B0 27 rel0 31
+  f B0 27 rel0 32
+  f B0 27 rel0 33
+  f B0 27 rel0 34
+  a B*S*d*2
+  a d*d*2
+  a B*S*d*2
+  f F0 33 mir0 35
+  f B0 27 rel0 35
+  a d*d*4
+  f B0 27 rel0 36
+  a B*S*d*2
+  a B*S*kv*2
+  a B*S*kv*2
+  a B*S*d*8~1.00788
+  f F0 33 mir0 17
+  f F0 33 mir0 28
+  f F0 33 mir0 29
+  f F0 33 mir0 30
+  f F0 33 mir0 31
+  f F0 33 mir0 32
+  f F0 33 mir0 33
+  f B0 27 rel0 37
+  f B0 27 rel0 42
+  a B*S*d*4
+  f B0 27 rel0 39
+  a B*S*kv*4
+  f B0 27 rel0 40
+  a B*S*kv*4
+  a B*S*kv*2
+  f B0 27 rel0 45
+  a B*S*kv
+  a B*S*kv*2
+  f B0 27 rel0 47
+  a B*S*kv*2
+  f B0 27 rel0 46
+  f B0 27 rel0 49
+  a B*S*kv*4
+  a B*S*kv*2
+  f B0 27 rel0 44
+  f B0 27 rel0 50
+  f B0 27 rel0 51
+  a B*S*d*4
+  a B*S*d*2
+  f B0 27 rel0 52
+  a B*S*d
+  a B*S*d*2
+  f B0 27 rel0 54
+  a B*S*d*2
+  f B0 27 rel0 53
+  f B0 27 rel0 56
+  a B*S*d*4
+  a B*S*d*2
+  f B0 27 rel0 43
+  f B0 27 rel0 57
+  f B0 27 rel0 58
+  a B*S*d*2
+  a d*kv*2
+  a kv*2
+  f F0 33 mir0 15
+  f F0 33 mir0 16
+  f B0 27 rel0 41
+  a B*S*d*4
+  f B0 27 rel0 59
+  a d*kv*4
+  f B0 27 rel0 60
+  a kv*4
+  f B0 27 rel0 61
+  a B*S*kv*2
+  f B0 27 rel0 48
+  a B*S*d*2
+  a d*kv*2
+  a kv*2
+  f F0 33 mir0 11
+  f F0 33 mir0 12
+  f B0 27 rel0 65
+  a B*S*d*4
+  f B0 27 rel0 66
+  f B0 27 rel0 69
+  a d*kv*4
+  f B0 27 rel0 67
+  a kv*4
+  f B0 27 rel0 68
+  a B*S*d*2
+  f B0 27 rel0 55
+  a B*S*d*2
+  a d*d*2
+  a d*2
+  f F0 33 mir0 7
+  f F0 33 mir0 8
+  f B0 27 rel0 72
+  a B*S*d*4
+  f B0 27 rel0 73
+  f B0 27 rel0 76
+  a d*d*4
+  f B0 27 rel0 74
+  a d*4
+  f B0 27 rel0 75
+  a B*S*d*4
+  a B*S*d*4
+  a d*4
+  f F0 33 mir0 4
+  f B0 27 rel0 62
+  f B0 27 rel0 80
+  a B*S*d*4
+  a B*S*d*4
+  a B*S*4
+  f B0 27 rel0 79
+end
+f B0 27 end1 82
+f B0 27 end1 83
+a B*S*4
+a B*S*4
+a B*S*4
+f F0 33 abs1 3
+f B0 27 end1 84
+f B0 30 - 0
+f B0 31 - 0
+a B*S*d*4
+f B0 32 - 0
+a B*S*d*4
+a B*S*d*4
+a B*S*d*4
+f F0 33 abs0 54
+f B0 37 - 0
+f B0 39 - 0
+f B0 40 - 0
+f B0 41 - 0
+a B*S*d*2
+a d*f*2
+a B*S*f*2
+f F0 33 abs0 51
+f F0 33 abs0 52
+f B0 47 - 0
+a d*f*4
+f B0 48 - 0
+a B*S*f*2
+a B*S*f*2
+f F0 33 abs0 47
+f F0 33 abs0 50
+f B0 49 - 0
+a d*f*2
+a B*S*d*2
+f F0 33 abs0 48
+f F0 33 abs0 49
+f B0 55 - 0
+a B*S*d*4
+f B0 61 - 0
+a d*f*4
+f B0 60 - 0
+a B*S*f*2
+f F0 33 abs0 46
+f B0 56 - 0
+a d*f*2
+a B*S*d*2
+f F0 33 abs0 44
+f F0 33 abs0 45
+f B0 69 - 0
+a B*S*d*4
+f B0 73 - 0
+f B0 77 - 0
+a d*f*4
+f B0 72 - 0
+a B*S*d*4
+a B*S*d*4
+a d*4
+f F0 33 abs0 42
+f B0 65 - 0
+f B0 83 - 0
+a B*S*d*4
+a B*S*d*4
+a B*S*4
+f B0 82 - 0
+f B0 88 - 0
+f B0 89 - 0
+a B*S*4
+a B*S*4
+a B*S*4
+f F0 33 abs0 41
+f B0 90 - 0
+f B0 94 - 0
+f B0 95 - 0
+a B*S*d*4
+f B0 96 - 0
+a B*S*d*4
+a B*S*d*4
+a B*S*d*4
+f F0 33 abs0 37
+f B0 101 - 0
+f B0 103 - 0
+f B0 104 - 0
+f B0 105 - 0
+a B*S*d*2
+a d*d*2
+a B*S*d*2
+f F0 33 abs0 35
+f B0 111 - 0
+a d*d*4
+f B0 112 - 0
+a B*S*d*2
+a B*S*kv*2
+a B*S*kv*2
+a B*S*d*8~1.00788
+f F0 33 abs0 17
+f F0 33 abs0 28
+f F0 33 abs0 29
+f F0 33 abs0 30
+f F0 33 abs0 31
+f F0 33 abs0 32
+f F0 33 abs0 33
+f B0 113 - 0
+f B0 121 - 0
+a B*S*d*4
+f B0 118 - 0
+a B*S*kv*4
+f B0 119 - 0
+a B*S*kv*4
+a B*S*kv*2
+f B0 135 - 0
+a B*S*kv
+a B*S*kv*2
+f B0 138 - 0
+a B*S*kv*2
+f B0 136 - 0
+f B0 141 - 0
+a B*S*kv*4
+a B*S*kv*2
+f B0 133 - 0
+f B0 144 - 0
+f B0 145 - 0
+a B*S*d*4
+a B*S*d*2
+f F0 28 - 0
+f B0 149 - 0
+a B*S*d
+a B*S*d*2
+f B0 153 - 0
+a B*S*d*2
+f B0 150 - 0
+f B0 156 - 0
+a B*S*d*4
+a B*S*d*2
+f F0 25 - 0
+f B0 131 - 0
+f B0 159 - 0
+f B0 160 - 0
+a B*S*d*2
+a d*kv*2
+a kv*2
+f F0 33 abs0 15
+f F0 33 abs0 16
+f B0 120 - 0
+a B*S*d*4
+f B0 165 - 0
+a d*kv*4
+f B0 166 - 0
+a kv*4
+f B0 167 - 0
+a B*S*kv*2
+f B0 139 - 0
+a B*S*d*2
+a d*kv*2
+a kv*2
+f F0 33 abs0 11
+f F0 33 abs0 12
+f B0 177 - 0
+a B*S*d*4
+f B0 179 - 0
+f B0 185 - 0
+a d*kv*4
+f B0 180 - 0
+a kv*4
+f B0 181 - 0
+a B*S*d*2
+f B0 154 - 0
+a B*S*d*2
+a d*d*2
+a d*2
+f F0 33 abs0 7
+f F0 33 abs0 8
+f B0 192 - 0
+a B*S*d*4
+f B0 194 - 0
+f B0 200 - 0
+a d*d*4
+f B0 195 - 0
+a d*4
+f B0 196 - 0
+a B*S*d*4
+a B*S*d*4
+a d*4
+f F0 33 abs0 4
+f B0 171 - 0
+f B0 208 - 0
+a B*S*d*4
+a B*S*d*4
+a B*S*4
+f B0 207 - 0
+f B0 213 - 0
+f B0 214 - 0
+a B*S*4
+a B*S*4
+a B*S*4
+f F0 33 abs0 3
+f B0 215 - 0
+f B0 219 - 0
+f B0 220 - 0
+a B*S*d*4
+f B0 221 - 0
+a B*S*d*4
+a B*S*d*4
+a B*S*d*4
+f F0 1 - 0
+f B0 226 - 0
+f B0 228 - 0
+f B0 229 - 0
+f B0 230 - 0
+a d*V*4
+f B0 0 - 0
+f B0 25 - 0
+phase O2
+a d*V*4
+loop L
+  a d*d*4
+  a d*4
+  a d*kv*4
+  a kv*4
+  a d*kv*4
+  a kv*4
+  a d*d*4
+  a d*f*4
+  a d*f*4
+  a d*f*4
+  a d*4
+  a d*4
+end
+a d*4
+a d*V*4
+f B0 16 - 0
+loop L
+  f B0 27 rel-1 81 first B0 20 - 0
+  f B0 27 rel0 10 last B0 53 - 0
+  f B0 27 rel0 16 last B0 67 - 0
+  f B0 27 rel0 21 last B0 80 - 0
+  f B0 27 rel0 24 last B0 84 - 0
+  f B0 27 rel0 38 last B0 116 - 0
+  f B0 27 rel0 63 last B0 173 - 0
+  f B0 27 rel0 64 last B0 175 - 0
+  f B0 27 rel0 70 last B0 188 - 0
+  f B0 27 rel0 71 last B0 190 - 0
+  f B0 27 rel0 77 last B0 203 - 0
+  f B0 27 rel0 78 last B0 205 - 0
+end
+f B0 209 - 0
+f B0 236 - 0
+f O0 0 - 0
+loop L
+  f O0 1 rel0 0
+  f O0 1 rel0 1
+  f O0 1 rel0 2
+  f O0 1 rel0 3
+  f O0 1 rel0 4
+  f O0 1 rel0 5
+  f O0 1 rel0 6
+  f O0 1 rel0 7
+  f O0 1 rel0 8
+  f O0 1 rel0 9
+  f O0 1 rel0 10
+  f O0 1 rel0 11
+end
+f O0 2 - 0
+f O0 3 - 0
