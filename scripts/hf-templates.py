@@ -33,7 +33,6 @@ checks the sequence against the trace, event by event (a template that does not
 reproduce both traces is not written). What remains uncertain is said in src/hf/replay.rs.
 """
 import collections
-import gzip
 import itertools
 import json
 import os
@@ -108,18 +107,22 @@ def evaluate(expr, dims):
 
 # ---- traces -------------------------------------------------------------------------
 
+def replay_module():
+    """scripts/allocator-replay.py: its trace reader and its model of the allocator."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("allocator_replay",
+                                                  os.path.join(ROOT, "scripts", "allocator-replay.py"))
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
+    return m
+
+
 def load(path):
     """{phase: [("a", id, size) | ("f", id)]}, phases build, F0, B0, O0, F1, ..."""
-    raw, marks = [], []
-    with gzip.open(path, "rt") as f:
-        for line in f:
-            a, x, y, t = line.rstrip("\n").split("\t")
-            if a == "mark":
-                marks.append((int(t), "build" if x == "build" else
-                              {"forward": "F", "backward": "B", "step": "O"}[x] + y))
-            else:
-                raw.append((a, int(x), int(y), int(t)))
-    marks.sort()
+    raw, marks = replay_module().load(path)  # marks: (time, "build" | "forward 0" | ...)
+    marks = [(t, "build" if n == "build" else
+              {"forward": "F", "backward": "B", "step": "O"}[n.split()[0]] + n.split()[1])
+             for t, n in marks]
     phases = collections.OrderedDict((n, []) for _, n in marks)
     live, nid, mi = {}, 0, 0
     for a, addr, size, t in raw:
@@ -535,11 +538,7 @@ BUILTIN_FAMILY = {"gpt2": "gpt2", "gpt2-medium": "gpt2", "qwen2.5-0.5b": "qwen2-
 def replay_peak(events):
     """Reserved peak of events through scripts/allocator-replay.py's model, from the state
     each row starts in (cuBLAS's 32 MiB workspace and a small block)."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("replay", os.path.join(ROOT, "scripts", "allocator-replay.py"))
-    m = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(m)
-    a, live = m.Allocator(), {}
+    a, live = replay_module().Allocator(), {}
     a.malloc(32 << 20, "context")
     a.malloc(512, "context")
     for e in events:

@@ -258,14 +258,8 @@ mod tests {
             batch: 2,
             seq: 4,
             hidden: 1 << 20,
-            kv: 1,
-            intermediate: 1,
-            vocab: 1,
-            heads: 1,
-            kv_heads: 1,
-            head_dim: 1,
-            positions: 1,
             layers: 3,
+            ..ones()
         };
         let evs = events(&t, &dims, 3).unwrap();
         // build 1 + 3 steps x (3 allocs + 3 frees) + the state once
@@ -283,14 +277,14 @@ mod tests {
     #[test]
     fn a_free_of_nothing_is_an_error() {
         let t = Template::parse("bad", "phase build\nf build 0 - 0\n").unwrap();
-        let dims = dims_zero();
         assert!(matches!(
-            events(&t, &dims, 1),
+            events(&t, &ones(), 1),
             Err(ReplayError::Dangling { .. })
         ));
     }
 
-    fn dims_zero() -> Dims {
+    /// Every dimension 1.
+    fn ones() -> Dims {
         Dims {
             batch: 1,
             seq: 1,
