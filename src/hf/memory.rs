@@ -644,8 +644,10 @@ fn estimate_with(shape: &Shape, setup: Setup, replay: bool) -> Estimate {
                 super::measured::reserved_factor(ck_passes),
                 if ck_passes { " with checkpointing" } else { "" },
                 super::measured::SOURCE,
-                match &replayed {
-                    Some(Err(e)) => format!("; the replay failed: {e}"),
+                match (&replayed, super::replay::why_not(&setup)) {
+                    (Some(Err(e)), _) => format!("; the replay failed: {e}"),
+                    (None, Some(why)) => format!("; not replayed: {why}"),
+                    (None, None) if replay => "; not replayed: no template was traced for this architecture (src/hf/templates/)".into(),
                     _ => String::new(),
                 }
             )

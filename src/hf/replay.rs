@@ -61,6 +61,24 @@ pub enum ReplayError {
     },
 }
 
+/// Why a run of a traced architecture is not replayed (None where it is, or where the
+/// architecture has no template: [`template_name`] says that).
+pub fn why_not(setup: &Setup) -> Option<&'static str> {
+    Some(if setup.optimizer != Optimizer::Adamw {
+        "the templates were traced with AdamW"
+    } else if setup.gpus > 1 {
+        "the templates were traced on one GPU"
+    } else if setup.accum > 1 {
+        "the templates were traced without accumulation"
+    } else if setup.lora {
+        "the templates were traced without LoRA"
+    } else if setup.offload {
+        "the templates were traced without offload"
+    } else {
+        return None;
+    })
+}
+
 /// The template for a model and run, by name, where one was traced: the bench's loop
 /// (AdamW, one GPU, no accumulation, LoRA or offload) and an architecture of
 /// configs/hf-templates/ (GPT-2 with dropout; Qwen2; Llama; Mistral with an untied head).
@@ -272,6 +290,23 @@ mod tests {
             r.allocated_peak,
             (32 << 20) + 512 + (4 << 20) + 3 * (32 << 20) + (8 << 20)
         );
+    }
+
+    #[test]
+    fn plain_runs_of_traced_architectures_have_a_template_and_others_say_why_not() {
+        let plain = Setup::new(1024, 2, Precision::Bf16);
+        let mut tied_mistral = Shape::builtin("mistral-7b").unwrap();
+        tied_mistral.tied = true;
+        assert_eq!(template_name(&tied_mistral, &plain), None);
+        let llama = Shape::builtin("llama-3.2-1b").unwrap();
+        assert_eq!(
+            template_name(&llama, &plain).as_deref(),
+            Some("llama-tied-bf16")
+        );
+        assert_eq!(why_not(&plain), None);
+        let accum = Setup { accum: 2, ..plain };
+        assert_eq!(template_name(&llama, &accum), None);
+        assert!(why_not(&accum).unwrap().contains("accumulation"));
     }
 
     #[test]
