@@ -490,42 +490,6 @@ def flatten(phases):
     return out
 
 
-def parse(path):
-    """A .tpl file back into the structure `write` wrote (for the check of the real traces)."""
-    tpl, cur, loop, shift = [], None, None, 0
-
-    def code(x):
-        return (x[0], int(x[1]), x[2], int(x[3]))
-    for line in open(path):
-        w = line.split()
-        if not w or w[0].startswith("#") or w[0] == "template":
-            continue
-        if w[0] == "phase":
-            cur = []
-            tpl.append((w[1], cur))
-        elif w[0] == "loop":
-            loop, shift = [], 0 if w[1] == "L" else int(w[1][1:])
-        elif w[0] == "end":
-            cur.append(("loop", loop, shift))
-            loop = None
-        else:
-            if w[0] == "a":
-                e = ("a", w[1])
-            else:
-                mid = code(w[1:5])
-                first = last = mid
-                rest = w[5:]
-                while rest:
-                    if rest[0] == "first":
-                        first = code(rest[1:5])
-                    else:
-                        last = code(rest[1:5])
-                    rest = rest[5:]
-                e = ("f", (first, mid, last) if loop is not None and (first != mid or last != mid) else mid)
-            (loop if loop is not None else cur).append(e)
-    return tpl
-
-
 # The built-in shapes' traces of the earlier sessions (real sizes): the check of what the
 # small models' templates say about large ones.
 REAL_RUNS = [os.path.join(ROOT, "docs", "results", "2026-12-04-h200-hf-allocator-trace", "hf-memory"),
@@ -549,8 +513,9 @@ def replay_peak(events):
     return a.peak
 
 
-def check_real(out_dir):
-    """Markdown: each traced built-in row, its template replayed for its dimensions."""
+def check_real(templates):
+    """Markdown: each traced built-in row, its template ({name: template}) replayed for its
+    dimensions."""
     lines = ["| row | template | events replayed | events traced | replayed reserved peak | "
              "trace replayed | max_memory_reserved | replayed / measured - 1 |", "|---|---|---|---|---|---|---|---|"]
     for run in REAL_RUNS:
@@ -559,7 +524,7 @@ def check_real(out_dir):
             name = f"{BUILTIN_FAMILY[r['model']]}-{r['precision']}{'-ckpt' if r['checkpointing'] else ''}"
             cfg = json.load(open(os.path.join(ROOT, "configs", "hf", r["model"] + ".json")))
             dims = dims_of(cfg, r["batch"], r["seq"])
-            got = instantiate(parse(os.path.join(out_dir, name + ".tpl")), dims, 4)
+            got = instantiate(templates[name], dims, 4)
             want = flatten(load(os.path.join(run, r["trace"]["file"])))
             peak, traced = replay_peak(got), replay_peak(want)
             m = r["peak_reserved_bytes"]
@@ -587,7 +552,7 @@ def main():
     rows = list(by.values())
     configs = os.path.join(ROOT, "configs", "hf-templates")
     os.makedirs(out_dir, exist_ok=True)
-    failed = 0
+    failed, templates = 0, {}
     for fam in FAMILIES:
         for prec in PRECISIONS:
             for ckpt in (False, True):
@@ -619,6 +584,7 @@ def main():
                         f" (shapes {' and '.join(SHAPES[fam])}), torch {rows[0]['torch']}, "
                         f"transformers {rows[0]['transformers']}",
                         f"template {fam} {prec} {'ckpt' if ckpt else 'no-ckpt'}"]
+                templates[name] = tpl
                 text = write(tpl, head)
                 with open(os.path.join(out_dir, name + ".tpl"), "w") as f:
                     f.write(text)
@@ -638,7 +604,7 @@ def main():
               "the small ones do not (requests freed at once: 128 MiB and 64 bytes in llama-3.2-1b bf16's "
               "backward pass, 28 MiB ones in qwen2.5-0.5b f32's); the first set's rows after a worker's first "
               "began with an earlier row's segments.",
-              ""] + check_real(out_dir)
+              ""] + check_real(templates)
     with open(os.path.join(RESULTS, "check.md"), "w") as f:
         f.write("\n".join(report) + "\n")
     print(f"wrote {os.path.relpath(os.path.join(RESULTS, 'check.md'), ROOT)}")

@@ -20,8 +20,8 @@ fn folder(run: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(run)
 }
 
-/// (action, address, size) of every event, marks left out.
-fn events(run: &str, file: &str) -> Vec<(String, u64, u64)> {
+/// (action, address, size) of every event, marks left out (hf_replay.rs reads them too).
+pub(crate) fn events(run: &str, file: &str) -> Vec<(String, u64, u64)> {
     let f = std::fs::File::open(folder(run).join(file)).unwrap();
     let r = std::io::BufReader::new(flate2::read::GzDecoder::new(f));
     let mut out = Vec::new();

@@ -5,8 +5,7 @@
 //! the validation runs.
 
 use std::collections::HashMap;
-use std::io::BufRead;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use oomlab::hf::allocator::CachingAllocator;
 use oomlab::hf::replay::{self, dims, template_name};
@@ -18,14 +17,13 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Every row of a bench run, with its folder.
-fn rows(run: &str) -> Vec<(PathBuf, Value)> {
-    let dir = root().join(run);
-    std::fs::read_to_string(dir.join("rows.jsonl"))
+/// Every row of a bench run.
+fn rows(run: &str) -> Vec<Value> {
+    std::fs::read_to_string(root().join(run).join("rows.jsonl"))
         .unwrap()
         .lines()
         .filter(|l| !l.trim().is_empty())
-        .map(|l| (dir.clone(), serde_json::from_str(l).unwrap()))
+        .map(|l| serde_json::from_str(l).unwrap())
         .collect()
 }
 
@@ -47,23 +45,13 @@ fn setup(row: &Value) -> Setup {
 
 /// The trace replayed through the allocator's model from the state every row starts in
 /// (cuBLAS's workspace and a small block made before recording): (reserved, allocated) peaks.
-fn trace_peaks(path: &Path) -> (u64, u64) {
-    let f = std::fs::File::open(path).unwrap();
-    let r = std::io::BufReader::new(flate2::read::GzDecoder::new(f));
+fn trace_peaks(run: &str, file: &str) -> (u64, u64) {
     let mut a = CachingAllocator::new();
     let _workspace = a.malloc(32 << 20);
     let _small = a.malloc(512);
     let mut live = HashMap::new();
-    for line in r.lines() {
-        let line = line.unwrap();
-        let mut it = line.split('\t');
-        let action = it.next().unwrap();
-        if action == "mark" {
-            continue;
-        }
-        let addr: u64 = it.next().unwrap().parse().unwrap();
-        let size: u64 = it.next().unwrap().parse().unwrap();
-        match action {
+    for (action, addr, size) in crate::hf_allocator::events(run, file) {
+        match action.as_str() {
             "alloc" => {
                 live.insert(addr, a.malloc(size));
             }
@@ -86,7 +74,7 @@ fn each_template_replays_the_small_models_it_was_read_from() {
         "docs/results/2026-12-04-h200-hf-templates/templates-gqa/hf-memory",
         "docs/results/2026-12-04-h200-hf-templates/templates-untied/hf-memory",
     ] {
-        for (dir, row) in rows(run) {
+        for row in rows(run) {
             let model = row["model"].as_str().unwrap();
             let shape =
                 Shape::from_file(&root().join(format!("configs/hf-templates/{model}.json")))
@@ -98,8 +86,7 @@ fn each_template_replays_the_small_models_it_was_read_from() {
             let used = model.starts_with("gpt2") || !model.ends_with("-b");
             let t = Template::builtin(&name).unwrap().unwrap();
             let r = replay::replay(&t, &dims(&shape, &s)).unwrap();
-            let (reserved, allocated) =
-                trace_peaks(&dir.join(row["trace"]["file"].as_str().unwrap()));
+            let (reserved, allocated) = trace_peaks(run, row["trace"]["file"].as_str().unwrap());
             if used {
                 assert_eq!(
                     (r.reserved_peak, r.allocated_peak),
@@ -133,7 +120,7 @@ fn replayed_for_the_built_in_shapes_the_templates_give_the_traced_peaks() {
         "docs/results/2026-12-04-h200-hf-allocator-trace/hf-memory",
         "docs/results/2026-12-04-h200-hf-allocator-trace2/hf-memory",
     ] {
-        for (_, row) in rows(run) {
+        for row in rows(run) {
             let model = row["model"].as_str().unwrap();
             let shape = Shape::builtin(model).unwrap();
             let s = setup(&row);
@@ -160,7 +147,7 @@ fn every_counted_row_of_the_validation_is_within_the_bound() {
         "docs/results/2026-12-04-h200-hf-templates/holdout/hf-memory",
         "docs/results/2026-12-04-h200-hf-templates/holdout-untied/hf-memory",
     ] {
-        for (_, row) in rows(run) {
+        for row in rows(run) {
             if row["status"] != "completed" {
                 continue;
             }
