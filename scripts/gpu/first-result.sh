@@ -129,7 +129,9 @@ verify)
   first_step other-gpu-f32-again --config gpu --no-tuned-pack --kernel-cache /tmp/other-gpu-cache
   ;;
 update|verify-lesson)
-  if [ "$MODE" = verify-lesson ]; then
+  # FIRST=1 with update: first the gpu config's first steps, as a new user meets a binary
+  # whose kernels the shipped pack does not yet all hold.
+  if [ "$MODE" = verify-lesson ] || [ "${FIRST:-0}" = 1 ]; then
     first_step gpu-f32 --config gpu
     first_step gpu-bf16 --config gpu --precision bf16
   fi

@@ -115,7 +115,12 @@ fn train(args: TrainArgs) -> Result<i32, Error> {
     let stop = stop_on_ctrl_c();
     let outcome = run_train(&plan, &stop)?;
     crate::cmd::train::print_train_result(json, &outcome.summary, &outcome.run_dir);
-    Ok(crate::cmd::train::exit_code(&outcome.summary.stop, &stop))
+    let code = crate::cmd::train::exit_code(&outcome.summary.stop, &stop);
+    if crate::oom::backend_broke() {
+        // Summary and results are written; tearing the broken backend down can crash.
+        crate::oom::exit_without_teardown(code);
+    }
+    Ok(code)
 }
 
 /// Writes a command's result to stdout: as JSON with `--json`, else the text `terminal`

@@ -42,7 +42,9 @@ use cudarc::driver::result as drv;
 use super::column_major::Call;
 use super::cublaslt::Plans;
 use super::fence::Fence;
-use crate::model::{burn_product, custom_products, Form, ProductBackend, CUSTOM_PRODUCTS_ENV};
+use crate::model::{
+    burn_product, custom_products_setting, Form, ProductBackend, CUSTOM_PRODUCTS_ENV,
+};
 
 /// The variable choosing how cuBLAS's stream is ordered with cubecl's ([`Order`]).
 pub const ORDER_ENV: &str = "OOMLAB_CUBLAS_ORDER";
@@ -130,37 +132,46 @@ impl Thread {
 /// burn's CUDA backend without fusion (what [`burn::backend::Cuda`] wraps).
 pub type CubeCuda = CubeBackend<CudaRuntime, f32, i32, u8>;
 
-/// Whether cuBLAS runs the products: asked for (`OOMLAB_CUBLAS=1`) and the library loads.
-pub fn available() -> bool {
-    static AVAILABLE: OnceLock<bool> = OnceLock::new();
-    *AVAILABLE.get_or_init(|| {
-        // SAFETY: loading libcublas (and libcublasLt) runs its initialisers, as any CUDA
-        // program's.
-        custom_products()
-            && unsafe { sys::is_culib_present() }
-            && (Api::from_env() == Api::GemmEx
-                || unsafe { cudarc::cublaslt::sys::is_culib_present() })
+/// Whether libcublas (and, with `OOMLAB_CUBLAS_API=lt`, libcublasLt) loads (checked once).
+fn library_loads() -> bool {
+    static LOADS: OnceLock<bool> = OnceLock::new();
+    *LOADS.get_or_init(|| {
+        // SAFETY (both loads): loading libcublas (and libcublasLt) runs its
+        // initialisers, as any CUDA program's.
+        let blas = unsafe { sys::is_culib_present() };
+        blas && (Api::from_env() == Api::GemmEx
+            || unsafe { cudarc::cublaslt::sys::is_culib_present() })
     })
+}
+
+/// Whether cuBLAS runs the products: not turned off (`OOMLAB_CUBLAS=0`) and the library
+/// loads.
+pub fn available() -> bool {
+    custom_products_setting() != Some(false) && library_loads()
 }
 
 /// One line saying which library runs the linear layers' products on CUDA.
 pub fn engine() -> String {
     if available() {
         format!(
-            "matrix products: {} ({CUSTOM_PRODUCTS_ENV}=1; f32 as TF32, bf16 with f32 accumulation; {}",
+            "matrix products: {} ({}; f32 as TF32, bf16 with f32 accumulation; {}",
             match Api::from_env() {
                 Api::GemmEx => "cuBLAS",
                 Api::Lt => "cuBLASLt, a plan per shape (OOMLAB_CUBLAS_API=lt)",
+            },
+            match custom_products_setting() {
+                Some(true) => format!("{CUSTOM_PRODUCTS_ENV}=1"),
+                _ => format!("the default on CUDA; {CUSTOM_PRODUCTS_ENV}=0 runs cubecl's"),
             },
             Order::from_env().describe()
         ) + match Thread::from_env() {
             Thread::Device => ", called from cubecl's device thread)",
             Thread::Caller => ", called from the model's thread: OOMLAB_CUBLAS_THREAD=caller)",
         }
-    } else if custom_products() {
-        format!("matrix products: cubecl ({CUSTOM_PRODUCTS_ENV}=1, but libcublas is not on the library path)")
+    } else if custom_products_setting() == Some(false) {
+        format!("matrix products: cubecl ({CUSTOM_PRODUCTS_ENV}=0; unset, cuBLAS runs them)")
     } else {
-        format!("matrix products: cubecl ({CUSTOM_PRODUCTS_ENV}=1 runs them on cuBLAS: faster steps on the H200 in most runs, not yet the default)")
+        "matrix products: cubecl (libcublas is not on the library path; where it is, cuBLAS runs them)".to_string()
     }
 }
 
@@ -609,6 +620,11 @@ impl ProductBackend for CubeCuda {
     /// embedding module says more).
     fn dense_embedding_grad() -> bool {
         true
+    }
+
+    /// cuBLAS where the library loads and `OOMLAB_CUBLAS=0` does not turn it off.
+    fn custom_products_by_default() -> bool {
+        available()
     }
 
     fn product(

@@ -20,8 +20,8 @@ pub use params::{
     flat_params, param_count, param_ids, param_tensor_sizes, ParamFingerprint, ParamStats,
 };
 pub use product::{
-    burn_product, custom_products, linear, linear_custom, Form, LinearBackend, ProductBackend,
-    CUSTOM_PRODUCTS_ENV,
+    burn_product, custom_products_setting, linear, linear_custom, Form, LinearBackend,
+    ProductBackend, CUSTOM_PRODUCTS_ENV,
 };
 
 use burn::prelude::*;

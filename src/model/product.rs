@@ -99,6 +99,12 @@ pub trait ProductBackend: Backend {
     fn dense_embedding_grad() -> bool {
         false
     }
+
+    /// Whether [`linear`] takes the custom product when `OOMLAB_CUBLAS` is unset: not by
+    /// default (burn's `Linear` then runs, as it always did on the CPU).
+    fn custom_products_by_default() -> bool {
+        false
+    }
 }
 
 impl ProductBackend for burn::backend::Flex {}
@@ -108,6 +114,10 @@ impl ProductBackend for burn::backend::Flex {}
 impl<B: burn_fusion::FusionBackend + ProductBackend> ProductBackend for burn_fusion::Fusion<B> {
     fn dense_embedding_grad() -> bool {
         B::dense_embedding_grad()
+    }
+
+    fn custom_products_by_default() -> bool {
+        B::custom_products_by_default()
     }
 
     fn product(a: FloatTensor<Self>, b: FloatTensor<Self>, form: Form) -> FloatTensor<Self> {
@@ -165,9 +175,17 @@ pub trait LinearBackend: Backend {
     /// - x: `[m, k]`, w: `[k, n]`
     /// - output: `[m, n]`
     fn linear_product(x: FloatTensor<Self>, w: FloatTensor<Self>) -> FloatTensor<Self>;
+
+    /// Whether [`linear`] runs [`linear_custom`]: as `OOMLAB_CUBLAS` says, else as the
+    /// inner backend's [`ProductBackend::custom_products_by_default`].
+    fn custom_products() -> bool;
 }
 
 impl<B: ProductBackend, C: CheckpointStrategy> LinearBackend for Autodiff<B, C> {
+    fn custom_products() -> bool {
+        custom_products_setting().unwrap_or_else(B::custom_products_by_default)
+    }
+
     fn linear_product(x: FloatTensor<Self>, w: FloatTensor<Self>) -> FloatTensor<Self> {
         #[derive(Debug)]
         struct Product;
@@ -218,17 +236,28 @@ impl<B: ProductBackend, C: CheckpointStrategy> LinearBackend for Autodiff<B, C> 
     }
 }
 
-/// The environment variable that turns the custom product on (`1`): on CUDA the linear
-/// layers' products then run on cuBLAS.
+/// The environment variable that chooses the custom product: `1` on, `0` off, unset the
+/// backend's default ([`ProductBackend::custom_products_by_default`]: on CUDA where
+/// libcublas loads, so the linear layers' products run on cuBLAS; elsewhere off).
 pub const CUSTOM_PRODUCTS_ENV: &str = "OOMLAB_CUBLAS";
 
-/// Whether `OOMLAB_CUBLAS=1` asks for the custom product (read once).
-pub fn custom_products() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var(CUSTOM_PRODUCTS_ENV).is_ok_and(|v| v == "1"))
+/// What `OOMLAB_CUBLAS` asks for (read once): `Some(true)` for `1`, `Some(false)` for
+/// `0`, `None` (the backend's default) when unset or anything else.
+pub fn custom_products_setting() -> Option<bool> {
+    static SETTING: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
+    *SETTING.get_or_init(|| parse_setting(std::env::var(CUSTOM_PRODUCTS_ENV).ok().as_deref()))
 }
 
-/// `layer.forward(x)`, or with `OOMLAB_CUBLAS=1` [`linear_custom`].
+fn parse_setting(value: Option<&str>) -> Option<bool> {
+    match value {
+        Some("1") => Some(true),
+        Some("0") => Some(false),
+        _ => None,
+    }
+}
+
+/// `layer.forward(x)`, or [`linear_custom`] where [`LinearBackend::custom_products`] says
+/// so.
 ///
 /// # Shapes
 /// - x: `[..., d_input]`
@@ -237,7 +266,7 @@ pub fn linear<B: LinearBackend, const D: usize>(
     layer: &Linear<B>,
     x: Tensor<B, D>,
 ) -> Tensor<B, D> {
-    if custom_products() {
+    if B::custom_products() {
         linear_custom(layer, x)
     } else {
         layer.forward(x)

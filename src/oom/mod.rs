@@ -14,6 +14,6 @@ mod scripted;
 pub use base::{NoDetector, OomDetector, OomEvent, OomKind, Phase};
 pub use budget::HostBudgetDetector;
 pub use classify::{classify, Fault};
-pub use contain::contained;
+pub use contain::{backend_broke, contained, exit_without_teardown};
 pub use device_panic::DevicePanicDetector;
 pub use scripted::ScriptedDetector;
