@@ -111,7 +111,11 @@ pub const THREAD_ENV: &str = "OOMLAB_CUBLAS_THREAD";
 /// Which thread makes a product's calls (addresses, fence, cuBLAS).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Thread {
-    /// cubecl's device thread, through `ComputeClient::exclusive` (the default).
+    /// Queued on cubecl's device thread behind the tasks before it, the caller not
+    /// waiting (the default; a device's first product goes as [`Thread::Device`]).
+    Queued,
+    /// cubecl's device thread, through `ComputeClient::exclusive`: one blocking round
+    /// trip per product (the default before the queued way was measured).
     Device,
     /// The thread that runs the model (before 2026-12-04's last measurement): three
     /// blocking round trips to cubecl's device thread for the addresses.
@@ -119,12 +123,14 @@ pub enum Thread {
 }
 
 impl Thread {
-    /// `OOMLAB_CUBLAS_THREAD`: `caller`, or `device` (also when unset or anything else).
+    /// `OOMLAB_CUBLAS_THREAD`: `caller`, `device`, or `queued` (also when unset or
+    /// anything else).
     pub fn from_env() -> Thread {
         static THREAD: OnceLock<Thread> = OnceLock::new();
         *THREAD.get_or_init(|| match std::env::var(THREAD_ENV).as_deref() {
             Ok("caller") => Thread::Caller,
-            _ => Thread::Device,
+            Ok("device") => Thread::Device,
+            _ => Thread::Queued,
         })
     }
 }
@@ -144,10 +150,15 @@ fn library_loads() -> bool {
     })
 }
 
-/// Whether cuBLAS runs the products: not turned off (`OOMLAB_CUBLAS=0`) and the library
-/// loads.
+/// Whether cuBLAS runs the products when `OOMLAB_CUBLAS` is unset: not yet (the CUDA
+/// default stays cubecl's until the paired yardstick shows cuBLAS's step faster in every
+/// precision).
+const BY_DEFAULT: bool = false;
+
+/// Whether cuBLAS runs the products: asked for (`OOMLAB_CUBLAS=1`, or unset and
+/// [`BY_DEFAULT`]) and the library loads.
 pub fn available() -> bool {
-    custom_products_setting() != Some(false) && library_loads()
+    custom_products_setting().unwrap_or(BY_DEFAULT) && library_loads()
 }
 
 /// One line saying which library runs the linear layers' products on CUDA.
@@ -165,13 +176,18 @@ pub fn engine() -> String {
             },
             Order::from_env().describe()
         ) + match Thread::from_env() {
-            Thread::Device => ", called from cubecl's device thread)",
+            Thread::Queued => ", queued on cubecl's device thread)",
+            Thread::Device => {
+                ", called from cubecl's device thread, the caller waiting: OOMLAB_CUBLAS_THREAD=device)"
+            }
             Thread::Caller => ", called from the model's thread: OOMLAB_CUBLAS_THREAD=caller)",
         }
-    } else if custom_products_setting() == Some(false) {
+    } else if !library_loads() {
+        "matrix products: cubecl (libcublas is not on the library path)".to_string()
+    } else if BY_DEFAULT {
         format!("matrix products: cubecl ({CUSTOM_PRODUCTS_ENV}=0; unset, cuBLAS runs them)")
     } else {
-        "matrix products: cubecl (libcublas is not on the library path; where it is, cuBLAS runs them)".to_string()
+        format!("matrix products: cubecl ({CUSTOM_PRODUCTS_ENV}=1 runs them on cuBLAS: faster f32 steps on the H200 in most runs, not yet the default)")
     }
 }
 
@@ -233,20 +249,21 @@ thread_local! {
 
 fn with_lane<T>(
     device: usize,
-    f: impl FnOnce(&mut Lane) -> Result<T, String>,
-) -> Result<T, String> {
+    f: impl FnOnce(&mut Lane) -> Result<T, Failure>,
+) -> Result<T, Failure> {
     LANES.with(|lanes| {
         let mut lanes = lanes.borrow_mut();
         let lane = match lanes.entry(device) {
             std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
             std::collections::hash_map::Entry::Vacant(e) => e.insert(Lane {
-                handle: Handle::new(device)?,
+                handle: Handle::new(device).map_err(Failure::Library)?,
                 fence: None,
                 lt: None,
             }),
         };
         // SAFETY: the context was retained by Handle::new and lives as long as the process.
-        unsafe { drv::ctx::set_current(lane.handle.ctx) }.map_err(|e| e.to_string())?;
+        unsafe { drv::ctx::set_current(lane.handle.ctx) }
+            .map_err(|e| Failure::Library(e.to_string()))?;
         f(lane)
     })
 }
@@ -386,6 +403,34 @@ impl Clock {
 /// Two operands given back for burn's matmul.
 type Operands = Box<(CubeTensor<CudaRuntime>, CubeTensor<CudaRuntime>)>;
 
+/// One product's operands, output and shapes, owned: a queued product runs on cubecl's
+/// device thread after the caller has moved on, and the buffers live until it has.
+struct Job {
+    a: CubeTensor<CudaRuntime>,
+    b: CubeTensor<CudaRuntime>,
+    out: CubeTensor<CudaRuntime>,
+    form: Form,
+    mkn: (usize, usize, usize),
+    lds: (usize, usize, usize),
+}
+
+/// Why a product could not run on cuBLAS.
+enum Failure {
+    /// cubecl could not give a buffer's address (its device thread failed a task: an
+    /// out-of-memory failure, which oomlab's detector sees and discards the step for).
+    Buffers(String),
+    /// The fence or cuBLAS itself failed.
+    Library(String),
+}
+
+impl Failure {
+    fn text(&self) -> &str {
+        match self {
+            Failure::Buffers(e) | Failure::Library(e) => e,
+        }
+    }
+}
+
 /// The product on cuBLAS; `Err` gives the operands back for burn's matmul.
 fn product(
     a: CubeTensor<CudaRuntime>,
@@ -402,6 +447,11 @@ fn product(
     if [m, k, n].iter().any(|&x| x == 0 || x > i32::MAX as usize) {
         return Err(Box::new((a, b)));
     }
+    if let Some(e) = queued_failure() {
+        // A queued product failed in the library: its output was never written, so the
+        // step it belonged to is wrong. Say so where the run can stop on it.
+        panic!("oomlab: a cuBLAS product queued on cubecl's device thread failed ({e}); its output was not written, so this run cannot go on. Run again with OOMLAB_CUBLAS=0 (cubecl's products), and please report the error");
+    }
     let fdtype = match a.dtype {
         DType::BF16 => FloatDType::BF16,
         DType::F16 => FloatDType::F16,
@@ -414,121 +464,231 @@ fn product(
     let (Some(sa), Some(sb), Some(sc)) = (row_stride(&a), row_stride(&b), row_stride(&out)) else {
         return Err(Box::new((a, b)));
     };
-    let lds = (sa, sb, sc);
     let device = a.device.index;
-    let address = |t: &CubeTensor<CudaRuntime>| {
-        t.client
-            .get_resource(t.handle.clone())
-            .map_err(|e| format!("{e:?}"))
+    let job = Job {
+        a,
+        b,
+        out: out.clone(),
+        form,
+        mkn: (m, k, n),
+        lds: (sa, sb, sc),
     };
-    let run = |lane: &mut Lane| -> Result<(), String> {
-        let h = &lane.handle;
-        if Order::from_env() == Order::Device && lane.fence.is_none() {
-            lane.fence = Some(Fence::new(&a.client)?);
-        }
-        clock.lap(0);
-        // SAFETY (both arms): the addresses are live cubecl buffers of the shapes and row
-        // strides above, kept by a, b and out until this function returns, and after that
-        // reused by cubecl only for kernels queued behind the fence's wait (or the host
-        // syncs); the context is current (with_lane).
-        let ordered = match lane.fence.as_mut() {
-            Some(fence) => {
-                let signalled = fence.signal();
-                clock.lap(1);
-                let waits = signalled.and_then(|()| unsafe { fence.stream_waits(h.stream) });
-                clock.lap(2);
-                clock.wait_met(h.stream);
-                if let Err(e) = &waits {
-                    static SAID: std::sync::Once = std::sync::Once::new();
-                    SAID.call_once(|| {
-                        eprintln!("oomlab: {e}: cuBLAS products are ordered by host syncs instead")
-                    });
-                }
-                waits.is_ok()
+    let client = job.a.client.clone();
+    let thread = Thread::from_env();
+    if thread == Thread::Queued && lane_ready(device) {
+        // On cubecl's device thread, behind every task queued before; the caller does
+        // not wait. The job's buffers are dropped there once the product is queued on
+        // the device.
+        queue_on_device_thread(device, move || {
+            let result = with_lane(device, |lane| run(lane, &job, &mut clock));
+            match result {
+                Ok(()) => clock.record(),
+                Err(Failure::Buffers(e)) => say_skipped(&e),
+                Err(Failure::Library(e)) => record_queued_failure(e),
             }
-            None => false,
-        };
-        match lane.fence.as_mut() {
-            Some(fence) if ordered => {
-                // Asked after the signal (inline on cubecl's device thread, else a
-                // blocking round trip to it): cubecl has launched the signal before
-                // cuBLAS's stream gets work behind its wait.
-                let (ra, rb, rc) = (address(&a)?, address(&b)?, address(&out)?);
-                let (pa, pb, pc) = (ra.resource().ptr, rb.resource().ptr, rc.resource().ptr);
-                clock.lap(3);
-                unsafe {
-                    Lane::queue(h, &mut lane.lt, form, (m, k, n), (pa, pb, pc), lds, a.dtype)
-                }?;
-                clock.lap(4);
-                match unsafe { fence.stream_writes(h.stream) } {
-                    Ok(()) => {
-                        clock.lap(5);
-                        fence.cubecl_waits();
-                        clock.lap(6);
-                    }
-                    Err(e) => {
-                        static SAID: std::sync::Once = std::sync::Once::new();
-                        SAID.call_once(|| {
-                            eprintln!("oomlab: {e}: each cuBLAS product waits on the host instead")
-                        });
-                        h.sync()?;
-                        clock.lap(5);
-                    }
+        });
+        return Ok(out);
+    }
+    let result = match thread {
+        // One blocking round trip: the address requests and the fence's launches inline
+        // on cubecl's device thread (cubecl runs a call from its own thread at once), and
+        // the CUDA calls made where cubecl makes its own. A queued product's first on a
+        // device comes this way too, so that the lane and its fence exist and work.
+        Thread::Queued | Thread::Device => {
+            match client.exclusive(|| with_lane(device, |lane| run(lane, &job, &mut clock))) {
+                Ok(r) => r,
+                Err(_) => {
+                    // cubecl's device thread failed a task (its panic is on stderr or,
+                    // for an out-of-memory failure, in oomlab's detector, which discards
+                    // the step). Falling back to cubecl's matmul here would autotune a new
+                    // shape on a device that has just failed, and a failed autotune kills
+                    // burn's fusion stream for good (2026-12-04, tests/gpu/oom.rs with
+                    // OOMLAB_CUBLAS=1): the product is skipped instead, as cubecl's own
+                    // kernels are after such a failure, and the output stays unwritten.
+                    say_skipped("cubecl's device thread failed a task");
+                    return Ok(out);
                 }
-                Ok(())
-            }
-            _ => {
-                // Asked of cubecl's server in order: every kernel before has been launched.
-                let (ra, rb, rc) = (address(&a)?, address(&b)?, address(&out)?);
-                let (pa, pb, pc) = (ra.resource().ptr, rb.resource().ptr, rc.resource().ptr);
-                clock.lap(3);
-                drv::ctx::synchronize().map_err(|e| e.to_string())?;
-                // The host's wait for the device is the signal phase's in this order.
-                clock.lap(1);
-                unsafe {
-                    Lane::queue(h, &mut lane.lt, form, (m, k, n), (pa, pb, pc), lds, a.dtype)
-                }?;
-                clock.lap(4);
-                h.sync()?;
-                clock.lap(5);
-                Ok(())
             }
         }
-    };
-    // On cubecl's device thread: one round trip for the whole product, the address
-    // requests and the fence's launches inline there (cubecl runs a call from its own
-    // thread at once), and the CUDA calls made where cubecl makes its own.
-    let client = a.client.clone();
-    let result = match Thread::from_env() {
-        Thread::Device => match client.exclusive(|| with_lane(device, run)) {
-            Ok(r) => r,
-            Err(_) => {
-                // cubecl's device thread failed a task (its panic is on stderr or, for an
-                // out-of-memory failure, in oomlab's detector, which discards the step).
-                // Falling back to cubecl's matmul here would autotune a new shape on a
-                // device that has just failed, and a failed autotune kills burn's fusion
-                // stream for good (2026-12-04, tests/gpu/oom.rs with OOMLAB_CUBLAS=1): the
-                // product is skipped instead, as cubecl's own kernels are after such a
-                // failure, and the output stays unwritten.
-                static SAID: std::sync::Once = std::sync::Once::new();
-                SAID.call_once(|| {
-                    eprintln!(
-                        "oomlab: cubecl's device thread failed a task: cuBLAS products are skipped until it answers again (a step with an out-of-memory failure is discarded)"
-                    )
-                });
-                return Ok(out);
-            }
-        },
-        Thread::Caller => with_lane(device, run),
+        Thread::Caller => with_lane(device, |lane| run(lane, &job, &mut clock)),
     };
     match result {
         Ok(()) => {
+            if thread == Thread::Queued {
+                mark_lane_ready(device);
+            }
             clock.record();
             Ok(out)
         }
         Err(e) => {
-            eprintln!("oomlab: cuBLAS failed ({e}); this product runs on cubecl");
-            Err(Box::new((a, b)))
+            eprintln!(
+                "oomlab: cuBLAS failed ({}); this product runs on cubecl",
+                e.text()
+            );
+            Err(Box::new((job.a, job.b)))
+        }
+    }
+}
+
+/// Says once that products are being skipped after a failed device task.
+fn say_skipped(why: &str) {
+    static SAID: std::sync::Once = std::sync::Once::new();
+    SAID.call_once(|| {
+        eprintln!(
+            "oomlab: {why}: cuBLAS products are skipped until it answers again (a step with an out-of-memory failure is discarded)"
+        )
+    });
+}
+
+/// The devices whose device thread has run a product (lane and fence made): later
+/// products there can be queued without waiting.
+static READY: std::sync::Mutex<Vec<usize>> = std::sync::Mutex::new(Vec::new());
+
+fn lane_ready(device: usize) -> bool {
+    READY
+        .lock()
+        .map(|ready| ready.contains(&device))
+        .unwrap_or(false)
+}
+
+fn mark_lane_ready(device: usize) {
+    if let Ok(mut ready) = READY.lock() {
+        if !ready.contains(&device) {
+            ready.push(device);
+        }
+    }
+}
+
+/// The first library failure of a queued product.
+static QUEUED_FAILURE: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+
+fn record_queued_failure(e: String) {
+    eprintln!("oomlab: a cuBLAS product queued on cubecl's device thread failed: {e}");
+    if let Ok(mut failure) = QUEUED_FAILURE.lock() {
+        failure.get_or_insert(e);
+    }
+}
+
+fn queued_failure() -> Option<String> {
+    QUEUED_FAILURE.lock().ok().and_then(|f| f.clone())
+}
+
+/// Runs `task` on `device`'s cubecl device thread after every task queued there before
+/// it, without waiting for it (cubecl's kernel launches go the same way).
+///
+/// Through a service of oomlab's on that thread ([`ProductQueue`]), not cubecl's server:
+/// a task queued for a service holds that service's state while it runs, and the product
+/// asks cubecl's server for addresses and launches the fence's kernels, which borrow the
+/// server's state inline on that thread.
+fn queue_on_device_thread(device: usize, task: impl FnOnce() + Send + 'static) {
+    use cubecl::cuda::CudaDevice;
+    use cubecl_common::device::Device;
+    use cubecl_common::device_handle::DeviceHandle;
+    thread_local! {
+        static HANDLES: RefCell<HashMap<usize, DeviceHandle<ProductQueue>>> =
+            RefCell::new(HashMap::new());
+    }
+    HANDLES.with(|handles| {
+        handles
+            .borrow_mut()
+            .entry(device)
+            .or_insert_with(|| DeviceHandle::new(CudaDevice { index: device }.to_id()))
+            .submit(move |_: &mut ProductQueue| task())
+    });
+}
+
+/// A service with no state of its own on cubecl's device thread, whose queue is the one
+/// cubecl's server takes its launches from (one runner per device and stage).
+struct ProductQueue;
+
+impl cubecl_common::device::DeviceService for ProductQueue {
+    fn init(_device: cubecl_common::device::DeviceId) -> Self {
+        ProductQueue
+    }
+
+    fn utilities(&self) -> cubecl_common::device::ServerUtilitiesHandle {
+        std::sync::Arc::new(())
+    }
+}
+
+/// The product `job` on `lane`: ordered after the kernels cubecl queued before it, and
+/// before those it queues after (the fence, or host syncs).
+fn run(lane: &mut Lane, job: &Job, clock: &mut Clock) -> Result<(), Failure> {
+    let lib = Failure::Library;
+    let address = |t: &CubeTensor<CudaRuntime>| {
+        t.client
+            .get_resource(t.handle.clone())
+            .map(|r| r.resource().ptr)
+            .map_err(|e| Failure::Buffers(format!("{e:?}")))
+    };
+    let (a, b, out) = (&job.a, &job.b, &job.out);
+    let dtype = a.dtype;
+    let h = &lane.handle;
+    if Order::from_env() == Order::Device && lane.fence.is_none() {
+        lane.fence = Some(Fence::new(&a.client).map_err(lib)?);
+    }
+    clock.lap(0);
+    // SAFETY (both arms): the addresses are live cubecl buffers of the shapes and row
+    // strides of the job, kept by it until it is dropped after this returns, and after
+    // that reused by cubecl only for kernels queued behind the fence's wait (or the host
+    // syncs); the context is current (with_lane).
+    let ordered = match lane.fence.as_mut() {
+        Some(fence) => {
+            let signalled = fence.signal();
+            clock.lap(1);
+            let waits = signalled.and_then(|()| unsafe { fence.stream_waits(h.stream) });
+            clock.lap(2);
+            clock.wait_met(h.stream);
+            if let Err(e) = &waits {
+                static SAID: std::sync::Once = std::sync::Once::new();
+                SAID.call_once(|| {
+                    eprintln!("oomlab: {e}: cuBLAS products are ordered by host syncs instead")
+                });
+            }
+            waits.is_ok()
+        }
+        None => false,
+    };
+    match lane.fence.as_mut() {
+        Some(fence) if ordered => {
+            // Asked after the signal (inline on cubecl's device thread, else a blocking
+            // round trip to it): cubecl has launched the signal before cuBLAS's stream
+            // gets work behind its wait.
+            let ptrs = (address(a)?, address(b)?, address(out)?);
+            clock.lap(3);
+            unsafe { Lane::queue(h, &mut lane.lt, job.form, job.mkn, ptrs, job.lds, dtype) }
+                .map_err(lib)?;
+            clock.lap(4);
+            match unsafe { fence.stream_writes(h.stream) } {
+                Ok(()) => {
+                    clock.lap(5);
+                    fence.cubecl_waits();
+                    clock.lap(6);
+                }
+                Err(e) => {
+                    static SAID: std::sync::Once = std::sync::Once::new();
+                    SAID.call_once(|| {
+                        eprintln!("oomlab: {e}: each cuBLAS product waits on the host instead")
+                    });
+                    h.sync().map_err(lib)?;
+                    clock.lap(5);
+                }
+            }
+            Ok(())
+        }
+        _ => {
+            // Asked of cubecl's server in order: every kernel before has been launched.
+            let ptrs = (address(a)?, address(b)?, address(out)?);
+            clock.lap(3);
+            drv::ctx::synchronize().map_err(|e| lib(e.to_string()))?;
+            // The host's wait for the device is the signal phase's in this order.
+            clock.lap(1);
+            unsafe { Lane::queue(h, &mut lane.lt, job.form, job.mkn, ptrs, job.lds, dtype) }
+                .map_err(lib)?;
+            clock.lap(4);
+            h.sync().map_err(lib)?;
+            clock.lap(5);
+            Ok(())
         }
     }
 }
