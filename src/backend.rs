@@ -176,11 +176,9 @@ fn describe(selected: &Selected, suffix: &str) -> (DeviceInfo, BackendExtras) {
                 index: *index,
                 backend: format!(
                     "cuda (cubecl{}){suffix}",
-                    if crate::device::cublas::available() {
-                        "; linear layers' products on cuBLAS"
-                    } else {
-                        ""
-                    }
+                    crate::device::cublas::label()
+                        .map(|l| format!("; {l}"))
+                        .unwrap_or_default()
                 ),
                 label: format!("cuda:{index} {name}"),
             },

@@ -150,29 +150,57 @@ fn library_loads() -> bool {
     })
 }
 
-/// Whether cuBLAS runs the products when `OOMLAB_CUBLAS` is unset: not yet (the CUDA
-/// default stays cubecl's until the paired yardstick shows cuBLAS's step faster in every
-/// precision).
-const BY_DEFAULT: bool = false;
+/// Whether cuBLAS runs a product of `dtype` when `OOMLAB_CUBLAS` is unset: f32's. On
+/// the H200 (docs/results/2026-12-04-h200-cublas-queued) the gpu config's f32 step took
+/// 0.85x cubecl's with the final loss and NVML peak no higher; bf16's steps were faster
+/// too, but the gpu config's AMP bf16 loss after 100 steps moved by 3.6e-3 relative and
+/// its NVML peak rose by 60 MiB (issue 29 allows neither), so bf16 and f16 stay on cubecl
+/// unless `OOMLAB_CUBLAS=1`.
+pub fn by_default(dtype: DType) -> bool {
+    dtype == DType::F32
+}
 
-/// Whether cuBLAS runs the products: asked for (`OOMLAB_CUBLAS=1`, or unset and
-/// [`BY_DEFAULT`]) and the library loads.
+/// Whether cuBLAS runs a product of `dtype`: as `OOMLAB_CUBLAS` says, else
+/// [`by_default`], and the library loads.
+pub fn runs(dtype: DType) -> bool {
+    custom_products_setting().unwrap_or_else(|| by_default(dtype)) && library_loads()
+}
+
+/// Whether cuBLAS runs any product: not turned off (`OOMLAB_CUBLAS=0`) and the library
+/// loads.
 pub fn available() -> bool {
-    custom_products_setting().unwrap_or(BY_DEFAULT) && library_loads()
+    custom_products_setting() != Some(false) && library_loads()
+}
+
+/// What the device's backend label adds: which products cuBLAS runs.
+pub fn label() -> Option<&'static str> {
+    match (available(), custom_products_setting()) {
+        (false, _) => None,
+        (true, Some(true)) => Some("linear layers' products on cuBLAS"),
+        (true, _) => Some("linear layers' f32 products on cuBLAS"),
+    }
 }
 
 /// One line saying which library runs the linear layers' products on CUDA.
 pub fn engine() -> String {
     if available() {
         format!(
-            "matrix products: {} ({}; f32 as TF32, bf16 with f32 accumulation; {}",
-            match Api::from_env() {
-                Api::GemmEx => "cuBLAS",
-                Api::Lt => "cuBLASLt, a plan per shape (OOMLAB_CUBLAS_API=lt)",
+            "matrix products: {} ({}; {}",
+            match (Api::from_env(), custom_products_setting()) {
+                (Api::GemmEx, Some(true)) => "cuBLAS",
+                (Api::GemmEx, _) => "cuBLAS for f32, cubecl for bf16 and f16",
+                (Api::Lt, Some(true)) => "cuBLASLt, a plan per shape (OOMLAB_CUBLAS_API=lt)",
+                (Api::Lt, _) => {
+                    "cuBLASLt for f32, a plan per shape (OOMLAB_CUBLAS_API=lt), cubecl for bf16 and f16"
+                }
             },
             match custom_products_setting() {
-                Some(true) => format!("{CUSTOM_PRODUCTS_ENV}=1"),
-                _ => format!("the default on CUDA; {CUSTOM_PRODUCTS_ENV}=0 runs cubecl's"),
+                Some(true) => format!(
+                    "{CUSTOM_PRODUCTS_ENV}=1; f32 as TF32, bf16 and f16 with f32 accumulation"
+                ),
+                _ => format!(
+                    "the default on CUDA: {CUSTOM_PRODUCTS_ENV}=1 puts bf16 and f16 on cuBLAS too, =0 keeps all on cubecl; f32 as TF32"
+                ),
             },
             Order::from_env().describe()
         ) + match Thread::from_env() {
@@ -184,10 +212,10 @@ pub fn engine() -> String {
         }
     } else if !library_loads() {
         "matrix products: cubecl (libcublas is not on the library path)".to_string()
-    } else if BY_DEFAULT {
-        format!("matrix products: cubecl ({CUSTOM_PRODUCTS_ENV}=0; unset, cuBLAS runs them)")
     } else {
-        format!("matrix products: cubecl ({CUSTOM_PRODUCTS_ENV}=1 runs them on cuBLAS: faster f32 steps on the H200 in most runs, not yet the default)")
+        format!(
+            "matrix products: cubecl ({CUSTOM_PRODUCTS_ENV}=0; unset, cuBLAS runs the f32 ones)"
+        )
     }
 }
 
@@ -440,7 +468,7 @@ fn product(
     let (Some(da), Some(db)) = (dims(&a), dims(&b)) else {
         return Err(Box::new((a, b)));
     };
-    if types(a.dtype).is_none() || a.dtype != b.dtype || !available() {
+    if types(a.dtype).is_none() || a.dtype != b.dtype || !runs(a.dtype) {
         return Err(Box::new((a, b)));
     }
     let (m, k, n) = form.mkn(da, db);
@@ -782,9 +810,9 @@ impl ProductBackend for CubeCuda {
         true
     }
 
-    /// cuBLAS where the library loads and `OOMLAB_CUBLAS=0` does not turn it off.
-    fn custom_products_by_default() -> bool {
-        available()
+    /// cuBLAS for [`by_default`]'s dtypes where the library loads.
+    fn custom_products_by_default(dtype: DType) -> bool {
+        by_default(dtype) && library_loads()
     }
 
     fn product(

@@ -35,7 +35,7 @@ use burn::backend::Autodiff;
 use burn::nn::Linear;
 use burn::prelude::*;
 use burn::tensor::ops::FloatTensor;
-use burn::tensor::TensorPrimitive;
+use burn::tensor::{DType, TensorPrimitive};
 
 /// Which of a linear layer's products.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -100,9 +100,10 @@ pub trait ProductBackend: Backend {
         false
     }
 
-    /// Whether [`linear`] takes the custom product when `OOMLAB_CUBLAS` is unset: not by
-    /// default (burn's `Linear` then runs, as it always did on the CPU).
-    fn custom_products_by_default() -> bool {
+    /// Whether [`linear`] takes the custom product for inputs of `dtype` when
+    /// `OOMLAB_CUBLAS` is unset: not by default (burn's `Linear` then runs, as it always
+    /// did on the CPU).
+    fn custom_products_by_default(_dtype: DType) -> bool {
         false
     }
 }
@@ -116,8 +117,8 @@ impl<B: burn_fusion::FusionBackend + ProductBackend> ProductBackend for burn_fus
         B::dense_embedding_grad()
     }
 
-    fn custom_products_by_default() -> bool {
-        B::custom_products_by_default()
+    fn custom_products_by_default(dtype: DType) -> bool {
+        B::custom_products_by_default(dtype)
     }
 
     fn product(a: FloatTensor<Self>, b: FloatTensor<Self>, form: Form) -> FloatTensor<Self> {
@@ -176,14 +177,14 @@ pub trait LinearBackend: Backend {
     /// - output: `[m, n]`
     fn linear_product(x: FloatTensor<Self>, w: FloatTensor<Self>) -> FloatTensor<Self>;
 
-    /// Whether [`linear`] runs [`linear_custom`]: as `OOMLAB_CUBLAS` says, else as the
-    /// inner backend's [`ProductBackend::custom_products_by_default`].
-    fn custom_products() -> bool;
+    /// Whether [`linear`] runs [`linear_custom`] for inputs of `dtype`: as `OOMLAB_CUBLAS`
+    /// says, else as the inner backend's [`ProductBackend::custom_products_by_default`].
+    fn custom_products(dtype: DType) -> bool;
 }
 
 impl<B: ProductBackend, C: CheckpointStrategy> LinearBackend for Autodiff<B, C> {
-    fn custom_products() -> bool {
-        custom_products_setting().unwrap_or_else(B::custom_products_by_default)
+    fn custom_products(dtype: DType) -> bool {
+        custom_products_setting().unwrap_or_else(|| B::custom_products_by_default(dtype))
     }
 
     fn linear_product(x: FloatTensor<Self>, w: FloatTensor<Self>) -> FloatTensor<Self> {
@@ -266,7 +267,7 @@ pub fn linear<B: LinearBackend, const D: usize>(
     layer: &Linear<B>,
     x: Tensor<B, D>,
 ) -> Tensor<B, D> {
-    if B::custom_products() {
+    if B::custom_products(x.dtype()) {
         linear_custom(layer, x)
     } else {
         layer.forward(x)
