@@ -17,14 +17,20 @@
 //! (docs/results/2026-12-04-h200-fence-kernels; before, with stream memory operations that
 //! fell back to host syncs, docs/results/2026-12-04-h200-cublas-order).
 //!
+//! Which thread makes the calls ([`Thread`], `OOMLAB_CUBLAS_THREAD`): by default the
+//! product is queued on cubecl's device thread behind the launches before it, and the
+//! caller goes on ([`queue_on_device_thread`]); `device` makes it a blocking round trip
+//! there, `caller` makes the calls on the caller's thread. Queued, the `gpu` config's f32
+//! step took 74.1 ms against cubecl's 87.5 and the blocking round trip's 84.0
+//! (docs/results/2026-12-04-h200-cublas-queued).
+//!
 //! The output is allocated by cubecl (its pool, its out-of-memory path); cuBLAS keeps a
 //! small workspace of its own per handle, outside the pool. f32 runs as TF32 (as PyTorch's
 //! `allow_tf32`), bf16 and f16 with f32 accumulation. libcublas is loaded at run time
 //! (cudarc's dynamic loading, from the library path: the CUDA toolkit's `lib64`, which
 //! oomlab adds for NVRTC); where it does not load, or the dtype has no cuBLAS type, burn's
-//! matmul runs instead ([`engine`] says which). Opt-in (`OOMLAB_CUBLAS=1`): its steps were
-//! not steady in every call, and with it `train --vram-budget` ended in a segmentation
-//! fault after an out-of-memory failure (docs/results/2026-12-04-h200-cublas-oom).
+//! matmul runs instead ([`engine`] says which). By default only f32's products run here
+//! ([`by_default`] says why).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -823,6 +829,19 @@ impl ProductBackend for CubeCuda {
         match product(a, b, form) {
             Ok(out) => out,
             Err(operands) => burn_product::<Self>(operands.0, operands.1, form),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_f32_products_go_to_cublas_by_default() {
+        assert!(by_default(DType::F32));
+        for dtype in [DType::BF16, DType::F16, DType::F64] {
+            assert!(!by_default(dtype), "{dtype:?}");
         }
     }
 }

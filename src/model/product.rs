@@ -12,11 +12,11 @@
 //! stream forces around each call is still faster than cubecl's, measured alone
 //! (docs/results/2026-12-04-h200-gemm-handshake, benches/gemm_handshake.rs).
 //!
-//! Opt-in (`OOMLAB_CUBLAS=1`, [`custom_products`]; src/device/cublas.rs says why): in the
-//! whole training step it went from slower (docs/results/2026-12-04-h200-cublas-order,
-//! where every product fell back to host syncs) to 0.85-0.86x cubecl's `gpu` f32 step in two of
-//! three paired calls (docs/results/2026-12-04-h200-fence-kernels,
-//! docs/results/2026-12-04-h200-cublas-oom). Without it [`linear`] is burn's
+//! Where it runs ([`LinearBackend::custom_products`]): on CUDA for f32 inputs by default,
+//! for every dtype with `OOMLAB_CUBLAS=1`, nowhere with `OOMLAB_CUBLAS=0`; on the CPU only
+//! with `OOMLAB_CUBLAS=1`. On the H200 the `gpu` config's f32 step took 74.1 ms with it
+//! against cubecl's 87.5 (docs/results/2026-12-04-h200-cublas-queued, where
+//! src/device/cublas.rs says why bf16 stays on cubecl). Elsewhere [`linear`] is burn's
 //! `Linear::forward`, as before.
 //!
 //! The backends: [`ProductBackend`] has burn's matmul as its default; the CUDA backend
@@ -333,6 +333,21 @@ mod tests {
         db(&g1)
             .to_data()
             .assert_approx_eq::<f32>(&db(&g2).to_data(), Default::default());
+    }
+
+    #[test]
+    fn oomlab_cublas_is_one_zero_or_the_backends_default() {
+        assert_eq!(parse_setting(Some("1")), Some(true));
+        assert_eq!(parse_setting(Some("0")), Some(false));
+        assert_eq!(parse_setting(None), None);
+        assert_eq!(parse_setting(Some("yes")), None);
+    }
+
+    #[test]
+    fn the_cpu_keeps_burns_linear_unless_asked() {
+        for dtype in [DType::F32, DType::BF16, DType::F16] {
+            assert!(!<burn::backend::Flex as ProductBackend>::custom_products_by_default(dtype));
+        }
     }
 
     #[test]
