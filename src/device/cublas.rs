@@ -158,10 +158,10 @@ fn library_loads() -> bool {
 
 /// Whether cuBLAS runs a product of `dtype` when `OOMLAB_CUBLAS` is unset: f32's. On
 /// the H200 (docs/results/2026-12-04-h200-cublas-queued) the gpu config's f32 step took
-/// 0.85x cubecl's with the final loss and NVML peak no higher; bf16's steps were faster
-/// too, but the gpu config's AMP bf16 loss after 100 steps moved by 3.6e-3 relative and
-/// its NVML peak rose by 60 MiB (issue 29 allows neither), so bf16 and f16 stay on cubecl
-/// unless `OOMLAB_CUBLAS=1`.
+/// 0.85x cubecl's, its final loss after 100 steps 7.9e-5 (relative) from cubecl's and its
+/// NVML peak 254 MiB lower; bf16's steps were faster too, but the gpu config's AMP bf16
+/// loss after 100 steps moved by 3.6e-3 relative and its NVML peak rose by 66 MiB (issue
+/// 29 allows neither), so bf16 and f16 stay on cubecl unless `OOMLAB_CUBLAS=1`.
 pub fn by_default(dtype: DType) -> bool {
     dtype == DType::F32
 }
