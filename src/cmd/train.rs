@@ -483,12 +483,8 @@ fn abandon_action(
         let code = exit_code(&result.summary.stop, &stop);
         // The device thread is still inside the compiler: `exit` would run the CUDA
         // libraries' exit handlers beside it (on the H200 that ended in a segmentation
-        // fault, exit 139, after the summary was written). `_exit` ends the process
-        // without them; the files and stdout are written and flushed above.
-        let _ = std::io::Write::flush(&mut std::io::stderr());
-        // SAFETY: `_exit` takes an int and never returns; nothing of this process is
-        // needed after it.
-        unsafe { libc::_exit(code) }
+        // fault, exit 139, after the summary was written). The files are written above.
+        crate::oom::exit_without_teardown(code)
     })
 }
 

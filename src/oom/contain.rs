@@ -31,10 +31,11 @@ pub fn backend_broke() -> bool {
 }
 
 /// Flushes stdout and stderr and ends the process with `code` without the C libraries'
-/// exit handlers. For a process whose backend broke (the summary already written): on
-/// the H200, a run whose products were on cuBLAS ended in a segmentation fault after
-/// printing its summary of an out-of-memory failure (docs/results/2026-12-04-h200-cublas-oom,
-/// call4), where the exit code should have said what happened.
+/// exit handlers, for a process whose backend is broken or busy once its results are
+/// written: on the H200 a run whose products were on cuBLAS ended in a segmentation fault
+/// after printing its summary of an out-of-memory failure (docs/results/2026-12-04-h200-cublas-oom,
+/// call4), as a stop during a kernel compilation had (cmd/train.rs), where the exit code
+/// should have said what happened.
 pub fn exit_without_teardown(code: i32) -> ! {
     let _ = std::io::stdout().flush();
     let _ = std::io::stderr().flush();
