@@ -14,7 +14,8 @@
 # paired.py runs its defaults rows as well (--oomlab-before), the profile runs with both
 # binaries (profile-before-P-N), and LONG_STEPS=N (e.g. 100) adds an N-step run of each
 # binary at f32 and bf16 whose final losses are compared (long-*). ONLY: paired.py's --only;
-# PROFILE_PRECISIONS (default "f32 bf16").
+# PROFILE_PRECISIONS (default "f32 bf16"). VARIANTS: paired.py's --variant values, space
+# separated (e.g. "scatter:OOMLAB_EMBEDDING_GRAD=scatter"; name them in ONLY as oomlab-NAME).
 # Results: $OUT/results.tar.gz; the kernel cache: $OUT/kernels.tar.xz.
 set -u
 OUT=${OUT:?set OUT}
@@ -46,6 +47,7 @@ BEFORE_BIN=$([ -x /tmp/bin/oomlab-before ] && [ -e .device-bin/oomlab-before.xz 
 EXTRA=()
 [ -n "$BEFORE_BIN" ] && EXTRA+=(--oomlab-before "$BEFORE_BIN")
 [ -n "${ONLY:-}" ] && EXTRA+=(--only "$ONLY")
+for v in ${VARIANTS:-}; do EXTRA+=(--variant "$v"); done
 LONG_S=$([ -n "${LONG_STEPS:-}" ] && echo 90 || echo 0)
 timeout $(( $(left) - 15 )) python3 benches/paired.py --oomlab "$BIN" --config "$CONFIG" --steps "$STEPS" \
   --repeats "$REPEATS" --deadline-s $(( $(left) - 60 - PROFILE_S - LONG_S )) --out "$R/paired" "${EXTRA[@]}" > "$R/paired-stdout.txt" 2>&1

@@ -3,6 +3,7 @@
 
 pub mod attention;
 mod block;
+mod column_sum;
 mod embedding;
 mod gpt;
 mod mlp;

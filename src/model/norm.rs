@@ -25,6 +25,8 @@
 //! Backward, with x̂ = (x − mean)·rstd and g = dy·γ, all in f32:
 //! - dγ = Σ_rows dy·x̂, dβ = Σ_rows dy
 //! - dx = rstd·(g − mean(g) − x̂·mean(g·x̂)), means over the normalised dimension
+//!
+//! The sums over rows (dγ, dβ) run in [`column_sum`]'s two stages.
 
 use std::marker::PhantomData;
 
@@ -41,6 +43,7 @@ use burn::prelude::*;
 use burn::tensor::ops::FloatTensor;
 use burn::tensor::{DType, TensorPrimitive};
 
+use super::column_sum::column_sum;
 use super::{in_dtype, in_f32};
 
 /// The epsilon of every LayerNorm in oomlab's models (burn's default).
@@ -135,8 +138,8 @@ pub fn backward_rows<B: Backend>(
     let (x_dtype, gamma_dtype) = (x.dtype(), gamma.dtype());
     let (xhat, rstd) = normalised(in_f32(x), epsilon);
     let dy = in_f32(grad);
-    let dgamma = (dy.clone() * xhat.clone()).sum_dim(0).squeeze_dim::<1>(0);
-    let dbeta = dy.clone().sum_dim(0).squeeze_dim::<1>(0);
+    let dgamma = column_sum(dy.clone() * xhat.clone());
+    let dbeta = column_sum(dy.clone());
     let g = dy * in_f32(gamma).unsqueeze_dim(0);
     let g_mean = g.clone().mean_dim(1);
     let gx_mean = (g.clone() * xhat.clone()).mean_dim(1);

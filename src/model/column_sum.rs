@@ -1,0 +1,113 @@
+//! Sums over the rows of a matrix in two stages (issue 29).
+//!
+//! A gradient that is summed over every token (LayerNorm's dγ and dβ, a linear layer's
+//! bias) is a sum over the rows of a `[rows, d]` matrix. cubecl 0.10 reduces along a
+//! matrix's first dimension with one unit of work per output: `d` of them (512 on the gpu
+//! config), each adding 16,384 rows one after another, so the H200 stays nearly idle. The
+//! committed profile (docs/results/2026-12-04-h200-embed-grad, the "before" logs) has
+//! those reductions at about 0.18 ms each where a row-wise reduction over as many values
+//! takes about 0.05 ms.
+//!
+//! Here the rows are split `rows = m·k` and the matrix read as `[m, k·d]` (a view: the
+//! rows are contiguous): the first sum has `k·d` outputs of `m` values each, the second
+//! `d` outputs of `k` values. The order of the additions changes (the result differs in
+//! the last bits), the arithmetic does not.
+
+use burn::prelude::*;
+
+/// `(m, k)` with `m·k = rows` and `k` the largest divisor of `rows` not above √rows (1
+/// for a prime count: one stage).
+pub fn split(rows: usize) -> (usize, usize) {
+    let mut k = 1;
+    let mut i = 1;
+    while i * i <= rows {
+        if rows % i == 0 {
+            k = i;
+        }
+        i += 1;
+    }
+    (rows / k.max(1), k)
+}
+
+/// Σ over the rows of `x`, in two stages (see the module documentation).
+///
+/// # Shapes
+/// - x: `[rows, d]`
+/// - output: `[d]`
+pub fn column_sum<B: Backend>(x: Tensor<B, 2>) -> Tensor<B, 1> {
+    let [rows, d] = x.dims();
+    let (m, k) = split(rows);
+    if k == 1 {
+        return x.sum_dim(0).reshape([d]);
+    }
+    x.reshape([m, k * d])
+        .sum_dim(0)
+        .reshape([k, d])
+        .sum_dim(0)
+        .reshape([d])
+}
+
+/// `y + bias` for every row of `y`, written so that autodiff's gradient of `bias` (a sum
+/// over the broadcast dimensions, one after the other) runs in [`column_sum`]'s two stages.
+///
+/// # Shapes
+/// - y: `[rows, d]`
+/// - bias: `[d]`
+/// - output: `[rows, d]`
+pub fn add_to_rows<B: Backend>(y: Tensor<B, 2>, bias: Tensor<B, 1>) -> Tensor<B, 2> {
+    let [rows, d] = y.dims();
+    let (m, k) = split(rows);
+    (y.reshape([m, k, d]) + bias.reshape([1, 1, d])).reshape([rows, d])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::CpuBackend;
+    use burn::tensor::{Distribution, Tolerance};
+
+    type B = CpuBackend;
+
+    #[test]
+    fn splits_into_two_factors_near_the_square_root() {
+        assert_eq!(split(16_384), (128, 128));
+        assert_eq!(split(8_192), (128, 64));
+        assert_eq!(split(12), (4, 3));
+        assert_eq!(split(13), (13, 1));
+        assert_eq!(split(1), (1, 1));
+        assert_eq!(split(0), (0, 1));
+    }
+
+    #[test]
+    fn equals_the_one_stage_sum() {
+        let device = Default::default();
+        for rows in [1, 7, 12, 64, 96] {
+            let x = Tensor::<B, 2>::random([rows, 5], Distribution::Normal(0.0, 1.0), &device);
+            column_sum(x.clone()).into_data().assert_approx_eq::<f32>(
+                &x.sum_dim(0).reshape([5]).into_data(),
+                Tolerance::default(),
+            );
+        }
+    }
+
+    #[test]
+    fn the_bias_gradient_is_the_column_sum_of_the_upstream_gradient() {
+        let device = Default::default();
+        let y = Tensor::<B, 2>::random([24, 3], Distribution::Default, &device);
+        let bias = Tensor::<B, 1>::from_floats([1.0, -2.0, 0.5], &device).require_grad();
+        let w = Tensor::<B, 2>::random([24, 3], Distribution::Default, &device);
+        let out = add_to_rows(y.clone(), bias.clone());
+        out.clone().into_data().assert_approx_eq::<f32>(
+            &(y + bias.clone().unsqueeze_dim(0)).into_data(),
+            Tolerance::default(),
+        );
+        let grads = (out * w.clone()).sum().backward();
+        bias.grad(&grads)
+            .unwrap()
+            .into_data()
+            .assert_approx_eq::<f32>(
+                &w.inner().sum_dim(0).reshape([3]).into_data(),
+                Tolerance::default(),
+            );
+    }
+}
