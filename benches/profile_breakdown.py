@@ -13,6 +13,11 @@ overlap; compare it with the steady step of unprofiled runs.
 and, where they exist, DIR/profile-before-{f32,bf16}-{3,8}.log[.gz] (the binary before a
 change, benches/paired.sh with oomlab-before carried).
 
+  python3 benches/profile_breakdown.py DIR TAG...   # DIR/profile-TAG-{f32,bf16}-{3,8}.log[.gz]
+
+reads the runs of each named variant instead (scripts/gpu/step-levers.sh: "defaults",
+"levers"); the tag "" is the plain profile-{f32,bf16} pair.
+
 Markdown on stdout.
 """
 import collections
@@ -48,8 +53,9 @@ def find(folder, name):
 
 def main():
     folder = sys.argv[1]
+    tags = [f"{t}-" if t else "" for t in sys.argv[2:]] or ["", "before-"]
     found = 0
-    for tag in ("", "before-"):
+    for tag in tags:
         for precision in ("f32", "bf16"):
             p3 = find(folder, f"profile-{tag}{precision}-3.log")
             p8 = find(folder, f"profile-{tag}{precision}-8.log")
@@ -60,7 +66,7 @@ def main():
             s8, l8 = parse(p8)
             per = {n: ((s8[n] - s3[n]) / 5, (l8[n] - l3[n]) / 5) for n in set(s8) | set(s3)}
             total = sum(t for t, _ in per.values())
-            which = " (binary before the change)" if tag else ""
+            which = {"": "", "before-": " (binary before the change)"}.get(tag, f" ({tag[:-1]})")
             print(f"\n### {precision}{which}: {total * 1e3:.1f} ms of kernel time per steady step, "
                   f"{sum(n for _, n in per.values()):.0f} launches\n")
             print("| kernel family | ms per step | share | launches per step |")

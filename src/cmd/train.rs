@@ -488,7 +488,8 @@ fn abandon_action(
     })
 }
 
-/// The device line, or the restart that puts NVRTC on the library path.
+/// The device line, or the restart that puts NVRTC on the library path; then the step's
+/// opt-in variables, where any is set.
 fn announce(selected: &Selected, say: &dyn Fn(&str)) {
     match selected {
         Selected::Cpu { note: Some(note) } => say(note),
@@ -505,6 +506,9 @@ fn announce(selected: &Selected, say: &dyn Fn(&str)) {
         }
         Selected::Cuda { .. } => say(&crate::device::cublas::engine()),
         _ => {}
+    }
+    if let Some(line) = crate::model::opt_in_line() {
+        say(&line);
     }
 }
 

@@ -1,19 +1,34 @@
-//! Sums over the rows of a matrix in two stages (issue 29).
+//! Sums over the rows of a matrix, in one stage or two (issue 29).
 //!
 //! A gradient that is summed over every token (LayerNorm's dγ and dβ, a linear layer's
 //! bias) is a sum over the rows of a `[rows, d]` matrix. cubecl 0.10 reduces along a
 //! matrix's first dimension with one unit of work per output: `d` of them (512 on the gpu
 //! config), each adding 16,384 rows one after another, so the H200 stays nearly idle. The
-//! committed profile (docs/results/2026-12-04-h200-embed-grad, the "before" logs) has
-//! those reductions at about 0.18 ms each where a row-wise reduction over as many values
-//! takes about 0.05 ms.
+//! kernel profile of docs/results/2026-12-04-h200-embed-grad (the "before" logs, read by
+//! kernel order) has the two such sums of each LayerNorm's backward pass at about 0.18 ms
+//! each, where the row-wise reductions over the same matrices take about 0.05 ms.
 //!
-//! Here the rows are split `rows = m·k` and the matrix read as `[m, k·d]` (a view: the
+//! Split, the rows are cut `rows = m·k` and the matrix read as `[m, k·d]` (a view: the
 //! rows are contiguous): the first sum has `k·d` outputs of `m` values each, the second
 //! `d` outputs of `k` values. The order of the additions changes (the result differs in
 //! the last bits), the arithmetic does not.
+//!
+//! Opt-in (`OOMLAB_COLUMN_SUMS=split`) until it is measured on the H200: it changes the
+//! step's graph, and the kernels and autotune results oomlab ships for the H200
+//! (kernels/nvidia-h200/) do not hold its reductions yet, so a new user's first step would
+//! compile and tune them (scripts/gpu/step-levers.sh measures it and says what comes
+//! after). Unset, every sum is the one-stage `sum_dim(0)` it was.
 
 use burn::prelude::*;
+
+/// The variable that asks for the two-stage sums (`split`).
+pub const COLUMN_SUMS_ENV: &str = "OOMLAB_COLUMN_SUMS";
+
+/// Whether `OOMLAB_COLUMN_SUMS=split` asks for the two-stage sums (read once).
+pub fn split_asked() -> bool {
+    static SPLIT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *SPLIT.get_or_init(|| std::env::var(COLUMN_SUMS_ENV).is_ok_and(|v| v == "split"))
+}
 
 /// `(m, k)` with `m·k = rows` and `k` the largest divisor of `rows` not above √rows (1
 /// for a prime count: one stage).
@@ -29,15 +44,15 @@ pub fn split(rows: usize) -> (usize, usize) {
     (rows / k.max(1), k)
 }
 
-/// Σ over the rows of `x`, in two stages (see the module documentation).
+/// Σ over the rows of `x`, in two stages when `split` (see the module documentation).
 ///
 /// # Shapes
 /// - x: `[rows, d]`
 /// - output: `[d]`
-pub fn column_sum<B: Backend>(x: Tensor<B, 2>) -> Tensor<B, 1> {
+pub fn column_sum<B: Backend>(x: Tensor<B, 2>, split_sum: bool) -> Tensor<B, 1> {
     let [rows, d] = x.dims();
     let (m, k) = split(rows);
-    if k == 1 {
+    if !split_sum || k == 1 {
         return x.sum_dim(0).reshape([d]);
     }
     x.reshape([m, k * d])
@@ -47,16 +62,24 @@ pub fn column_sum<B: Backend>(x: Tensor<B, 2>) -> Tensor<B, 1> {
         .reshape([d])
 }
 
-/// `y + bias` for every row of `y`, written so that autodiff's gradient of `bias` (a sum
-/// over the broadcast dimensions, one after the other) runs in [`column_sum`]'s two stages.
+/// `y + bias` for every row of `y`. When `split_sum`, written so that autodiff's gradient
+/// of `bias` (a sum over the broadcast dimensions, one after the other) runs in
+/// [`column_sum`]'s two stages.
 ///
 /// # Shapes
 /// - y: `[rows, d]`
 /// - bias: `[d]`
 /// - output: `[rows, d]`
-pub fn add_to_rows<B: Backend>(y: Tensor<B, 2>, bias: Tensor<B, 1>) -> Tensor<B, 2> {
+pub fn add_to_rows<B: Backend>(
+    y: Tensor<B, 2>,
+    bias: Tensor<B, 1>,
+    split_sum: bool,
+) -> Tensor<B, 2> {
     let [rows, d] = y.dims();
     let (m, k) = split(rows);
+    if !split_sum || k == 1 {
+        return y + bias.unsqueeze_dim(0);
+    }
     (y.reshape([m, k, d]) + bias.reshape([1, 1, d])).reshape([rows, d])
 }
 
@@ -83,7 +106,7 @@ mod tests {
         let device = Default::default();
         for rows in [1, 7, 12, 64, 96] {
             let x = Tensor::<B, 2>::random([rows, 5], Distribution::Normal(0.0, 1.0), &device);
-            column_sum(x.clone()).into_data().assert_approx_eq::<f32>(
+            column_sum(x.clone(), true).into_data().assert_approx_eq::<f32>(
                 &x.sum_dim(0).reshape([5]).into_data(),
                 Tolerance::default(),
             );
@@ -92,11 +115,17 @@ mod tests {
 
     #[test]
     fn the_bias_gradient_is_the_column_sum_of_the_upstream_gradient() {
+        for split_sum in [true, false] {
+            bias_gradient(split_sum);
+        }
+    }
+
+    fn bias_gradient(split_sum: bool) {
         let device = Default::default();
         let y = Tensor::<B, 2>::random([24, 3], Distribution::Default, &device);
         let bias = Tensor::<B, 1>::from_floats([1.0, -2.0, 0.5], &device).require_grad();
         let w = Tensor::<B, 2>::random([24, 3], Distribution::Default, &device);
-        let out = add_to_rows(y.clone(), bias.clone());
+        let out = add_to_rows(y.clone(), bias.clone(), split_sum);
         out.clone().into_data().assert_approx_eq::<f32>(
             &(y + bias.clone().unsqueeze_dim(0)).into_data(),
             Tolerance::default(),

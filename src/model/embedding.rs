@@ -19,20 +19,22 @@
 //! a product and element-wise kernels more in every forward pass. This operation adds
 //! nothing to the forward pass.
 //!
-//! Where it runs: by default on backends whose [`EmbeddingBackend::dense_embedding_grad`]
-//! says so (CUDA; on the CPU the product's `vocab` times more arithmetic would not pay),
-//! for vocabularies of at most [`MAX_DENSE_VOCAB`] tokens; `OOMLAB_EMBEDDING_GRAD=scatter`
-//! keeps burn's scatter everywhere, `=dense` asks for the dense path on every backend (the
-//! CPU then gets the position part only). The position embedding then needs none of it
-//! ([`embed`]): every sequence starts at position 0, so the model adds the table's first
-//! `seq_len` rows to each, and the gradient is a sum over the batch.
+//! Where it runs: with `OOMLAB_EMBEDDING_GRAD=dense`, on backends whose
+//! [`ProductBackend::dense_embedding_grad`] says so (CUDA; on the CPU the product's `vocab`
+//! times more arithmetic would not pay), for vocabularies of at most [`MAX_DENSE_VOCAB`]
+//! tokens. The position embedding then needs none of it ([`embed`]): every sequence
+//! starts at position 0, so the model adds the table's first `seq_len` rows to each, and
+//! the gradient is a sum over the batch.
 //!
-//! Measured opt-in first (docs/results/2026-12-04-h200-cublas-oom: the `gpu` config's f32
-//! step 4.3 ms faster on cubecl's products, AMP bf16 level) and kept off by default while
-//! the kernels and autotune results oomlab ships for the H200 (kernels/nvidia-h200/) were
-//! measured without it: on a fresh machine its graph compiled kernels the pack lacked.
-//! The default since issue 29's column sums (super::column_sum), with the pack rebuilt
-//! from a fresh machine's run of that graph: docs/results/2026-12-04-h200-column-sums.
+//! Opt-in, measured (docs/results/2026-12-04-h200-cublas-oom): the `gpu` config's f32
+//! step 4.3 ms faster on cubecl's products, AMP bf16 level. Not the default because it
+//! changes the step's fused graph, which the autotune results and kernels oomlab ships for
+//! the H200 (kernels/nvidia-h200/) were measured without: on a fresh machine with it on,
+//! tests/gpu/oom.rs reached its time limit where it passes without it. Rebuilding the
+//! pack with it on (`MODE=build bash scripts/gpu/run.sh first-result`,
+//! scripts/kernel-pack.py) comes first. Its gain since f32's products run on cuBLAS is
+//! not measured yet: scripts/gpu/step-levers.sh measures it beside the two-stage column
+//! sums (super::column_sum) and says how the pack is then rebuilt.
 
 use burn::backend::autodiff::checkpoint::base::Checkpointer;
 use burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy;
@@ -54,21 +56,10 @@ pub const MAX_DENSE_VOCAB: usize = 512;
 /// The variable that turns the dense gradients on (`dense`).
 pub const EMBEDDING_GRAD_ENV: &str = "OOMLAB_EMBEDDING_GRAD";
 
-/// What `OOMLAB_EMBEDDING_GRAD` asks for (read once): `Some(true)` for `dense`,
-/// `Some(false)` for `scatter`, `None` when unset or anything else (the backend's choice,
-/// [`EmbeddingBackend::dense_embedding_grad`]).
-fn setting() -> Option<bool> {
-    static SETTING: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
-    *SETTING.get_or_init(|| parse_setting(std::env::var(EMBEDDING_GRAD_ENV).ok().as_deref()))
-}
-
-/// [`setting`] of a value of `OOMLAB_EMBEDDING_GRAD`.
-fn parse_setting(value: Option<&str>) -> Option<bool> {
-    match value {
-        Some("dense") => Some(true),
-        Some("scatter") => Some(false),
-        _ => None,
-    }
+/// Whether `OOMLAB_EMBEDDING_GRAD=dense` asks for the dense gradients (read once).
+fn dense_asked() -> bool {
+    static DENSE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *DENSE.get_or_init(|| std::env::var(EMBEDDING_GRAD_ENV).is_ok_and(|v| v == "dense"))
 }
 
 /// A backend that can run [`embed`]'s operation: every autodiff backend over a
@@ -169,9 +160,9 @@ fn table_grad<B: ProductBackend>(
 /// The token rows plus the position rows of a batch of sequences that each start at
 /// position 0.
 ///
-/// Where the dense gradients are off (see the module documentation): burn's two
-/// embeddings, the positions repeated for every sequence (both gradients burn's scatter).
-/// Where they are on: the token rows by
+/// Without `OOMLAB_EMBEDDING_GRAD=dense`: burn's two embeddings, the positions repeated
+/// for every sequence (both gradients burn's scatter), the operations in the order the
+/// shipped autotune results and kernels were measured with. With it: the token rows by
 /// [`EmbeddingBackend::embedding_dense_grad`] (where the backend says it pays and the
 /// vocabulary is at most [`MAX_DENSE_VOCAB`]) and the position table's first `seq_len`
 /// rows added to every sequence by broadcasting (its gradient a sum over the batch).
@@ -185,7 +176,7 @@ pub fn embed<B: EmbeddingBackend>(
     inputs: Tensor<B, 2, Int>,
 ) -> Tensor<B, 3> {
     let [batch, seq_len] = inputs.dims();
-    if !setting().unwrap_or_else(B::dense_embedding_grad) {
+    if !dense_asked() {
         let device = inputs.device();
         let ids = Tensor::<B, 1, Int>::arange(0..seq_len as i64, &device)
             .reshape([1, seq_len])
@@ -217,16 +208,6 @@ mod tests {
     use burn::tensor::Distribution;
 
     type B = CpuBackend;
-
-    #[test]
-    fn the_variable_names_dense_or_scatter_and_anything_else_leaves_the_backend_to_choose() {
-        assert_eq!(parse_setting(Some("dense")), Some(true));
-        assert_eq!(parse_setting(Some("scatter")), Some(false));
-        assert_eq!(parse_setting(Some("1")), None);
-        assert_eq!(parse_setting(None), None);
-        // The CPU keeps burn's scatter unless asked.
-        assert!(!B::dense_embedding_grad());
-    }
 
     #[test]
     fn the_dense_gradient_equals_burns_scatter() {

@@ -13,6 +13,7 @@ mod product;
 
 pub use attention::{AttentionBackend, AttentionKind};
 pub use block::{Block, BlockConfig};
+pub use column_sum::COLUMN_SUMS_ENV;
 pub use embedding::{embed, EmbeddingBackend, EMBEDDING_GRAD_ENV, MAX_DENSE_VOCAB};
 pub use gpt::{Gpt, GptConfig};
 pub use mlp::{Mlp, MlpConfig};
@@ -86,6 +87,19 @@ impl<B: ModelBackend> Net<B> {
             Net::Mlp(m) => m.loss(inputs, targets),
         }
     }
+}
+
+/// The step's opt-in variables (issue 29's levers, kept off until measured on the H200)
+/// that are set: one line for the run's header, or `None` when none is.
+pub fn opt_in_line() -> Option<String> {
+    let set: Vec<String> = [COLUMN_SUMS_ENV, EMBEDDING_GRAD_ENV]
+        .iter()
+        .filter_map(|name| {
+            let value = std::env::var(name).ok()?;
+            Some(format!("{name}={value}"))
+        })
+        .collect();
+    (!set.is_empty()).then(|| format!("step options from the environment: {}", set.join(", ")))
 }
 
 /// `t` in f32: unchanged when it already is, else the (differentiable) cast.

@@ -26,7 +26,8 @@
 //! - dγ = Σ_rows dy·x̂, dβ = Σ_rows dy
 //! - dx = rstd·(g − mean(g) − x̂·mean(g·x̂)), means over the normalised dimension
 //!
-//! The sums over rows (dγ, dβ) run in [`column_sum`]'s two stages.
+//! With `OOMLAB_COLUMN_SUMS=split` the sums over rows (dγ, dβ) run in two stages
+//! ([`column_sum`]).
 
 use std::marker::PhantomData;
 
@@ -43,7 +44,7 @@ use burn::prelude::*;
 use burn::tensor::ops::FloatTensor;
 use burn::tensor::{DType, TensorPrimitive};
 
-use super::column_sum::column_sum;
+use super::column_sum::{column_sum, split_asked};
 use super::{in_dtype, in_f32};
 
 /// The epsilon of every LayerNorm in oomlab's models (burn's default).
@@ -123,7 +124,8 @@ fn normalised<B: Backend>(x: Tensor<B, 2>, epsilon: f64) -> (Tensor<B, 2>, Tenso
 }
 
 /// Backward pass on the inner backend (see the module documentation): dx, dγ, dβ, each
-/// in its input's dtype. The statistics are recomputed from x.
+/// in its input's dtype. The statistics are recomputed from x; dγ and dβ are summed in
+/// two stages when `split_sum` (super::column_sum).
 ///
 /// # Shapes
 /// - x, grad: `[rows, d]`; gamma: `[d]`
@@ -134,12 +136,13 @@ pub fn backward_rows<B: Backend>(
     grad: Tensor<B, 2>,
     epsilon: f64,
     beta_dtype: DType,
+    split_sum: bool,
 ) -> (Tensor<B, 2>, Tensor<B, 1>, Tensor<B, 1>) {
     let (x_dtype, gamma_dtype) = (x.dtype(), gamma.dtype());
     let (xhat, rstd) = normalised(in_f32(x), epsilon);
     let dy = in_f32(grad);
-    let dgamma = column_sum(dy.clone() * xhat.clone());
-    let dbeta = column_sum(dy.clone());
+    let dgamma = column_sum(dy.clone() * xhat.clone(), split_sum);
+    let dbeta = column_sum(dy.clone(), split_sum);
     let g = dy * in_f32(gamma).unsqueeze_dim(0);
     let g_mean = g.clone().mean_dim(1);
     let gx_mean = (g.clone() * xhat.clone()).mean_dim(1);
@@ -203,7 +206,8 @@ impl<B: Backend, C: CheckpointStrategy> NormBackend for Autodiff<B, C> {
                 let gamma = Tensor::<B, 1>::from_primitive(TensorPrimitive::Float(
                     checkpointer.retrieve_node_output(gamma),
                 ));
-                let (dx, dgamma, dbeta) = backward_rows(x, gamma, m(grad), epsilon, beta_dtype);
+                let (dx, dgamma, dbeta) =
+                    backward_rows(x, gamma, m(grad), epsilon, beta_dtype, split_asked());
                 if let Some(node) = node_x {
                     grads.register::<B>(node.id, dx.into_primitive().tensor());
                 }
@@ -339,6 +343,32 @@ mod tests {
         let f32s = run::<CpuBackend>(false, true);
         for (a, b) in ours.iter().zip(&f32s) {
             a.assert_approx_eq::<f32>(b, Tolerance::absolute(0.05));
+        }
+    }
+
+    #[test]
+    fn the_two_stage_sums_give_the_one_stage_gradients() {
+        type Inner = <CpuBackend as AutodiffBackend>::InnerBackend;
+        let device = Default::default();
+        let random = |shape: [usize; 2], mean| {
+            Tensor::<Inner, 2>::random(shape, Distribution::Normal(mean, 2.0), &device)
+        };
+        // 24 rows: split as 6 x 4 (column_sum's split).
+        let (x, grad) = (random([24, 16], 3.0), random([24, 16], 0.0));
+        let gamma = Tensor::<Inner, 1>::random([16], Distribution::Normal(1.0, 0.5), &device);
+        let run = |split| {
+            let (dx, dgamma, dbeta) = backward_rows(
+                x.clone(),
+                gamma.clone(),
+                grad.clone(),
+                LAYER_NORM_EPSILON,
+                DType::F32,
+                split,
+            );
+            [dx.into_data(), dgamma.into_data(), dbeta.into_data()]
+        };
+        for (a, b) in run(true).iter().zip(&run(false)) {
+            a.assert_approx_eq::<f32>(b, Tolerance::absolute(1e-5));
         }
     }
 

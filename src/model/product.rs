@@ -275,7 +275,8 @@ pub fn linear<B: LinearBackend, const D: usize>(
 }
 
 /// `layer.forward(x)` with the product as [`LinearBackend::linear_product`]: x·W + b over
-/// the last dimension (b's gradient summed in two stages: super::column_sum).
+/// the last dimension (with `OOMLAB_COLUMN_SUMS=split`, b's gradient summed in two stages:
+/// super::column_sum).
 ///
 /// # Shapes
 /// - x: `[..., d_input]`
@@ -294,7 +295,9 @@ pub fn linear_custom<B: LinearBackend, const D: usize>(
         w.into_primitive().tensor(),
     )));
     let y = match &layer.bias {
-        Some(bias) => super::column_sum::add_to_rows(y, bias.val()),
+        Some(bias) => {
+            super::column_sum::add_to_rows(y, bias.val(), super::column_sum::split_asked())
+        }
         None => y,
     };
     dims[D - 1] = n;

@@ -1,0 +1,116 @@
+# Issue 29: the step's opt-in levers, measured in one call against the defaults, with
+# PyTorch's rows in the same script run. Levers (each an environment variable of oomlab's,
+# off by default until measured here):
+#   split:  OOMLAB_COLUMN_SUMS=split, sums over the tokens (LayerNorm's dγ and dβ, the cuBLAS
+#           linear's bias) in two stages (src/model/column_sum.rs)
+#   dense:  OOMLAB_EMBEDDING_GRAD=dense, the embeddings' gradients as a product and a sum
+#           over the batch instead of burn's scatter (src/model/embedding.rs)
+#   levers: both
+# Parts (PARTS, default "test paired long profile"):
+#   test:    (needs .device-bin/gpu.xz, the test binary of `cargo test --release --features
+#            gpu-tests --test gpu --no-run`) tests/gpu/linear.rs with the defaults (the cuBLAS
+#            products queued on cubecl's device thread) and with OOMLAB_COLUMN_SUMS=split
+#            (the bias added through the two-stage view), TEST_TIMEOUT (default 150 s) each.
+#   paired:  benches/paired.py on $CONFIG (default gpu): the defaults rows and those of each
+#            variant in VARIANTS (default "split dense levers"), PyTorch f32 SDPA and AMP bf16
+#            SDPA; $REPEATS (default 2) repeats of $STEPS (default 20) steps, interleaved.
+#   long:    $LONG_STEPS (default 100) steps of the defaults and of each variant, f32 and
+#            bf16, one process each, and the defaults once more (how far two runs of the same
+#            binary and settings land apart: the reference for "final losses within 1e-3"):
+#            long-VARIANT-P.json.
+#   profile: cubecl's kernel profiler (3 and 8 steps, f32) on the defaults and on "levers"
+#            (profile-defaults-f32-N, profile-levers-f32-N; read with
+#            `python3 benches/profile_breakdown.py DIR defaults levers`). cuBLAS's own
+#            kernels are not in it (cubecl's profiler sees cubecl's kernels only).
+# An experiment, not what a new user meets: setup.sh sets CUBECL_AUTOTUNE_LEVEL=minimal and
+# one kernel cache for every run of the call (the first run of each graph compiles; first-
+# step times and the NVML peaks of those first runs are not comparable between rows: the
+# long runs come after the paired ones, on a warm cache).
+#   [COMMIT=<sha>] OUT=... [CONFIG=gpu] bash scripts/gpu/run.sh step-levers
+# Then `python3 scripts/step-levers-table.py DIR` makes the folder's table.md. A lever that
+# pays becomes the default only with the kernel pack rebuilt from a fresh machine's runs
+# of its graph (export the variable, then `MODE=update FIRST=1 bash scripts/gpu/run.sh
+# first-result`, scripts/kernel-pack.py) and the first results verified on another
+# fresh machine (`MODE=verify-lesson`, and the OOM CLI run of tests/gpu/oom.rs's size).
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+CONFIG=${CONFIG:-gpu}
+BUDGET=${BUDGET:-560}
+PARTS=${PARTS:-test paired long profile}
+VARIANTS=${VARIANTS:-split dense levers}
+start_log "step-levers-$CONFIG"
+left() { echo $(( BUDGET - SECONDS )); }
+has() { case " $PARTS " in *" $1 "*) return 0;; esac; return 1; }
+# variant_env NAME: the variable settings of a variant, comma separated (paired.py's form).
+variant_env() {
+  case $1 in
+    split) echo OOMLAB_COLUMN_SUMS=split;;
+    dense) echo OOMLAB_EMBEDDING_GRAD=dense;;
+    levers) echo OOMLAB_COLUMN_SUMS=split,OOMLAB_EMBEDDING_GRAD=dense;;
+    defaults) echo "";;
+    *) echo "unknown variant $1" >&2; return 1;;
+  esac
+}
+# with_env NAME CMD...: CMD with the variant's variables set.
+with_env() {
+  local settings; settings=$(variant_env "$1") || return 1; shift
+  env ${settings//,/ } "$@"
+}
+
+if has test; then
+  if [ -x /tmp/bin/gpu ]; then
+    for v in defaults split; do
+      say "test: tests/gpu/linear.rs, $v"
+      with_env $v timeout ${TEST_TIMEOUT:-150} /tmp/bin/gpu --ignored --nocapture linear:: > "$R/gpu-test-$v.txt" 2>&1
+      echo "exit: $?" >> "$LOG"
+      tail -4 "$R/gpu-test-$v.txt" >> "$LOG"
+    done
+  else
+    say "test: skipped (no .device-bin/gpu.xz)"
+  fi
+fi
+
+if has paired; then
+  ARGS=(); ONLY="oomlab f32 defaults,pytorch f32 sdpa,oomlab bf16 defaults,pytorch amp-bf16 sdpa"
+  for v in $VARIANTS; do
+    ARGS+=(--variant "$v:$(variant_env $v)")
+    ONLY="$ONLY,oomlab-$v f32 defaults,oomlab-$v bf16 defaults"
+  done
+  RESERVE=0
+  has long && RESERVE=$((RESERVE + 150))
+  has profile && RESERVE=$((RESERVE + 60))
+  say "paired: $CONFIG, ${REPEATS:-2} repeats of ${STEPS:-20} steps; variants $VARIANTS"
+  timeout $(( $(left) - 15 )) python3 benches/paired.py --oomlab "$BIN" --config "$CONFIG" --steps "${STEPS:-20}" \
+    --repeats "${REPEATS:-2}" --deadline-s $(( $(left) - 40 - RESERVE )) --only "$ONLY" "${ARGS[@]}" \
+    --out "$R/paired" > "$R/paired-stdout.txt" 2>&1
+  echo "exit: $?" >> "$LOG"
+  [ -f "$R/paired/paired.md" ] || python3 benches/paired.py --tables-only --out "$R/paired" >> "$LOG" 2>&1
+fi
+
+if has long; then
+  for p in f32 bf16; do for v in defaults $VARIANTS defaults-again; do
+    [ "$(left)" -gt 40 ] || break
+    say "long: ${LONG_STEPS:-100} steps, $p, $v"
+    with_env ${v%-again} timeout 60 $BIN train --config "$CONFIG" --device cuda --precision $p \
+      --max-steps "${LONG_STEPS:-100}" --json --quiet --out "$R/long-$v-$p" > "$R/long-$v-$p.json" 2>> "$LOG"
+    echo "exit: $?" >> "$LOG"
+    rm -f "$R/long-$v-$p/memory.csv"
+  done; done
+fi
+
+if has profile; then
+  for v in defaults levers; do for n in 3 8; do
+    [ "$(left)" -gt 25 ] || break
+    say "profile: $v, f32, $n steps"
+    with_env $v env CUBECL_DEBUG_OPTION=profile CUBECL_DEBUG_LOG="$R/profile-$v-f32-$n.log" timeout 30 $BIN train \
+      --config "$CONFIG" --device cuda --precision f32 --max-steps $n --out "$R/profile-$v-f32-$n" > /dev/null 2>> "$LOG"
+    echo "exit: $?" >> "$LOG"
+    gzip -f "$R/profile-$v-f32-$n.log" 2>/dev/null
+  done; done
+fi
+
+say "done"
+rm -f "$R"/profile-*/steps.jsonl "$R"/paired/runs/*/steps.jsonl "$R"/paired/data.txt
+tar czf "$OUT/results.tar.gz" -C "${RESULTS:-/tmp/res}" "step-levers-$CONFIG"
+cat "$LOG"
+tail -30 "$R/paired/paired.md" 2>/dev/null
