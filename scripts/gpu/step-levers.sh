@@ -6,11 +6,15 @@
 #   dense:  OOMLAB_EMBEDDING_GRAD=dense, the embeddings' gradients as a product and a sum
 #           over the batch instead of burn's scatter (src/model/embedding.rs)
 #   levers: both
-# Parts (PARTS, default "test paired long profile"):
+# Parts (PARTS, default "test warm paired long profile"):
 #   test:    (needs .device-bin/gpu.xz, the test binary of `cargo test --release --features
 #            gpu-tests --test gpu --no-run`) tests/gpu/linear.rs with the defaults (the cuBLAS
 #            products queued on cubecl's device thread) and with OOMLAB_COLUMN_SUMS=split
 #            (the bias added through the two-stage view), TEST_TIMEOUT (default 150 s) each.
+#   warm:    one 2-step process per variant (and the defaults) and precision, so that the
+#            timed parts do not compile: each new graph compiles and tunes its kernels once
+#            (a changed graph's first run took 70-81 s in docs/results/2026-12-04-h200-embed-grad);
+#            the log has each one's time to first step.
 #   paired:  benches/paired.py on $CONFIG (default gpu): the defaults rows and those of each
 #            variant in VARIANTS (default "split dense levers"), PyTorch f32 SDPA and AMP bf16
 #            SDPA; $REPEATS (default 2) repeats of $STEPS (default 20) steps, interleaved.
@@ -22,6 +26,9 @@
 #            (profile-defaults-f32-N, profile-levers-f32-N; read with
 #            `python3 benches/profile_breakdown.py DIR defaults levers`). cuBLAS's own
 #            kernels are not in it (cubecl's profiler sees cubecl's kernels only).
+# If warm leaves too little of one call for the rest, run PARTS="test warm paired" and then,
+# at once on the machine it leaves warm (the kernel cache is in /tmp), PARTS="long profile";
+# unpack both results.tar.gz into one folder.
 # An experiment, not what a new user meets: setup.sh sets CUBECL_AUTOTUNE_LEVEL=minimal and
 # one kernel cache for every run of the call (the first run of each graph compiles; first-
 # step times and the NVML peaks of those first runs are not comparable between rows: the
@@ -36,7 +43,7 @@ OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 CONFIG=${CONFIG:-gpu}
 BUDGET=${BUDGET:-560}
-PARTS=${PARTS:-test paired long profile}
+PARTS=${PARTS:-test warm paired long profile}
 VARIANTS=${VARIANTS:-split dense levers}
 start_log "step-levers-$CONFIG"
 left() { echo $(( BUDGET - SECONDS )); }
@@ -68,6 +75,19 @@ if has test; then
   else
     say "test: skipped (no .device-bin/gpu.xz)"
   fi
+fi
+
+if has warm; then
+  for p in f32 bf16; do for v in defaults $VARIANTS; do
+    [ "$(left)" -gt 120 ] || break
+    say "warm: $v, $p, 2 steps"
+    with_env $v timeout $(( $(left) - 100 )) $BIN train --config "$CONFIG" --device cuda --precision $p \
+      --max-steps 2 --json --quiet --out "$R/warm-$v-$p" > "$R/warm-$v-$p.json" 2>> "$LOG"
+    echo "exit: $?" >> "$LOG"
+    python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('time_to_first_step_s', d['time_to_first_step_s'], 'kernel_cache', d.get('kernel_cache'))" \
+      "$R/warm-$v-$p.json" >> "$LOG" 2>&1
+    rm -f "$R/warm-$v-$p/memory.csv"
+  done; done
 fi
 
 if has paired; then
@@ -110,7 +130,7 @@ if has profile; then
 fi
 
 say "done"
-rm -f "$R"/profile-*/steps.jsonl "$R"/paired/runs/*/steps.jsonl "$R"/paired/data.txt
+rm -f "$R"/profile-*/steps.jsonl "$R"/warm-*/steps.jsonl "$R"/paired/runs/*/steps.jsonl "$R"/paired/data.txt
 tar czf "$OUT/results.tar.gz" -C "${RESULTS:-/tmp/res}" "step-levers-$CONFIG"
 cat "$LOG"
 tail -30 "$R/paired/paired.md" 2>/dev/null

@@ -106,10 +106,12 @@ mod tests {
         let device = Default::default();
         for rows in [1, 7, 12, 64, 96] {
             let x = Tensor::<B, 2>::random([rows, 5], Distribution::Normal(0.0, 1.0), &device);
-            column_sum(x.clone(), true).into_data().assert_approx_eq::<f32>(
-                &x.sum_dim(0).reshape([5]).into_data(),
-                Tolerance::default(),
-            );
+            column_sum(x.clone(), true)
+                .into_data()
+                .assert_approx_eq::<f32>(
+                    &x.sum_dim(0).reshape([5]).into_data(),
+                    Tolerance::default(),
+                );
         }
     }
 
