@@ -1,9 +1,11 @@
 //! Sums over the rows of a matrix, in one stage or two (issue 29).
 //!
 //! A gradient that is summed over every token (LayerNorm's dγ and dβ, a linear layer's
-//! bias) is a sum over the rows of a `[rows, d]` matrix. cubecl 0.10 reduces along a
-//! matrix's first dimension with one unit of work per output: `d` of them (512 on the gpu
-//! config), each adding 16,384 rows one after another, so the H200 stays nearly idle. The
+//! bias) is a sum over the rows of a `[rows, d]` matrix. cubecl 0.10's reductions
+//! (cubek-reduce 0.2, `routines/{unit,plane,cube}.rs`) give a reduction along a matrix's
+//! first dimension one working unit (a thread, a plane or a cube, as tuned) per vector of
+//! output columns: `d / vector size` of them (128 for 512 f32 columns in vectors of 4 on
+//! the gpu config), each over all 16,384 rows, so most of the H200 stays idle. The
 //! kernel profile of docs/results/2026-12-04-h200-embed-grad (the "before" logs, read by
 //! kernel order) has the two such sums of each LayerNorm's backward pass at about 0.18 ms
 //! each, where the row-wise reductions over the same matrices take about 0.05 ms.
@@ -44,7 +46,7 @@ pub fn split(rows: usize) -> (usize, usize) {
     (rows / k.max(1), k)
 }
 
-/// Σ over the rows of `x`, in two stages when `split` (see the module documentation).
+/// Σ over the rows of `x`, in two stages when `split_sum` (see the module documentation).
 ///
 /// # Shapes
 /// - x: `[rows, d]`

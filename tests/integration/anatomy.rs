@@ -38,9 +38,16 @@ fn a_cpu_run_records_the_second_step_by_category_beside_the_prediction() {
     assert_eq!(bytes(&point("forward")["known"], "half-copy"), weights / 2);
     assert_eq!(bytes(&point("backward")["known"], "gradients"), weights);
     assert_eq!(bytes(&point("optimizer")["known"], "weights"), 2 * weights);
-    // The heap holds the activations after forward, far more than after backward.
+    // The heap holds the activations after forward, far more than after backward. Both
+    // are counted above the step's start: what the heap holds there (the weights, AdamW's
+    // moments, the runtime, gemm's per-thread packing buffers, whose size follows the
+    // machine's L2 cache) is in every reading.
     let in_use = |name: &str| point(name)["in_use"].as_u64().unwrap();
-    assert!(in_use("forward") > 3 * in_use("backward"), "{a}");
+    let above_start = |name: &str| in_use(name) as i64 - in_use("start") as i64;
+    assert!(
+        above_start("forward") > 3 * above_start("backward").max(0),
+        "{a}"
+    );
     // The heap's peak inside the backward pass is above both of its ends.
     let peak = point("backward")["peak"].as_u64().unwrap();
     assert!(peak > in_use("forward") && peak > in_use("backward"), "{a}");

@@ -51,6 +51,58 @@ fn the_mlp_model_trains_too() {
     assert!(f(&s, "final_loss") < f(&s, "first_loss"), "{s}");
 }
 
+/// Issue 29's opt-in levers on the CPU: with the two-stage column sums, the broadcast
+/// position embedding (`OOMLAB_EMBEDDING_GRAD=dense`; the token table keeps burn's scatter
+/// on the CPU) and the custom linear product (`OOMLAB_CUBLAS=1`, whose bias then goes
+/// through the split view), the run says which variables are set and lands where the
+/// defaults do: the same arithmetic in another order.
+#[test]
+fn the_step_levers_train_to_the_defaults_loss_and_the_run_names_them() {
+    let run = |levers: bool| {
+        let dir = tempfile::tempdir().unwrap();
+        let mut cmd = oomlab();
+        cmd.args([
+            "train",
+            "--device",
+            "cpu",
+            "--max-steps",
+            "5",
+            "--json",
+            "--out",
+        ])
+        .arg(dir.path());
+        if levers {
+            cmd.env("OOMLAB_COLUMN_SUMS", "split")
+                .env("OOMLAB_EMBEDDING_GRAD", "dense")
+                .env("OOMLAB_CUBLAS", "1");
+        }
+        let out = cmd.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let s: Value = serde_json::from_slice(&out.stdout).unwrap();
+        (
+            f(&s, "final_loss"),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (with, stderr) = run(true);
+    let (without, plain) = run(false);
+    assert!(
+        stderr.contains(
+            "step options from the environment: OOMLAB_COLUMN_SUMS=split, OOMLAB_EMBEDDING_GRAD=dense"
+        ),
+        "{stderr}"
+    );
+    assert!(!plain.contains("step options"), "{plain}");
+    assert!(
+        (with - without).abs() <= 1e-4 * without.abs(),
+        "final loss {with} with the levers, {without} without"
+    );
+}
+
 #[test]
 fn every_run_leaves_config_step_log_and_summary_in_its_folder() {
     let dir = tempfile::tempdir().unwrap();
