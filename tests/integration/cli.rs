@@ -55,10 +55,12 @@ fn the_mlp_model_trains_too() {
 /// position embedding (`OOMLAB_EMBEDDING_GRAD=dense`; the token table keeps burn's scatter
 /// on the CPU) and the custom linear product (`OOMLAB_CUBLAS=1`, whose bias then goes
 /// through the split view), the run says which variables are set and lands where the
-/// defaults do: the same arithmetic in another order.
+/// defaults do (the same arithmetic in another order: the loss within 1e-4); without
+/// `OOMLAB_COLUMN_SUMS=split` the final weights differ in their last bits (the split sums
+/// ran).
 #[test]
 fn the_step_levers_train_to_the_defaults_loss_and_the_run_names_them() {
-    let run = |levers: bool| {
+    let run = |vars: &[(&str, &str)]| {
         let dir = tempfile::tempdir().unwrap();
         let mut cmd = oomlab();
         cmd.args([
@@ -70,26 +72,28 @@ fn the_step_levers_train_to_the_defaults_loss_and_the_run_names_them() {
             "--json",
             "--out",
         ])
-        .arg(dir.path());
-        if levers {
-            cmd.env("OOMLAB_COLUMN_SUMS", "split")
-                .env("OOMLAB_EMBEDDING_GRAD", "dense")
-                .env("OOMLAB_CUBLAS", "1");
-        }
+        .arg(dir.path())
+        .envs(vars.iter().copied());
         let out = cmd.output().unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{stderr}");
         let s: Value = serde_json::from_slice(&out.stdout).unwrap();
         (
             f(&s, "final_loss"),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
+            s["final_params"]["fnv1a64"].clone(),
+            stderr,
         )
     };
-    let (with, stderr) = run(true);
-    let (without, plain) = run(false);
+    let others = [("OOMLAB_EMBEDDING_GRAD", "dense"), ("OOMLAB_CUBLAS", "1")];
+    let (with, with_params, stderr) =
+        run(&[&[("OOMLAB_COLUMN_SUMS", "split")][..], &others].concat());
+    let (_, unsplit_params, _) = run(&others);
+    let (without, _, plain) = run(&[]);
+    assert!(with_params.is_string(), "{with_params}");
+    assert_ne!(
+        with_params, unsplit_params,
+        "OOMLAB_COLUMN_SUMS=split changed nothing"
+    );
     assert!(
         stderr.contains(
             "step options from the environment: OOMLAB_COLUMN_SUMS=split, OOMLAB_EMBEDDING_GRAD=dense"
