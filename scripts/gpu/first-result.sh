@@ -16,7 +16,8 @@
 #                   # the lesson (both parts) as a new user meets it, then what the pack
 #                   # lacks for compare --config gpu, tiny and h200: cache for the pack
 #   MODE=verify-lesson bash scripts/gpu/run.sh first-result  # fresh machine, updated pack:
-#                   # first steps of gpu f32/bf16, the lesson, tiny f32, h200 bf16
+#                   # first steps of gpu f32/bf16, the lesson, tiny f32, h200 bf16, the
+#                   # OOM CLI check (exit 3 expected; update runs its shape unbudgeted first)
 #
 # build/build2/build3/update leave $OUT/kernel-cache.tar.xz, from which scripts/kernel-pack.py makes
 # kernels/nvidia-h200/. Every timing here is wall-clock on the device machine.
@@ -153,6 +154,20 @@ update|verify-lesson)
   fi
   STEP_LIMIT=90 first_step tiny-f32 --config tiny --device cuda
   STEP_LIMIT=150 first_step h200-bf16 --config h200 --precision bf16
+  # The OOM CLI check (tests/gpu/oom.rs's size): `train --config tiny --batch 16384
+  # --vram-budget 4GiB` must end with exit 3 on a fresh machine. A kernel that is neither
+  # packed nor tuned gets autotuned inside the step that runs out of memory, where every
+  # candidate fails and burn's fusion stream dies (exit 1: docs/results/2026-12-04-h200-
+  # cublas-oom, call3/call4). update: the same shape without a budget first, so that the
+  # pack gets its kernels and tunes; verify-lesson: the check itself.
+  if [ "$MODE" = update ]; then
+    STEP_LIMIT=90 first_step oom-shape --config tiny --device cuda --batch 16384
+  fi
+  say "oom cli (nothing set): train --device cuda --config tiny --batch 16384 --vram-budget 4GiB --max-steps 3"
+  timeout $(left 90) $BIN train --device cuda --config tiny --batch 16384 --vram-budget 4GiB --max-steps 3 \
+    --out /tmp/runs/oom-cli > /dev/null 2> /tmp/runs/oom-cli.stderr
+  echo "oom cli exit $?" >> "$LOG"
+  tail -3 /tmp/runs/oom-cli.stderr >> "$LOG"
   ;;
 compare)
   say "compare --config gpu --strategies all"
