@@ -38,7 +38,7 @@
 # pays becomes the default only with the kernel pack rebuilt from a fresh machine's runs
 # of its graph (export the variable, then `MODE=update FIRST=1 bash scripts/gpu/run.sh
 # first-result`, scripts/kernel-pack.py) and the first results verified on another
-# fresh machine (`MODE=verify-lesson`, and the OOM CLI run of tests/gpu/oom.rs's size).
+# fresh machine (`MODE=verify-lesson`, which ends with the OOM CLI check).
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 CONFIG=${CONFIG:-gpu}
