@@ -22,8 +22,8 @@ pub use params::{
     flat_params, param_count, param_ids, param_tensor_sizes, ParamFingerprint, ParamStats,
 };
 pub use product::{
-    burn_product, custom_products_setting, linear, linear_custom, Form, LinearBackend,
-    ProductBackend, CUSTOM_PRODUCTS_ENV,
+    burn_product, custom_products_setting, linear, linear_2d, linear_custom, Form, LinearBackend,
+    ProductBackend, CUSTOM_PRODUCTS_ENV, LINEAR_ENV,
 };
 
 use burn::prelude::*;
@@ -92,7 +92,7 @@ impl<B: ModelBackend> Net<B> {
 /// The step's opt-in variables (issue 29's levers, kept off until measured on the H200)
 /// that are set: one line for the run's header, or `None` when none is.
 pub fn opt_in_line() -> Option<String> {
-    let set: Vec<String> = [COLUMN_SUMS_ENV, EMBEDDING_GRAD_ENV]
+    let set: Vec<String> = [COLUMN_SUMS_ENV, EMBEDDING_GRAD_ENV, LINEAR_ENV]
         .iter()
         .filter_map(|name| {
             let value = std::env::var(name).ok()?;

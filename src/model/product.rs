@@ -257,8 +257,17 @@ fn parse_setting(value: Option<&str>) -> Option<bool> {
     }
 }
 
-/// `layer.forward(x)`, or [`linear_custom`] where [`LinearBackend::custom_products`] says
-/// so.
+/// The variable that asks for [`linear_2d`] where the custom product does not run (`2d`).
+pub const LINEAR_ENV: &str = "OOMLAB_LINEAR";
+
+/// Whether `OOMLAB_LINEAR=2d` asks for [`linear_2d`] (read once).
+pub fn linear_2d_asked() -> bool {
+    static ASKED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ASKED.get_or_init(|| std::env::var(LINEAR_ENV).is_ok_and(|v| v == "2d"))
+}
+
+/// [`linear_custom`] where [`LinearBackend::custom_products`] says so; else
+/// [`linear_2d`] with `OOMLAB_LINEAR=2d`; else `layer.forward(x)`.
 ///
 /// # Shapes
 /// - x: `[..., d_input]`
@@ -269,9 +278,43 @@ pub fn linear<B: LinearBackend, const D: usize>(
 ) -> Tensor<B, D> {
     if B::custom_products(x.dtype()) {
         linear_custom(layer, x)
+    } else if linear_2d_asked() {
+        linear_2d(layer, x)
     } else {
         layer.forward(x)
     }
+}
+
+/// burn's linear on the input seen as one matrix, the bias added after it (issue 29's
+/// opt-in lever, `OOMLAB_LINEAR=2d`).
+///
+/// burn 0.21's `Linear` keeps the input's batch dimensions: for x `[batch, seq, k]` its
+/// weight gradient (burn-backend's `linear_weight_backward`) is a batched product xᵀ·dY,
+/// `[batch, k, n]`, summed over the batch afterwards: on the gpu config's first MLP layer
+/// a 64 x 512 x 2048 intermediate (256 MiB in f32) and 64 products of depth 256 where one
+/// of depth 16,384 does. Seen as `[batch·seq, k]` the weight gradient is that one product.
+/// The bias is added outside burn's operation so that its gradient can take
+/// [`super::column_sum`]'s two stages (`OOMLAB_COLUMN_SUMS=split`); burn's own sums a
+/// matrix's first dimension in one.
+///
+/// # Shapes
+/// - x: `[..., d_input]`
+/// - output: `[..., d_output]`
+pub fn linear_2d<B: Backend, const D: usize>(layer: &Linear<B>, x: Tensor<B, D>) -> Tensor<B, D> {
+    let mut dims = x.dims();
+    let k = dims[D - 1];
+    let rows = x.shape().num_elements() / k.max(1);
+    let w = layer.weight.val();
+    let n = w.dims()[1];
+    let y = burn::tensor::module::linear(x.reshape([rows, k]), w, None);
+    let y = match &layer.bias {
+        Some(bias) => {
+            super::column_sum::add_to_rows(y, bias.val(), super::column_sum::split_asked())
+        }
+        None => y,
+    };
+    dims[D - 1] = n;
+    y.reshape(dims)
 }
 
 /// `layer.forward(x)` with the product as [`LinearBackend::linear_product`]: x·W + b over
@@ -324,6 +367,32 @@ mod tests {
             .assert_approx_eq::<f32>(&theirs.to_data(), burn::tensor::Tolerance::default());
         let g1 = (ours * 1.5).sum().backward();
         let g2 = (theirs * 1.5).sum().backward();
+        let dx = |g: &_| x.grad(g).unwrap();
+        dx(&g1)
+            .to_data()
+            .assert_approx_eq::<f32>(&dx(&g2).to_data(), Default::default());
+        let dw = |g: &_| layer.weight.val().grad(g).unwrap();
+        dw(&g1)
+            .to_data()
+            .assert_approx_eq::<f32>(&dw(&g2).to_data(), Default::default());
+        let db = |g: &_| layer.bias.as_ref().unwrap().val().grad(g).unwrap();
+        db(&g1)
+            .to_data()
+            .assert_approx_eq::<f32>(&db(&g2).to_data(), Default::default());
+    }
+
+    #[test]
+    fn the_2d_linear_matches_burns_linear_forward_and_gradients() {
+        let device = Default::default();
+        let layer = LinearConfig::new(6, 5).init::<B>(&device);
+        let x = Tensor::<B, 3>::random([4, 3, 6], Distribution::Default, &device).require_grad();
+        let ours = linear_2d(&layer, x.clone());
+        let theirs = layer.forward(x.clone());
+        ours.to_data()
+            .assert_approx_eq::<f32>(&theirs.to_data(), burn::tensor::Tolerance::default());
+        let w = Tensor::<B, 3>::random([4, 3, 5], Distribution::Default, &device);
+        let g1 = (ours * w.clone()).sum().backward();
+        let g2 = (theirs * w).sum().backward();
         let dx = |g: &_| x.grad(g).unwrap();
         dx(&g1)
             .to_data()

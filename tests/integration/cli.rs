@@ -51,13 +51,14 @@ fn the_mlp_model_trains_too() {
     assert!(f(&s, "final_loss") < f(&s, "first_loss"), "{s}");
 }
 
-/// Issue 29's opt-in levers on the CPU: with the two-stage column sums, the broadcast
-/// position embedding (`OOMLAB_EMBEDDING_GRAD=dense`; the token table keeps burn's scatter
-/// on the CPU) and the custom linear product (`OOMLAB_CUBLAS=1`, whose bias then goes
-/// through the split view), the run says which variables are set and lands where the
-/// defaults do (the same arithmetic in another order: the loss within 1e-4); without
-/// `OOMLAB_COLUMN_SUMS=split` the final weights differ in their last bits (the split sums
-/// ran).
+/// Issue 29's opt-in levers on the CPU, in two sets: the custom linear product
+/// (`OOMLAB_CUBLAS=1`) with the broadcast position embedding (`OOMLAB_EMBEDDING_GRAD=dense`;
+/// the token table keeps burn's scatter on the CPU), and burn's linear on 2-D inputs
+/// (`OOMLAB_LINEAR=2d`); each with the two-stage column sums (`OOMLAB_COLUMN_SUMS=split`),
+/// which then also sum the linear layers' bias gradients. Each set lands where the
+/// defaults do (the same arithmetic in another order: the loss within 1e-4), its final
+/// weights differ in their last bits from the same set without the split sums (so they
+/// ran), and the run names the variables that are set.
 #[test]
 fn the_step_levers_train_to_the_defaults_loss_and_the_run_names_them() {
     let run = |vars: &[(&str, &str)]| {
@@ -84,27 +85,29 @@ fn the_step_levers_train_to_the_defaults_loss_and_the_run_names_them() {
             stderr,
         )
     };
-    let others = [("OOMLAB_EMBEDDING_GRAD", "dense"), ("OOMLAB_CUBLAS", "1")];
-    let (with, with_params, stderr) =
-        run(&[&[("OOMLAB_COLUMN_SUMS", "split")][..], &others].concat());
-    let (_, unsplit_params, _) = run(&others);
     let (without, _, plain) = run(&[]);
-    assert!(with_params.is_string(), "{with_params}");
-    assert_ne!(
-        with_params, unsplit_params,
-        "OOMLAB_COLUMN_SUMS=split changed nothing"
-    );
-    assert!(
-        stderr.contains(
-            "step options from the environment: OOMLAB_COLUMN_SUMS=split, OOMLAB_EMBEDDING_GRAD=dense"
-        ),
-        "{stderr}"
-    );
     assert!(!plain.contains("step options"), "{plain}");
-    assert!(
-        (with - without).abs() <= 1e-4 * without.abs(),
-        "final loss {with} with the levers, {without} without"
-    );
+    let split = ("OOMLAB_COLUMN_SUMS", "split");
+    for (others, line) in [
+        (
+            &[("OOMLAB_EMBEDDING_GRAD", "dense"), ("OOMLAB_CUBLAS", "1")][..],
+            "step options from the environment: OOMLAB_COLUMN_SUMS=split, OOMLAB_EMBEDDING_GRAD=dense",
+        ),
+        (
+            &[("OOMLAB_LINEAR", "2d")][..],
+            "step options from the environment: OOMLAB_COLUMN_SUMS=split, OOMLAB_LINEAR=2d",
+        ),
+    ] {
+        let (with, with_params, stderr) = run(&[&[split][..], others].concat());
+        let (_, unsplit_params, _) = run(others);
+        assert!(with_params.is_string(), "{with_params}");
+        assert_ne!(with_params, unsplit_params, "{others:?}: the split sums changed nothing");
+        assert!(stderr.contains(line), "{stderr}");
+        assert!(
+            (with - without).abs() <= 1e-4 * without.abs(),
+            "{others:?}: final loss {with} with the levers, {without} without"
+        );
+    }
 }
 
 #[test]
