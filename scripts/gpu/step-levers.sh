@@ -5,7 +5,11 @@
 #           linear's bias) in two stages (src/model/column_sum.rs)
 #   dense:  OOMLAB_EMBEDDING_GRAD=dense, the embeddings' gradients as a product and a sum
 #           over the batch instead of burn's scatter (src/model/embedding.rs)
-#   levers: both
+#   linear2d: OOMLAB_LINEAR=2d, burn's linear on 2-D inputs where cuBLAS does not run the
+#           products (bf16 by default): the weight gradient one product instead of a
+#           batched one summed over the batch (src/model/product.rs, linear_2d); f32's
+#           products run on cuBLAS by default, so its f32 rows are the defaults' graph
+#   levers: all three
 # Parts (PARTS, default "test warm paired long profile"):
 #   test:    (needs .device-bin/gpu.xz, the test binary of `cargo test --release --features
 #            gpu-tests --test gpu --no-run`) tests/gpu/linear.rs with the defaults (the cuBLAS
@@ -16,7 +20,7 @@
 #            (a changed graph's first run took 70-81 s in docs/results/2026-12-04-h200-embed-grad);
 #            the log has each one's time to first step.
 #   paired:  benches/paired.py on $CONFIG (default gpu): the defaults rows and those of each
-#            variant in VARIANTS (default "split dense levers"), PyTorch f32 SDPA and AMP bf16
+#            variant in VARIANTS (default "split dense linear2d levers"), PyTorch f32 SDPA and AMP bf16
 #            SDPA; $REPEATS (default 2) repeats of $STEPS (default 20) steps, interleaved.
 #   long:    $LONG_STEPS (default 100) steps of the defaults and of each variant, f32 and
 #            bf16, one process each, and the defaults once more (how far two runs of the same
@@ -26,9 +30,11 @@
 #            (profile-defaults-f32-N, profile-levers-f32-N; read with
 #            `python3 benches/profile_breakdown.py DIR defaults levers`). cuBLAS's own
 #            kernels are not in it (cubecl's profiler sees cubecl's kernels only).
-# If warm leaves too little of one call for the rest, run PARTS="test warm paired" and then,
-# at once on the machine it leaves warm (the kernel cache is in /tmp), PARTS="long profile";
-# unpack both results.tar.gz into one folder.
+# All of it does not fit one call (up to 10 minutes): each new graph (7 with the default
+# variants) compiles in warm, and paired has 12 rows. Run PARTS="test warm", then at once on
+# the machine it leaves warm (the kernel cache is in /tmp; each call's start_log appends to
+# the same folder) PARTS="paired", then PARTS="long profile"; the last results.tar.gz holds
+# all three.
 # An experiment, not what a new user meets: setup.sh sets CUBECL_AUTOTUNE_LEVEL=minimal and
 # one kernel cache for every run of the call (the first run of each graph compiles; first-
 # step times and the NVML peaks of those first runs are not comparable between rows: the
@@ -44,7 +50,7 @@ mkdir -p "$OUT"
 CONFIG=${CONFIG:-gpu}
 BUDGET=${BUDGET:-560}
 PARTS=${PARTS:-test warm paired long profile}
-VARIANTS=${VARIANTS:-split dense levers}
+VARIANTS=${VARIANTS:-split dense linear2d levers}
 start_log "step-levers-$CONFIG"
 left() { echo $(( BUDGET - SECONDS )); }
 has() { case " $PARTS " in *" $1 "*) return 0;; esac; return 1; }
@@ -53,7 +59,8 @@ variant_env() {
   case $1 in
     split) echo OOMLAB_COLUMN_SUMS=split;;
     dense) echo OOMLAB_EMBEDDING_GRAD=dense;;
-    levers) echo OOMLAB_COLUMN_SUMS=split,OOMLAB_EMBEDDING_GRAD=dense;;
+    linear2d) echo OOMLAB_LINEAR=2d;;
+    levers) echo OOMLAB_COLUMN_SUMS=split,OOMLAB_EMBEDDING_GRAD=dense,OOMLAB_LINEAR=2d;;
     defaults) echo "";;
     *) echo "unknown variant $1" >&2; return 1;;
   esac
