@@ -301,12 +301,23 @@ pub fn linear<B: LinearBackend, const D: usize>(
 /// - x: `[..., d_input]`
 /// - output: `[..., d_output]`
 pub fn linear_2d<B: Backend, const D: usize>(layer: &Linear<B>, x: Tensor<B, D>) -> Tensor<B, D> {
+    on_rows(layer, x, |x, w| burn::tensor::module::linear(x, w, None))
+}
+
+/// `product(x, W) + b` with x seen as one matrix `[rows, d_input]`, the bias added by
+/// [`super::column_sum::add_to_rows`] (two stages with `OOMLAB_COLUMN_SUMS=split`), the
+/// result in x's shape.
+fn on_rows<B: Backend, const D: usize>(
+    layer: &Linear<B>,
+    x: Tensor<B, D>,
+    product: impl FnOnce(Tensor<B, 2>, Tensor<B, 2>) -> Tensor<B, 2>,
+) -> Tensor<B, D> {
     let mut dims = x.dims();
     let k = dims[D - 1];
     let rows = x.shape().num_elements() / k.max(1);
     let w = layer.weight.val();
     let n = w.dims()[1];
-    let y = burn::tensor::module::linear(x.reshape([rows, k]), w, None);
+    let y = product(x.reshape([rows, k]), w);
     let y = match &layer.bias {
         Some(bias) => {
             super::column_sum::add_to_rows(y, bias.val(), super::column_sum::split_asked())
@@ -328,23 +339,12 @@ pub fn linear_custom<B: LinearBackend, const D: usize>(
     layer: &Linear<B>,
     x: Tensor<B, D>,
 ) -> Tensor<B, D> {
-    let mut dims = x.dims();
-    let k = dims[D - 1];
-    let rows = x.shape().num_elements() / k.max(1);
-    let w = layer.weight.val();
-    let n = w.dims()[1];
-    let y = Tensor::<B, 2>::from_primitive(TensorPrimitive::Float(B::linear_product(
-        x.reshape([rows, k]).into_primitive().tensor(),
-        w.into_primitive().tensor(),
-    )));
-    let y = match &layer.bias {
-        Some(bias) => {
-            super::column_sum::add_to_rows(y, bias.val(), super::column_sum::split_asked())
-        }
-        None => y,
-    };
-    dims[D - 1] = n;
-    y.reshape(dims)
+    on_rows(layer, x, |x, w| {
+        Tensor::from_primitive(TensorPrimitive::Float(B::linear_product(
+            x.into_primitive().tensor(),
+            w.into_primitive().tensor(),
+        )))
+    })
 }
 
 #[cfg(test)]
@@ -356,17 +356,19 @@ mod tests {
 
     type B = CpuBackend;
 
-    #[test]
-    fn linear_matches_burns_linear_forward_and_gradients() {
+    /// `ours(layer, x)` against `layer.forward(x)`: output, dX, dW and db for a loss of
+    /// sum(out ⊙ w).
+    fn matches_burns_linear(ours: impl Fn(&Linear<B>, Tensor<B, 3>) -> Tensor<B, 3>) {
         let device = Default::default();
         let layer = LinearConfig::new(6, 5).init::<B>(&device);
-        let x = Tensor::<B, 3>::random([2, 3, 6], Distribution::Default, &device).require_grad();
-        let ours = linear_custom(&layer, x.clone());
+        let x = Tensor::<B, 3>::random([4, 3, 6], Distribution::Default, &device).require_grad();
+        let mine = ours(&layer, x.clone());
         let theirs = layer.forward(x.clone());
-        ours.to_data()
+        mine.to_data()
             .assert_approx_eq::<f32>(&theirs.to_data(), burn::tensor::Tolerance::default());
-        let g1 = (ours * 1.5).sum().backward();
-        let g2 = (theirs * 1.5).sum().backward();
+        let w = Tensor::<B, 3>::random([4, 3, 5], Distribution::Default, &device);
+        let g1 = (mine * w.clone()).sum().backward();
+        let g2 = (theirs * w).sum().backward();
         let dx = |g: &_| x.grad(g).unwrap();
         dx(&g1)
             .to_data()
@@ -382,29 +384,13 @@ mod tests {
     }
 
     #[test]
+    fn linear_matches_burns_linear_forward_and_gradients() {
+        matches_burns_linear(|layer, x| linear_custom(layer, x));
+    }
+
+    #[test]
     fn the_2d_linear_matches_burns_linear_forward_and_gradients() {
-        let device = Default::default();
-        let layer = LinearConfig::new(6, 5).init::<B>(&device);
-        let x = Tensor::<B, 3>::random([4, 3, 6], Distribution::Default, &device).require_grad();
-        let ours = linear_2d(&layer, x.clone());
-        let theirs = layer.forward(x.clone());
-        ours.to_data()
-            .assert_approx_eq::<f32>(&theirs.to_data(), burn::tensor::Tolerance::default());
-        let w = Tensor::<B, 3>::random([4, 3, 5], Distribution::Default, &device);
-        let g1 = (ours * w.clone()).sum().backward();
-        let g2 = (theirs * w).sum().backward();
-        let dx = |g: &_| x.grad(g).unwrap();
-        dx(&g1)
-            .to_data()
-            .assert_approx_eq::<f32>(&dx(&g2).to_data(), Default::default());
-        let dw = |g: &_| layer.weight.val().grad(g).unwrap();
-        dw(&g1)
-            .to_data()
-            .assert_approx_eq::<f32>(&dw(&g2).to_data(), Default::default());
-        let db = |g: &_| layer.bias.as_ref().unwrap().val().grad(g).unwrap();
-        db(&g1)
-            .to_data()
-            .assert_approx_eq::<f32>(&db(&g2).to_data(), Default::default());
+        matches_burns_linear(|layer, x| linear_2d(layer, x));
     }
 
     #[test]
