@@ -17,7 +17,8 @@
 //! with `OOMLAB_CUBLAS=1`. On the H200 the `gpu` config's f32 step took 74.1 ms with it
 //! against cubecl's 87.5 (docs/results/2026-12-04-h200-cublas-queued, where
 //! src/device/cublas.rs says why bf16 stays on cubecl). Elsewhere [`linear`] is burn's
-//! `Linear::forward`, as before.
+//! `Linear::forward`, as before, or with `OOMLAB_LINEAR=2d` burn's linear on the input
+//! seen as one matrix ([`linear_2d`], an opt-in lever of issue 29).
 //!
 //! The backends: [`ProductBackend`] has burn's matmul as its default; the CUDA backend
 //! (`CubeBackend<CudaRuntime>`) overrides it with [`crate::device::cublas`] where the
@@ -385,12 +386,12 @@ mod tests {
 
     #[test]
     fn linear_matches_burns_linear_forward_and_gradients() {
-        matches_burns_linear(|layer, x| linear_custom(layer, x));
+        matches_burns_linear(linear_custom::<B, 3>);
     }
 
     #[test]
     fn the_2d_linear_matches_burns_linear_forward_and_gradients() {
-        matches_burns_linear(|layer, x| linear_2d(layer, x));
+        matches_burns_linear(linear_2d::<B, 3>);
     }
 
     #[test]
