@@ -29,7 +29,7 @@ pub const COLUMN_SUMS_ENV: &str = "OOMLAB_COLUMN_SUMS";
 /// Whether `OOMLAB_COLUMN_SUMS=split` asks for the two-stage sums (read once).
 pub fn split_asked() -> bool {
     static SPLIT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *SPLIT.get_or_init(|| std::env::var(COLUMN_SUMS_ENV).is_ok_and(|v| v == "split"))
+    super::env_is(&SPLIT, COLUMN_SUMS_ENV, "split")
 }
 
 /// `(m, k)` with `m·k = rows` and `k` the largest divisor of `rows` not above √rows (1

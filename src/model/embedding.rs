@@ -59,7 +59,7 @@ pub const EMBEDDING_GRAD_ENV: &str = "OOMLAB_EMBEDDING_GRAD";
 /// Whether `OOMLAB_EMBEDDING_GRAD=dense` asks for the dense gradients (read once).
 fn dense_asked() -> bool {
     static DENSE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *DENSE.get_or_init(|| std::env::var(EMBEDDING_GRAD_ENV).is_ok_and(|v| v == "dense"))
+    super::env_is(&DENSE, EMBEDDING_GRAD_ENV, "dense")
 }
 
 /// A backend that can run [`embed`]'s operation: every autodiff backend over a

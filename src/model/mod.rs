@@ -89,6 +89,12 @@ impl<B: ModelBackend> Net<B> {
     }
 }
 
+/// Whether the environment variable `name` is `value`, read once into `cell` (the step's
+/// opt-in levers: a run's graph does not change halfway).
+fn env_is(cell: &std::sync::OnceLock<bool>, name: &str, value: &str) -> bool {
+    *cell.get_or_init(|| std::env::var(name).is_ok_and(|v| v == value))
+}
+
 /// The step's opt-in variables (issue 29's levers, kept off until measured on the H200)
 /// that are set: one line for the run's header, or `None` when none is.
 pub fn opt_in_line() -> Option<String> {

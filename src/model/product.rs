@@ -264,7 +264,7 @@ pub const LINEAR_ENV: &str = "OOMLAB_LINEAR";
 /// Whether `OOMLAB_LINEAR=2d` asks for [`linear_2d`] (read once).
 pub fn linear_2d_asked() -> bool {
     static ASKED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ASKED.get_or_init(|| std::env::var(LINEAR_ENV).is_ok_and(|v| v == "2d"))
+    super::env_is(&ASKED, LINEAR_ENV, "2d")
 }
 
 /// [`linear_custom`] where [`LinearBackend::custom_products`] says so; else

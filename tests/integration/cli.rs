@@ -63,27 +63,9 @@ fn the_mlp_model_trains_too() {
 fn the_step_levers_train_to_the_defaults_loss_and_the_run_names_them() {
     let run = |vars: &[(&str, &str)]| {
         let dir = tempfile::tempdir().unwrap();
-        let mut cmd = oomlab();
-        cmd.args([
-            "train",
-            "--device",
-            "cpu",
-            "--max-steps",
-            "5",
-            "--json",
-            "--out",
-        ])
-        .arg(dir.path())
-        .envs(vars.iter().copied());
-        let out = cmd.output().unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-        assert!(out.status.success(), "{stderr}");
-        let s: Value = serde_json::from_slice(&out.stdout).unwrap();
-        (
-            f(&s, "final_loss"),
-            s["final_params"]["fnv1a64"].clone(),
-            stderr,
-        )
+        let (s, stderr) = crate::util::train_json_with_env(dir.path(), &["--max-steps", "5"], vars);
+        let params = s["final_params"]["fnv1a64"].clone();
+        (f(&s, "final_loss"), params, stderr)
     };
     let (without, _, plain) = run(&[]);
     assert!(!plain.contains("step options"), "{plain}");

@@ -28,19 +28,25 @@ pub fn estimate_without_gpu(args: &[&str]) -> std::process::Output {
 
 /// `oomlab train --device cpu --json --out DIR ARGS`, which must succeed: its summary.
 pub fn train_json(dir: &Path, args: &[&str]) -> Value {
+    train_json_with_env(dir, args, &[]).0
+}
+
+/// [`train_json`] with the variables `vars` set: its summary and its stderr.
+pub fn train_json_with_env(dir: &Path, args: &[&str], vars: &[(&str, &str)]) -> (Value, String) {
     let out = oomlab()
         .args(["train", "--device", "cpu", "--json", "--out"])
         .arg(dir)
         .args(args)
+        .envs(vars.iter().copied())
         .output()
         .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(
         out.status.success(),
-        "exit {:?}\nstderr:\n{}",
+        "exit {:?}\nstderr:\n{stderr}",
         out.status.code(),
-        String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_slice(&out.stdout).unwrap()
+    (serde_json::from_slice(&out.stdout).unwrap(), stderr)
 }
 
 /// The run folder's steps.jsonl, one value per finished step.
