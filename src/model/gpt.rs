@@ -75,8 +75,10 @@ impl<B: super::ModelBackend> Gpt<B> {
         for block in &self.blocks {
             x = block.forward(x);
         }
-        self.head
-            .forward(super::norm::layer_norm(&self.norm, x, self.norms_in_f32))
+        super::product::linear_burn(
+            &self.head,
+            super::norm::layer_norm(&self.norm, x, self.norms_in_f32),
+        )
     }
 
     /// Mean cross-entropy over every position.

@@ -22,8 +22,8 @@ pub use params::{
     flat_params, param_count, param_ids, param_tensor_sizes, ParamFingerprint, ParamStats,
 };
 pub use product::{
-    burn_product, custom_products_setting, linear, linear_2d, linear_custom, Form, LinearBackend,
-    ProductBackend, CUSTOM_PRODUCTS_ENV, LINEAR_ENV,
+    burn_product, custom_products_setting, linear, linear_2d, linear_burn, linear_custom,
+    linear_setting, Form, LinearBackend, ProductBackend, CUSTOM_PRODUCTS_ENV, LINEAR_ENV,
 };
 
 use burn::prelude::*;
@@ -95,8 +95,8 @@ fn env_is(cell: &std::sync::OnceLock<bool>, name: &str, value: &str) -> bool {
     *cell.get_or_init(|| std::env::var(name).is_ok_and(|v| v == value))
 }
 
-/// The step's opt-in variables (issue 29's levers, kept off until measured on the H200)
-/// that are set: one line for the run's header, or `None` when none is.
+/// The step's variables (issue 29's levers: the split sums and dense embeddings kept off
+/// until measured on the H200, the 2-D linear on by default on the CPU only) that are set: one line for the run's header, or `None` when none is.
 pub fn opt_in_line() -> Option<String> {
     let set: Vec<String> = [COLUMN_SUMS_ENV, EMBEDDING_GRAD_ENV, LINEAR_ENV]
         .iter()

@@ -17,8 +17,8 @@
 //! with `OOMLAB_CUBLAS=1`. On the H200 the `gpu` config's f32 step took 74.1 ms with it
 //! against cubecl's 87.5 (docs/results/2026-12-04-h200-cublas-queued, where
 //! src/device/cublas.rs says why bf16 stays on cubecl). Elsewhere [`linear`] is burn's
-//! `Linear::forward`, as before, or with `OOMLAB_LINEAR=2d` burn's linear on the input
-//! seen as one matrix ([`linear_2d`], an opt-in lever of issue 29).
+//! linear on the input seen as one matrix ([`linear_2d`]) on the CPU and with
+//! `OOMLAB_LINEAR=2d`, burn's `Linear::forward` on CUDA and with `OOMLAB_LINEAR=burn`.
 //!
 //! The backends: [`ProductBackend`] has burn's matmul as its default; the CUDA backend
 //! (`CubeBackend<CudaRuntime>`) overrides it with [`crate::device::cublas`] where the
@@ -107,9 +107,21 @@ pub trait ProductBackend: Backend {
     fn custom_products_by_default(_dtype: DType) -> bool {
         false
     }
+
+    /// Whether [`linear`] runs [`linear_2d`] (where the custom product does not run) when
+    /// `OOMLAB_LINEAR` is unset: not by default (burn's `Linear` then runs).
+    fn linear_2d_by_default() -> bool {
+        false
+    }
 }
 
-impl ProductBackend for burn::backend::Flex {}
+/// The CPU: the 2-D linear by default (docs/results/2026-12-04-cpu-linear-default: a
+/// shorter step and a lower heap peak than burn's `Linear` in f32 and bf16).
+impl ProductBackend for burn::backend::Flex {
+    fn linear_2d_by_default() -> bool {
+        true
+    }
+}
 
 /// burn's fusion backend: the product as a custom operation of the backend it wraps
 /// (fused kernels before it are run first; its output is a plain tensor to later ones).
@@ -120,6 +132,10 @@ impl<B: burn_fusion::FusionBackend + ProductBackend> ProductBackend for burn_fus
 
     fn custom_products_by_default(dtype: DType) -> bool {
         B::custom_products_by_default(dtype)
+    }
+
+    fn linear_2d_by_default() -> bool {
+        B::linear_2d_by_default()
     }
 
     fn product(a: FloatTensor<Self>, b: FloatTensor<Self>, form: Form) -> FloatTensor<Self> {
@@ -181,11 +197,19 @@ pub trait LinearBackend: Backend {
     /// Whether [`linear`] runs [`linear_custom`] for inputs of `dtype`: as `OOMLAB_CUBLAS`
     /// says, else as the inner backend's [`ProductBackend::custom_products_by_default`].
     fn custom_products(dtype: DType) -> bool;
+
+    /// Whether [`linear`] runs [`linear_2d`] where it does not run the custom product: as
+    /// `OOMLAB_LINEAR` says, else as [`ProductBackend::linear_2d_by_default`].
+    fn linear_2d() -> bool;
 }
 
 impl<B: ProductBackend, C: CheckpointStrategy> LinearBackend for Autodiff<B, C> {
     fn custom_products(dtype: DType) -> bool {
         custom_products_setting().unwrap_or_else(|| B::custom_products_by_default(dtype))
+    }
+
+    fn linear_2d() -> bool {
+        linear_setting().unwrap_or_else(B::linear_2d_by_default)
     }
 
     fn linear_product(x: FloatTensor<Self>, w: FloatTensor<Self>) -> FloatTensor<Self> {
@@ -247,28 +271,33 @@ pub const CUSTOM_PRODUCTS_ENV: &str = "OOMLAB_CUBLAS";
 /// `0`, `None` (the backend's default) when unset or anything else.
 pub fn custom_products_setting() -> Option<bool> {
     static SETTING: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
-    *SETTING.get_or_init(|| parse_setting(std::env::var(CUSTOM_PRODUCTS_ENV).ok().as_deref()))
+    *SETTING
+        .get_or_init(|| parse_setting(std::env::var(CUSTOM_PRODUCTS_ENV).ok().as_deref(), "1", "0"))
 }
 
-fn parse_setting(value: Option<&str>) -> Option<bool> {
+/// `Some(true)` for `on`, `Some(false)` for `off`, `None` otherwise (unset included).
+fn parse_setting(value: Option<&str>, on: &str, off: &str) -> Option<bool> {
     match value {
-        Some("1") => Some(true),
-        Some("0") => Some(false),
+        Some(v) if v == on => Some(true),
+        Some(v) if v == off => Some(false),
         _ => None,
     }
 }
 
-/// The variable that asks for [`linear_2d`] where the custom product does not run (`2d`).
+/// The variable that chooses [`linear_2d`] where the custom product does not run: `2d`
+/// on, `burn` off (burn's `Linear`), unset the backend's default
+/// ([`ProductBackend::linear_2d_by_default`]: on the CPU, not on CUDA).
 pub const LINEAR_ENV: &str = "OOMLAB_LINEAR";
 
-/// Whether `OOMLAB_LINEAR=2d` asks for [`linear_2d`] (read once).
-pub fn linear_2d_asked() -> bool {
-    static ASKED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    super::env_is(&ASKED, LINEAR_ENV, "2d")
+/// What `OOMLAB_LINEAR` asks for (read once): `Some(true)` for `2d`, `Some(false)` for
+/// `burn`, `None` (the backend's default) when unset or anything else.
+pub fn linear_setting() -> Option<bool> {
+    static SETTING: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
+    *SETTING.get_or_init(|| parse_setting(std::env::var(LINEAR_ENV).ok().as_deref(), "2d", "burn"))
 }
 
 /// [`linear_custom`] where [`LinearBackend::custom_products`] says so; else
-/// [`linear_2d`] with `OOMLAB_LINEAR=2d`; else `layer.forward(x)`.
+/// [`linear_2d`] where [`LinearBackend::linear_2d`] does; else `layer.forward(x)`.
 ///
 /// # Shapes
 /// - x: `[..., d_input]`
@@ -279,15 +308,32 @@ pub fn linear<B: LinearBackend, const D: usize>(
 ) -> Tensor<B, D> {
     if B::custom_products(x.dtype()) {
         linear_custom(layer, x)
-    } else if linear_2d_asked() {
+    } else {
+        linear_burn(layer, x)
+    }
+}
+
+/// [`linear_2d`] where [`LinearBackend::linear_2d`] says so, else `layer.forward(x)`:
+/// never the custom product. The GPT's head takes this: on CUDA its product has stayed
+/// on cubecl, as the shipped kernel pack (kernels/nvidia-h200) was made, since the head on
+/// cuBLAS has not been measured.
+///
+/// # Shapes
+/// - x: `[..., d_input]`
+/// - output: `[..., d_output]`
+pub fn linear_burn<B: LinearBackend, const D: usize>(
+    layer: &Linear<B>,
+    x: Tensor<B, D>,
+) -> Tensor<B, D> {
+    if B::linear_2d() {
         linear_2d(layer, x)
     } else {
         layer.forward(x)
     }
 }
 
-/// burn's linear on the input seen as one matrix, the bias added after it (issue 29's
-/// opt-in lever, `OOMLAB_LINEAR=2d`).
+/// burn's linear on the input seen as one matrix, the bias added after it (issue 29; the
+/// CPU's default, `OOMLAB_LINEAR=2d` elsewhere).
 ///
 /// burn 0.21's `Linear` keeps the input's batch dimensions: for x `[batch, seq, k]` its
 /// weight gradient (burn-backend's `linear_weight_backward`) is a batched product xᵀ·dY,
@@ -396,17 +442,23 @@ mod tests {
 
     #[test]
     fn oomlab_cublas_is_one_zero_or_the_backends_default() {
-        assert_eq!(parse_setting(Some("1")), Some(true));
-        assert_eq!(parse_setting(Some("0")), Some(false));
-        assert_eq!(parse_setting(None), None);
-        assert_eq!(parse_setting(Some("yes")), None);
+        let cublas = |v| parse_setting(v, "1", "0");
+        assert_eq!(cublas(Some("1")), Some(true));
+        assert_eq!(cublas(Some("0")), Some(false));
+        assert_eq!(cublas(None), None);
+        assert_eq!(cublas(Some("yes")), None);
+        let linear = |v| parse_setting(v, "2d", "burn");
+        assert_eq!(linear(Some("2d")), Some(true));
+        assert_eq!(linear(Some("burn")), Some(false));
+        assert_eq!(linear(Some("1")), None);
     }
 
     #[test]
-    fn the_cpu_keeps_burns_linear_unless_asked() {
+    fn the_cpu_takes_the_2d_linear_not_the_custom_product_unless_asked() {
         for dtype in [DType::F32, DType::BF16, DType::F16] {
             assert!(!<burn::backend::Flex as ProductBackend>::custom_products_by_default(dtype));
         }
+        assert!(<burn::backend::Flex as ProductBackend>::linear_2d_by_default());
     }
 
     #[test]
