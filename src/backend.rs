@@ -26,6 +26,13 @@ pub type CpuCheckpointed = Autodiff<Flex, BalancedCheckpointing>;
 /// operations are not kept for the backward pass but recomputed from their inputs.
 pub type CudaCheckpointed = Autodiff<Cuda, BalancedCheckpointing>;
 
+/// Whether the CPU backend's linear layers run on the input seen as one matrix
+/// ([`crate::model::linear_2d`]): as `OOMLAB_LINEAR` says, else as Flex's default. The
+/// estimate reads it, to predict the run this environment makes.
+pub fn cpu_linear_2d() -> bool {
+    <CpuBackend as crate::model::LinearBackend>::linear_2d()
+}
+
 /// Backend-specific pieces a job may use.
 pub struct BackendExtras {
     /// burn/cubecl's allocator statistics, where the backend has them (CUDA).

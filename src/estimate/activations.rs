@@ -210,19 +210,44 @@ fn mlp(m: &ModelSpec, v: u64, w: Widths) -> Vec<Kept> {
     ]
 }
 
-/// Tensors of the largest transient set of one layer's backward pass, per sample:
-/// (count, bytes of one per sample). The gradient of the feed-forward output, GELU's
-/// temporary and the gradient of its input (3 x d_ff; on the CPU in f32 whatever the
-/// compute dtype, measured on Flex, whose elementwise backward works in f32; on CUDA in
-/// the compute dtype, burn-fusion's kernels write it), plus, under checkpointing, the
-/// LayerNorm work of the layer's recomputation (4 x d_model at the norm's width), and on
-/// the CPU in bf16 an f32 copy of a d_ff-wide matrix operand.
+/// What one layer's backward pass adds to the kept activations at the backward peak, per
+/// sample: the tensors of its largest transient set as (count, bytes of one per sample),
+/// and the bytes per sample of kept tensors already freed by then.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkingSet {
+    /// (count, bytes of one per sample).
+    pub tensors: Vec<(u64, u64)>,
+    /// Kept tensors the backward pass consumed and freed before the peak.
+    pub freed_per_sample: u64,
+}
+
+/// The backward pass's working set at its peak (see [`WorkingSet`]).
+///
+/// In general: the gradient of the feed-forward output, GELU's temporary and the gradient
+/// of its input (3 x d_ff; on the CPU in f32 whatever the compute dtype, measured on Flex,
+/// whose elementwise backward works in f32; on CUDA in the compute dtype, burn-fusion's
+/// kernels write it), plus, under checkpointing, the LayerNorm work of the layer's
+/// recomputation (4 x d_model at the norm's width), and on the CPU in bf16 with burn's
+/// `Linear` an f32 copy of a d_ff-wide matrix operand.
+///
+/// On the CPU in f32 with the 2-D linear (`cpu_linear_2d`, [`crate::model::linear_2d`],
+/// the CPU's default) the peak is inside the last block's GELU backward, and the heap has
+/// let go of what was consumed before it: the loss's log-softmax, the head's input and
+/// the final LayerNorm's input. Live beside the kept rest: the gradient through the
+/// second linear and GELU's input gradient (2 x d_ff) and the residual stream's gradient
+/// (d_model). Measured on
+/// the tiny config at batch 32: 3.29 MB above the forward pass's end against these
+/// terms' 3.28 (docs/results/2026-12-04-cpu-estimate-2d has the rows). With burn's
+/// `Linear`, whose weight gradient is a batched product (`[batch, k, n]`), and in half
+/// precision the general count holds (measured, docs/results/2026-12-02-estimate-validation.md).
 pub fn backward_working_set(
     model: &ModelSpec,
+    vocab: usize,
     precision: PrecisionMode,
     checkpointing: bool,
     on_cpu: bool,
-) -> Vec<(u64, u64)> {
+    cpu_linear_2d: bool,
+) -> WorkingSet {
     let w = Widths::of(precision, model.norms_in_f32);
     let g = if on_cpu { 4 } else { w.compute };
     let (t, d, ff) = (
@@ -230,20 +255,34 @@ pub fn backward_working_set(
         model.d_model as u64,
         model.d_ff as u64,
     );
-    let tokens = match model.kind {
-        ModelKind::Gpt => t,
-        ModelKind::Mlp => 1,
-    };
+    let gpt = model.kind == ModelKind::Gpt;
+    if on_cpu && cpu_linear_2d && gpt && !checkpointing && precision.half().is_none() {
+        let c = w.compute;
+        let final_norm = if model.norms_in_f32 {
+            t * d * c
+        } else {
+            2 * t * d * w.norm
+        };
+        return WorkingSet {
+            tensors: vec![(2, t * ff * g), (1, t * d * g)],
+            freed_per_sample: t * vocab as u64 * 4 + t * d * c + final_norm,
+        };
+    }
+    let tokens = if gpt { t } else { 1 };
     let mut set = vec![(3, tokens * ff * g)];
-    if model.kind == ModelKind::Gpt && checkpointing {
+    if gpt && checkpointing {
         set.push((4, t * d * w.norm));
     }
-    if on_cpu && precision.half() == Some(HalfDtype::Bf16) {
+    if on_cpu && !cpu_linear_2d && precision.half() == Some(HalfDtype::Bf16) {
         // Flex multiplies bf16 matrices in f32 (burn-flex 0.21 `matmul_bf16` converts both
         // operands and the product): the largest operand of the backward, [tokens, d_ff],
         // in f32 beside the working set (measured: it closes the -10% of the CPU's bf16
-        // rows against f16's -1%, docs/results/2026-12-02-estimate-validation.md).
+        // rows against f16's -1%, docs/results/2026-12-02-estimate-validation.md). With
+        // the 2-D linear the bf16 rows' peaks equal f16's: no such copy at the peak.
         set.push((1, tokens * ff * 4));
     }
-    set
+    WorkingSet {
+        tensors: set,
+        freed_per_sample: 0,
+    }
 }

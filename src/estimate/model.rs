@@ -231,12 +231,27 @@ impl Estimate {
             })
             .collect();
         let activations = Bytes(kept.iter().map(Kept::bytes_per_sample).sum());
-        let working_tensors: Vec<(u64, u64)> =
-            backward_working_set(&cfg.model, precision, checkpointing, on_cpu)
-                .into_iter()
-                .map(|(count, bytes)| (bytes * micro, count))
-                .collect();
-        let working = Bytes(working_tensors.iter().map(|(b, n)| b * n).sum());
+        let cpu_linear_2d = on_cpu && crate::backend::cpu_linear_2d();
+        let working_set = backward_working_set(
+            &cfg.model,
+            vocab,
+            precision,
+            checkpointing,
+            on_cpu,
+            cpu_linear_2d,
+        );
+        let working_tensors: Vec<(u64, u64)> = working_set
+            .tensors
+            .iter()
+            .map(|&(count, bytes)| (bytes * micro, count))
+            .collect();
+        let working = Bytes(
+            working_tensors
+                .iter()
+                .map(|(b, n)| b * n)
+                .sum::<u64>()
+                .saturating_sub(working_set.freed_per_sample * micro),
+        );
         let backward = weights.0 + state.0 + half_copy.0 + accum.0 + activations.0 + working.0;
         // The update goes parameter by parameter and consumes each gradient as it makes
         // that parameter's new weights and state, while the last good weights and state
@@ -415,7 +430,12 @@ impl Estimate {
                 TermKind::BackwardWorkingSet,
                 working,
                 at_bwd,
-                if on_cpu && precision.half() == Some(crate::config::HalfDtype::Bf16) {
+                if working_set.freed_per_sample > 0 {
+                    "one layer's backward: 2 x d_ff + d_model per token in f32 (FFN and residual gradients), less the loss's, head's and final norm's kept tensors, freed by then (the CPU's 2-D linear layers)".into()
+                } else if on_cpu
+                    && !cpu_linear_2d
+                    && precision.half() == Some(crate::config::HalfDtype::Bf16)
+                {
                     "one layer's backward: 3 x d_ff per token (FFN gradients, f32 on the CPU) + 1 x d_ff in f32 (the CPU multiplies bf16 matrices in f32)".into()
                 } else {
                     "one layer's backward: 3 x d_ff per token (FFN gradients; f32 on the CPU)".into()
