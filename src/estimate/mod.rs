@@ -7,6 +7,7 @@
 //! - [`measured`]: the terms that cannot be derived (CUDA context, pool slack), each
 //!   with the committed run it was read from.
 //! - [`pool`]: the pages burn's growth pool reserves for the live tensors.
+//! - [`flex`]: whether the CPU backend multiplies on several threads (its buffers).
 //! - [`anatomy`]: the prediction at a step's phase boundaries, by category.
 //! - [`fit`] and [`cards`]: the largest batch for a capacity, the smallest card for a peak.
 //! - [`calibrate`]: peak = a + b x micro-batch from two real probe runs.
@@ -18,6 +19,7 @@ pub mod calibrate;
 pub mod cards;
 pub mod check;
 pub mod fit;
+pub mod flex;
 pub mod measured;
 pub mod model;
 pub mod pool;

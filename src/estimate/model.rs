@@ -348,13 +348,30 @@ impl Estimate {
                             .unwrap_or(0),
                     ),
                 };
-                let ws = measured::cpu_workspace(threads);
+                // The worker threads keep buffers only once a product runs on them.
+                let parallel = super::flex::step_multiplies_in_parallel(
+                    &cfg.model,
+                    vocab,
+                    plan.micro_batch,
+                    cpu_linear_2d,
+                );
+                let workers = if parallel { threads } else { 0 };
+                let ws = measured::cpu_workspace(workers);
                 (
                     Bytes(data.0 + ws.0),
                     format!(
-                        "data {data} (5 bytes per character) + backend buffers {ws} ({} threads x (the matrix library's {} L2-sized packing buffer + 50 kB), measured)",
-                        threads + 1,
-                        measured::l2_per_thread()
+                        "data {data} (5 bytes per character) + backend buffers {ws} ({} x (the matrix library's {} L2-sized packing buffer + 50 kB), measured{})",
+                        if parallel {
+                            format!("{} threads", threads + 1)
+                        } else {
+                            "the main thread".to_string()
+                        },
+                        measured::l2_per_thread(),
+                        if parallel {
+                            ""
+                        } else {
+                            ": no product of this micro-batch is large enough for the backend to use its other threads"
+                        }
                     ),
                 )
             }
