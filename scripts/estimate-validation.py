@@ -7,10 +7,13 @@ docs/results/2026-12-02-estimate-validation.md.
 
 Every prediction is made now, by the binary given, for the measured run's configuration
 and batch (the predictions compare.json holds are those of the binary that ran it):
-- CPU tiny: docs/results/2026-12-02-cpu-estimate/batch-{8,32,128}/compare.json (host heap
-  peak of the counting allocator, 2-core build machine), `oomlab estimate --device cpu`;
-  and, run after the estimate's bf16 term was fitted on those, the same at batches 16 and
-  64: docs/results/2026-12-04-cpu-estimate-oos/batch-{16,64}/compare.json.
+- CPU tiny: docs/results/2026-12-05-cpu-estimate-2d/batch-{8,16,32,64,128}/compare.json
+  (host heap peak of the counting allocator, the 2-core build machine its machine.txt
+  describes), `oomlab estimate --device cpu`. The CPU's heap includes a packing buffer the
+  size of the L2 cache per multiplying thread, read from the machine that predicts: run
+  this script on the machine that measured (or one with the same L2 per core). The CPU
+  sets before the 2-D linear layers (2026-12-02-cpu-estimate, 2026-12-04-cpu-estimate-oos,
+  burn's `Linear`, a machine with a smaller L2) are in git history.
 - H200 gpu and h200: docs/results/2026-12-02-h200-memory-defaults: every compare row
   (NVML process peak) and the paired yardstick's oomlab runs, `oomlab estimate --card
   143771MiB` (the H200's NVML total).
@@ -38,10 +41,11 @@ CALIBRATION = f"{H200}/paired-gpu/runs/oomlab-f32-defaults-r1/summary.json"
 MiB, GiB = 2**20, 2**30
 
 cache = {}
-def estimate(args):
-    key = tuple(args)
+def estimate(args, env=None):
+    key = (tuple(args), tuple(sorted((env or {}).items())))
     if key not in cache:
-        out = subprocess.run([BIN, "estimate", *args, "--json"], capture_output=True, text=True, check=True).stdout
+        out = subprocess.run([BIN, "estimate", *args, "--json"], capture_output=True, text=True, check=True,
+                             env={**os.environ, **(env or {})}).stdout
         cache[key] = {x["label"]: x for x in json.loads(out)["rows"]}
     return cache[key]
 
@@ -49,13 +53,10 @@ rows = []  # (machine, row, pool, batch, measured, low, high, file, calibration)
 # empty-cache's cleanups run between steps: its peak is predicted as the baseline's.
 def label(strategy):
     return "baseline" if strategy == "empty-cache" else strategy
-# The second CPU set (batches 16 and 64) was run after the bf16 rows' f32 operand copy was
-# added to the estimate on seeing the first: it checks that term out of sample.
-for folder, machine in (("2026-12-02-cpu-estimate", "CPU tiny"),
-                        ("2026-12-04-cpu-estimate-oos", "CPU tiny, new batches")):
+for folder, machine, env in (("2026-12-05-cpu-estimate-2d", "CPU tiny", {}),):
     for path in sorted(glob.glob(os.path.join(R, folder, "batch-*", "compare.json"))):
         batch = path.split("batch-")[1].split("/")[0]
-        est = estimate(["--config", "tiny", "--device", "cpu", "--batch", batch])
+        est = estimate(["--config", "tiny", "--device", "cpu", "--batch", batch], env)
         for r in json.load(open(path))["rows"]:
             if r["peak_in_use_bytes"] and label(r["strategy"]) in est:
                 e = est[label(r["strategy"])]["estimate"]

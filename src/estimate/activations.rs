@@ -237,7 +237,7 @@ pub struct WorkingSet {
 /// second linear and GELU's input gradient (2 x d_ff) and the residual stream's gradient
 /// (d_model). Measured on
 /// the tiny config at batch 32: 3.29 MB above the forward pass's end against these
-/// terms' 3.28 (docs/results/2026-12-04-cpu-estimate-2d has the rows). With burn's
+/// terms' 3.28 (docs/results/2026-12-05-cpu-estimate-2d has the rows). With burn's
 /// `Linear`, whose weight gradient is a batched product (`[batch, k, n]`), and in half
 /// precision the general count holds (measured, docs/results/2026-12-02-estimate-validation.md).
 pub fn backward_working_set(

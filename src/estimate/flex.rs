@@ -6,7 +6,7 @@
 //! all threads when m·n·k reaches 192³; a batched product splits its batch over the
 //! threads when it has more than one matrix and all of them together reach 128³ (else it
 //! runs each as one pair). Seen on the tiny config
-//! (docs/results/2026-12-04-cpu-estimate-2d/README.md): with the 2-D linear layers at a
+//! (docs/results/2026-12-05-cpu-estimate-2d/README.md): with the 2-D linear layers at a
 //! micro-batch of 2 no product reaches either bound, and the step starts with 4.2 MB less
 //! heap than with burn's batched `Linear`, the two worker threads' buffers.
 
