@@ -29,7 +29,7 @@ PY
 }
 splice main-output "$tmp/output"
 # The first screen's demo, as the README runs it (stdout only: the table).
-"$BIN" compare --memory-budget 25MiB --strategies baseline,grad-accum,auto-halve --max-steps 20 --brief --out "$tmp/demo" 2> /dev/null \
+"$BIN" compare --memory-budget 21MiB --strategies baseline,grad-accum,auto-halve --max-steps 20 --brief --out "$tmp/demo" 2> /dev/null \
   | sed "s#$tmp/demo#runs/$stamp-compare#g" > "$tmp/demo.txt"
 splice demo-output "$tmp/demo.txt"
 rm -rf "$tmp"

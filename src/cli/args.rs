@@ -546,9 +546,11 @@ memory by category, and what to take from it. Each part ends with its table.
 On a GPU: the `gpu` config at batch 96 under --vram-budget 7.5GiB (a small card's free
 memory; real driver-level OOMs; burn's page sizes still follow the physical card), then
 the same with 128 blocks at batch 2. A first CUDA run compiles what the shipped kernels
-lack, then it is cached. On the CPU: the `tiny` config at batch 96 under a 65 MiB
-host-heap budget, then tiny 4x wider at batch 4; those OOMs are SIMULATED and every output
-says so (about a minute on two cores).
+lack, then it is cached. On the CPU: the `tiny` config at batch 96 under a host-heap
+budget of 60 MiB plus the matrix library's buffers (one the size of a core's L2 cache per
+thread: 62 MiB in all with 512 KiB of L2 per core, 67 MiB with 2 MiB), then tiny 4x wider
+at batch 4; those OOMs are SIMULATED and every output says so (about a minute on two
+cores).
 
   oomlab lesson                  interactive on a terminal
   oomlab lesson --yes            no questions (classrooms, scripts)
@@ -562,7 +564,7 @@ pub struct LessonArgs {
     /// auto, cpu, cuda or cuda:N.
     #[arg(long, short, default_value = "auto", value_name = "DEVICE")]
     pub device: String,
-    /// The budget standing in for the small card (default, with the lesson's own model at its batch of 96: 7.5GiB on a GPU, 65MiB on the CPU; with another config or batch 8GiB and 30MiB).
+    /// The budget standing in for the small card (default, with the lesson's own model at its batch of 96: 7.5GiB on a GPU, on the CPU 60MiB plus the matrix library's L2-sized buffers; with another config or batch 8GiB and 30MiB).
     #[arg(long, value_name = "SIZE", value_parser = size_arg, allow_hyphen_values = true)]
     pub budget: Option<Bytes>,
     /// Config (default: `gpu` on a GPU, `tiny` on the CPU).

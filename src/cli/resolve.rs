@@ -513,6 +513,22 @@ pub fn resolve_warm_up(
 /// The lesson's batch with its own model (`tiny` on the CPU, `gpu` on a GPU).
 pub const LESSON_BATCH: u64 = 96;
 
+/// The CPU lesson's budget before the matrix library's buffers. With 6.1 MiB of them (2
+/// MiB of L2 per core) part 1's baseline crossed the 67 MiB this makes at 69.2 MiB of heap
+/// and checkpointing, the largest stage that fits, peaked at 62.7
+/// (docs/results/2026-12-05-cpu-lesson): a few MiB either side, whatever the L2.
+pub const LESSON_CPU_TENSORS: Bytes = Bytes(60 << 20);
+
+/// The CPU lesson's default budget: [`LESSON_CPU_TENSORS`] plus the packing buffers this
+/// processor's matrix library keeps for the budget's threads, rounded up to a whole MiB
+/// (so that the command lines the lesson prints stay short): 62 MiB with 512 KiB of L2
+/// per core, 67 MiB with 2 MiB.
+pub fn lesson_cpu_budget() -> Bytes {
+    let buffers = crate::estimate::measured::cpu_workspace(crate::device::BUDGET_THREADS);
+    let mib = 1u64 << 20;
+    Bytes((LESSON_CPU_TENSORS.0 + buffers.0).div_ceil(mib) * mib)
+}
+
 /// Turns `lesson` flags into a plan: the device decides the config, the budget's kind
 /// and size; the stages are compare rows sharing them.
 pub fn resolve_lesson(
@@ -537,16 +553,14 @@ pub fn resolve_lesson(
         Selected::Cuda { index, .. } => (true, format!("cuda:{index}"), *index),
     };
     // The lesson's own model and batch: `tiny` on the CPU, `gpu` on a GPU, both at batch
-    // 96, where every stage is well away from the budget. Measured after issue 26's
-    // LayerNorm operation: on the CPU at batch 64 the baseline's heap peak fell to 49.0
-    // MiB, into the old 50 MiB budget, and checkpointing saves only ~16% there, so a
-    // budget between the two left less than 4 MiB either side; at batch 96 the
-    // estimate puts the baseline ~6 MiB over 65 MiB and checkpointing ~6 MiB under. On
-    // the H200 the `gpu` config's f32 baseline fell to 5.67 GiB (exact pool), under the
-    // old 8 GiB; at batch 96 the estimate gives 8.2 GiB against 7.5 and checkpointing 6.7.
-    // The heap holds a buffer of the L2 cache's size per thread (the matrix library's,
-    // `estimate::measured::cpu_workspace`), which moves every CPU figure by a MiB or more
-    // from one processor to another.
+    // 96, where every stage is well away from the budget. On the H200 the `gpu` config's
+    // f32 baseline fell to 5.67 GiB (exact pool) after issue 26's LayerNorm operation,
+    // under the old 8 GiB; at batch 96 the estimate gives 8.2 GiB against 7.5 and
+    // checkpointing 6.7. On the CPU the heap holds a packing buffer of the L2 cache's size
+    // per multiplying thread (`estimate::measured::cpu_workspace`: 1.6 MiB with 512 KiB
+    // of L2 per core, 6.1 MiB with 2 MiB), more than the distance from the budget to its
+    // nearest stage, so the CPU's budget is [`LESSON_CPU_TENSORS`] plus this processor's
+    // buffers ([`lesson_cpu_budget`]).
     let lesson_model = args
         .config
         .as_deref()
@@ -558,7 +572,7 @@ pub fn resolve_lesson(
     let budget = args.budget.unwrap_or(match (gpu, lesson_model) {
         (true, true) => Bytes(15 << 29),
         (true, false) => Bytes(8 << 30),
-        (false, true) => Bytes(65 << 20),
+        (false, true) => lesson_cpu_budget(),
         // Another model or batch on the CPU: the budget the lesson had before.
         (false, false) => Bytes(30 << 20),
     });

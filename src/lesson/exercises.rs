@@ -36,7 +36,7 @@ pub struct Handout<'a> {
     pub budget: Bytes,
     /// Whether the budget is a VRAM one (real OOMs) or the CPU's heap (SIMULATED).
     pub gpu: bool,
-    /// `--device cpu --memory-budget 65MiB`.
+    /// `--device cpu --memory-budget 67MiB`.
     pub run_flags: String,
     /// Part 1's model.
     pub small: HandoutPart<'a>,

@@ -101,7 +101,7 @@ fn checks_once_per_step_train_the_same_and_still_catch_an_oom() {
             "--max-steps",
             "3",
             "--memory-budget",
-            "25MiB",
+            "21MiB",
             "--json",
             "--out",
         ])

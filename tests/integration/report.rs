@@ -65,7 +65,7 @@ fn the_report_renders_in_a_browser_with_one_series_per_row_and_no_console_errors
             "--strategies",
             "baseline,grad-accum,auto-halve",
             "--memory-budget",
-            "25MiB",
+            "21MiB",
             "--max-steps",
             "4",
             "--quiet",

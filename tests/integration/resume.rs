@@ -18,7 +18,7 @@ const RUN: &[&str] = &[
     "--strategy",
     "auto-halve",
     "--memory-budget",
-    "25MiB",
+    "21MiB",
     "--max-steps",
     "40",
     "--checkpoint-every",
