@@ -235,11 +235,11 @@ pub struct WorkingSet {
 /// let go of what was consumed before it: the loss's log-softmax, the head's input and
 /// the final LayerNorm's input. Live beside the kept rest: the gradient through the
 /// second linear and GELU's input gradient (2 x d_ff) and the residual stream's gradient
-/// (d_model). Measured on
-/// the tiny config at batch 32: 3.29 MB above the forward pass's end against these
-/// terms' 3.28 (docs/results/2026-12-05-cpu-estimate-2d has the rows). With burn's
-/// `Linear`, whose weight gradient is a batched product (`[batch, k, n]`), and in half
-/// precision the general count holds (measured, docs/results/2026-12-02-estimate-validation.md).
+/// (d_model). Measured on the tiny config at batch 32: 3.29 MB above the forward pass's
+/// end against these terms' 3.28 (docs/results/2026-12-05-cpu-estimate-2d has the rows).
+/// In half precision the general count holds (the same folder's rows); with burn's
+/// `Linear`, whose weight gradient is a batched product (`[batch, k, n]`), it held in the
+/// CPU sets measured with it (2026-12-02-cpu-estimate, now in git history).
 pub fn backward_working_set(
     model: &ModelSpec,
     vocab: usize,

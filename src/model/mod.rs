@@ -96,7 +96,8 @@ fn env_is(cell: &std::sync::OnceLock<bool>, name: &str, value: &str) -> bool {
 }
 
 /// The step's variables (issue 29's levers: the split sums and dense embeddings kept off
-/// until measured on the H200, the 2-D linear on by default on the CPU only) that are set: one line for the run's header, or `None` when none is.
+/// until measured on the H200, the 2-D linear on by default on the CPU only) that are
+/// set: one line for the run's header, or `None` when none is.
 pub fn opt_in_line() -> Option<String> {
     let set: Vec<String> = [COLUMN_SUMS_ENV, EMBEDDING_GRAD_ENV, LINEAR_ENV]
         .iter()
