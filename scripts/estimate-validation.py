@@ -41,11 +41,10 @@ CALIBRATION = f"{H200}/paired-gpu/runs/oomlab-f32-defaults-r1/summary.json"
 MiB, GiB = 2**20, 2**30
 
 cache = {}
-def estimate(args, env=None):
-    key = (tuple(args), tuple(sorted((env or {}).items())))
+def estimate(args):
+    key = tuple(args)
     if key not in cache:
-        out = subprocess.run([BIN, "estimate", *args, "--json"], capture_output=True, text=True, check=True,
-                             env={**os.environ, **(env or {})}).stdout
+        out = subprocess.run([BIN, "estimate", *args, "--json"], capture_output=True, text=True, check=True).stdout
         cache[key] = {x["label"]: x for x in json.loads(out)["rows"]}
     return cache[key]
 
@@ -53,15 +52,14 @@ rows = []  # (machine, row, pool, batch, measured, low, high, file, calibration)
 # empty-cache's cleanups run between steps: its peak is predicted as the baseline's.
 def label(strategy):
     return "baseline" if strategy == "empty-cache" else strategy
-for folder, machine, env in (("2026-12-05-cpu-estimate-2d", "CPU tiny", {}),):
-    for path in sorted(glob.glob(os.path.join(R, folder, "batch-*", "compare.json"))):
-        batch = path.split("batch-")[1].split("/")[0]
-        est = estimate(["--config", "tiny", "--device", "cpu", "--batch", batch], env)
-        for r in json.load(open(path))["rows"]:
-            if r["peak_in_use_bytes"] and label(r["strategy"]) in est:
-                e = est[label(r["strategy"])]["estimate"]
-                rows.append((machine, r["strategy"], "heap", batch, r["peak_in_use_bytes"], e["peak"], None,
-                             os.path.relpath(path, R), False))
+for path in sorted(glob.glob(os.path.join(R, "2026-12-05-cpu-estimate-2d", "batch-*", "compare.json"))):
+    batch = path.split("batch-")[1].split("/")[0]
+    est = estimate(["--config", "tiny", "--device", "cpu", "--batch", batch])
+    for r in json.load(open(path))["rows"]:
+        if r["peak_in_use_bytes"] and label(r["strategy"]) in est:
+            e = est[label(r["strategy"])]["estimate"]
+            rows.append(("CPU tiny", r["strategy"], "heap", batch, r["peak_in_use_bytes"], e["peak"], None,
+                         os.path.relpath(path, R), False))
 
 for config in ("gpu", "h200"):
     path = os.path.join(R, H200, f"compare-{config}.json")

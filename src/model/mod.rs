@@ -95,6 +95,27 @@ fn env_is(cell: &std::sync::OnceLock<bool>, name: &str, value: &str) -> bool {
     *cell.get_or_init(|| std::env::var(name).is_ok_and(|v| v == value))
 }
 
+/// What the environment variable `name` chooses, read once into `cell` (as [`env_is`]):
+/// `Some(true)` for `on`, `Some(false)` for `off`, `None` (the backend's default) when
+/// unset or anything else.
+fn env_setting(
+    cell: &std::sync::OnceLock<Option<bool>>,
+    name: &str,
+    on: &str,
+    off: &str,
+) -> Option<bool> {
+    *cell.get_or_init(|| parse_setting(std::env::var(name).ok().as_deref(), on, off))
+}
+
+/// `Some(true)` for `on`, `Some(false)` for `off`, `None` otherwise (unset included).
+fn parse_setting(value: Option<&str>, on: &str, off: &str) -> Option<bool> {
+    match value {
+        Some(v) if v == on => Some(true),
+        Some(v) if v == off => Some(false),
+        _ => None,
+    }
+}
+
 /// The step's variables (issue 29's levers: the split sums and dense embeddings kept off
 /// until measured on the H200, the 2-D linear on by default on the CPU only) that are
 /// set: one line for the run's header, or `None` when none is.

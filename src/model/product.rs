@@ -271,17 +271,7 @@ pub const CUSTOM_PRODUCTS_ENV: &str = "OOMLAB_CUBLAS";
 /// `0`, `None` (the backend's default) when unset or anything else.
 pub fn custom_products_setting() -> Option<bool> {
     static SETTING: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
-    *SETTING
-        .get_or_init(|| parse_setting(std::env::var(CUSTOM_PRODUCTS_ENV).ok().as_deref(), "1", "0"))
-}
-
-/// `Some(true)` for `on`, `Some(false)` for `off`, `None` otherwise (unset included).
-fn parse_setting(value: Option<&str>, on: &str, off: &str) -> Option<bool> {
-    match value {
-        Some(v) if v == on => Some(true),
-        Some(v) if v == off => Some(false),
-        _ => None,
-    }
+    super::env_setting(&SETTING, CUSTOM_PRODUCTS_ENV, "1", "0")
 }
 
 /// The variable that chooses [`linear_2d`] where the custom product does not run: `2d`
@@ -293,7 +283,7 @@ pub const LINEAR_ENV: &str = "OOMLAB_LINEAR";
 /// `burn`, `None` (the backend's default) when unset or anything else.
 pub fn linear_setting() -> Option<bool> {
     static SETTING: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
-    *SETTING.get_or_init(|| parse_setting(std::env::var(LINEAR_ENV).ok().as_deref(), "2d", "burn"))
+    super::env_setting(&SETTING, LINEAR_ENV, "2d", "burn")
 }
 
 /// [`linear_custom`] where [`LinearBackend::custom_products`] says so; else
@@ -442,12 +432,12 @@ mod tests {
 
     #[test]
     fn oomlab_cublas_is_one_zero_or_the_backends_default() {
-        let cublas = |v| parse_setting(v, "1", "0");
+        let cublas = |v| super::super::parse_setting(v, "1", "0");
         assert_eq!(cublas(Some("1")), Some(true));
         assert_eq!(cublas(Some("0")), Some(false));
         assert_eq!(cublas(None), None);
         assert_eq!(cublas(Some("yes")), None);
-        let linear = |v| parse_setting(v, "2d", "burn");
+        let linear = |v| super::super::parse_setting(v, "2d", "burn");
         assert_eq!(linear(Some("2d")), Some(true));
         assert_eq!(linear(Some("burn")), Some(false));
         assert_eq!(linear(Some("1")), None);

@@ -54,7 +54,7 @@ fn the_mlp_model_trains_too() {
 /// Issue 29's opt-in levers on the CPU, in two sets: the custom linear product
 /// (`OOMLAB_CUBLAS=1`) with the broadcast position embedding (`OOMLAB_EMBEDDING_GRAD=dense`;
 /// the token table keeps burn's scatter on the CPU), and burn's linear on 2-D inputs
-/// (`OOMLAB_LINEAR=2d`); each with the two-stage column sums (`OOMLAB_COLUMN_SUMS=split`),
+/// (`OOMLAB_LINEAR=2d`, the CPU's default since 683cd81, set so that the run names it); each with the two-stage column sums (`OOMLAB_COLUMN_SUMS=split`),
 /// which then also sum the linear layers' bias gradients. Each set lands where the
 /// defaults do (the same arithmetic in another order: the loss within 1e-4), its final
 /// weights differ in their last bits from the same set without the split sums (so they
