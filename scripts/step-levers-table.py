@@ -11,7 +11,10 @@ DIR is the folder the call's results.tar.gz unpacks to (step-levers-CONFIG). Rea
 - long-V-P.json and long-V-P/steps.jsonl: one process of LONG_STEPS steps per variant V
   and precision P: median, min and max of steps 2 onwards, final loss and its relative
   difference from the defaults' (and, for "defaults-again", the same binary and settings
-  run twice: how far runs land apart with nothing changed), NVML process peak;
+  run twice: how far runs land apart with nothing changed) and from the f32 defaults' (for
+  bf16, the yardstick of docs/results/2026-12-05-loss-agreement.md: a bf16 variant no
+  farther from f32 than the bf16 defaults are is no less accurate, whatever its distance
+  from the bf16 defaults), NVML process peak;
 - profile-V-f32-{3,8}.log.gz: benches/profile_breakdown.py's tables (cubecl's kernels
   only: cuBLAS's products are not in them).
 """
@@ -81,9 +84,12 @@ def long_runs(root):
 def long_table(runs):
     out = ["## One process each, the defaults and each variant", "",
            f"Issue 29 allows a final loss within {ISSUE_LOSS_BOUND:g} (relative) of the defaults' and no "
-           "higher NVML peak. `defaults-again` is the defaults run a second time.", "",
-           "| variant | precision | steps | step median (min-max), step 2 on | final loss | vs defaults | NVML peak | vs defaults |",
-           "|---|---|---|---|---|---|---|---|"]
+           "higher NVML peak. `defaults-again` is the defaults run a second time. \"vs f32\": the relative "
+           "distance to the f32 defaults' final loss: docs/results/2026-12-05-loss-agreement.md has how far "
+           "bf16's implementations land from one another and from f32.", "",
+           "| variant | precision | steps | step median (min-max), step 2 on | final loss | vs defaults | vs f32 | NVML peak | vs defaults |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    f32 = runs.get(("defaults", "f32"), (None, None))[0]
     for (variant, precision), (s, steps) in sorted(runs.items(), key=lambda kv: (kv[0][1], kv[0][0] != "defaults", kv[0][0])):
         base = runs.get(("defaults", precision), (None, None))[0]
         loss, peak = s.get("final_loss"), s["memory"]["process_peak"]
@@ -94,8 +100,11 @@ def long_table(runs):
             dpeak = f"{(peak - base['memory']['process_peak']) / 2**20:+.0f} MiB"
         else:
             dloss, dpeak = "-", "-"
+        dref = "-"
+        if f32 and f32 is not s and loss is not None and f32.get("final_loss"):
+            dref = f"{abs(loss - f32['final_loss']) / abs(f32['final_loss']):.1e}"
         out.append(f"| {variant} | {precision} | {s.get('steps_completed')} | {step} | "
-                   f"{loss if loss is None else f'{loss:.7g}'} | {dloss} | {peak / GIB:.2f} GiB | {dpeak} |")
+                   f"{loss if loss is None else f'{loss:.7g}'} | {dloss} | {dref} | {peak / GIB:.2f} GiB | {dpeak} |")
     return out + [""]
 
 

@@ -10,6 +10,14 @@
 #           batched one summed over the batch (src/model/product.rs, linear_2d); f32's
 #           products run on cuBLAS by default, so its f32 rows are the defaults' graph
 #   levers: all three
+#   cublas16: OOMLAB_CUBLAS=1, bf16's products on cuBLAS too (f32's are by default, so only its
+#           bf16 rows run). docs/results/2026-12-04-h200-cublas-queued measured it faster (gpu
+#           68.0 vs 70.6 ms, h200 797.9 vs 1101.2 ms) with the final loss 3.6e-3 from the
+#           defaults' and the NVML peak 66 MiB higher; docs/results/2026-12-05-loss-agreement.md
+#           found its loss twice as close to f32's as the bf16 defaults' is.
+#   cublas16-ws: cublas16 with CUBLAS_WORKSPACE_CONFIG=:4096:1 (cuBLAS's own variable: one
+#           4 MiB workspace instead of its default pool, 32 MiB on Hopper as NVIDIA
+#           recommends): whether the 66 MiB is the workspace, and what a smaller one costs.
 # Parts (PARTS, default "test warm paired long profile"):
 #   test:    (needs .device-bin/gpu.xz, the test binary of `cargo test --release --features
 #            gpu-tests --test gpu --no-run`) tests/gpu/linear.rs with the defaults (the cuBLAS
@@ -30,8 +38,8 @@
 #            (profile-defaults-f32-N, profile-levers-f32-N; read with
 #            `python3 benches/profile_breakdown.py DIR defaults levers`). cuBLAS's own
 #            kernels are not in it (cubecl's profiler sees cubecl's kernels only).
-# All of it does not fit one call (up to 10 minutes): each new graph (7 with the default
-# variants) compiles in warm, and paired has 12 rows. Run PARTS="test warm", then at once on
+# All of it does not fit one call (up to 10 minutes): each new graph (up to 9 with the
+# default variants) compiles in warm, and paired has 14 rows. Run PARTS="test warm", then at once on
 # the machine it leaves warm (the kernel cache is in /tmp; each call's start_log appends to
 # the same folder) PARTS="paired", then PARTS="long profile"; the last results.tar.gz holds
 # all three.
@@ -50,7 +58,7 @@ mkdir -p "$OUT"
 CONFIG=${CONFIG:-gpu}
 BUDGET=${BUDGET:-560}
 PARTS=${PARTS:-test warm paired long profile}
-VARIANTS=${VARIANTS:-split dense linear2d levers}
+VARIANTS=${VARIANTS:-split dense linear2d levers cublas16 cublas16-ws}
 start_log "step-levers-$CONFIG"
 left() { echo $(( BUDGET - SECONDS )); }
 has() { case " $PARTS " in *" $1 "*) return 0;; esac; return 1; }
@@ -61,9 +69,16 @@ variant_env() {
     dense) echo OOMLAB_EMBEDDING_GRAD=dense;;
     linear2d) echo OOMLAB_LINEAR=2d;;
     levers) echo OOMLAB_COLUMN_SUMS=split,OOMLAB_EMBEDDING_GRAD=dense,OOMLAB_LINEAR=2d;;
+    cublas16) echo OOMLAB_CUBLAS=1;;
+    cublas16-ws) echo OOMLAB_CUBLAS=1,CUBLAS_WORKSPACE_CONFIG=:4096:1;;
     defaults) echo "";;
     *) echo "unknown variant $1" >&2; return 1;;
   esac
+}
+# precisions NAME: the precisions whose graph the variant changes (cuBLAS already runs f32's
+# products by default, so the cublas16 variants' f32 runs would be the defaults').
+precisions() {
+  case $1 in cublas16*) echo bf16;; *) echo f32 bf16;; esac
 }
 # with_env NAME CMD...: CMD with the variant's variables set.
 with_env() {
@@ -86,6 +101,7 @@ fi
 
 if has warm; then
   for p in f32 bf16; do for v in defaults $VARIANTS; do
+    case " $(precisions $v) " in *" $p "*) ;; *) continue;; esac
     [ "$(left)" -gt 120 ] || break
     say "warm: $v, $p, 2 steps"
     with_env $v timeout $(( $(left) - 100 )) $BIN train --config "$CONFIG" --device cuda --precision $p \
@@ -101,7 +117,7 @@ if has paired; then
   ARGS=(); ONLY="oomlab f32 defaults,pytorch f32 sdpa,oomlab bf16 defaults,pytorch amp-bf16 sdpa"
   for v in $VARIANTS; do
     ARGS+=(--variant "$v:$(variant_env $v)")
-    ONLY="$ONLY,oomlab-$v f32 defaults,oomlab-$v bf16 defaults"
+    for p in $(precisions $v); do ONLY="$ONLY,oomlab-$v $p defaults"; done
   done
   RESERVE=0
   has long && RESERVE=$((RESERVE + 150))
@@ -116,6 +132,7 @@ fi
 
 if has long; then
   for p in f32 bf16; do for v in defaults $VARIANTS defaults-again; do
+    case " $(precisions ${v%-again}) " in *" $p "*) ;; *) continue;; esac
     [ "$(left)" -gt 40 ] || break
     say "long: ${LONG_STEPS:-100} steps, $p, $v"
     with_env ${v%-again} timeout 60 $BIN train --config "$CONFIG" --device cuda --precision $p \
