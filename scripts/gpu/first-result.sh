@@ -19,6 +19,11 @@
 #                   # first steps of gpu f32/bf16, the lesson, tiny f32, h200 bf16, the
 #                   # OOM CLI check (exit 3 expected; update runs its shape unbudgeted first)
 #
+# COMPILE_LOG=1 (any mode): each first_step process writes cubecl's compilation log
+# (OOMLAB_COMPILE_LOG: every kernel it compiles, with name, id and source) to
+# /tmp/runs/NAME.compile.log, returned in runs-MODE.tar.xz, and the log counts them by name.
+# A diagnostic of what the pack lacks: it slows compiling, so its first-step times are
+# not a new user's.
 # build/build2/build3/update leave $OUT/kernel-cache.tar.xz, from which scripts/kernel-pack.py makes
 # kernels/nvidia-h200/. Every timing here is wall-clock on the device machine.
 OUT=${OUT:-/tmp/out}
@@ -47,8 +52,14 @@ first_step() {
   local name=$1; shift
   say "first step: $name: oomlab train $* --max-steps 3"
   local t0=$(date +%s.%N)
-  timeout $(left ${STEP_LIMIT:-120}) $BIN train "$@" --max-steps 3 --json --out /tmp/runs/$name > /tmp/runs/$name.json 2> /tmp/runs/$name.stderr
+  local compile_log=()
+  [ "${COMPILE_LOG:-0}" = 1 ] && compile_log=(OOMLAB_COMPILE_LOG=/tmp/runs/$name.compile.log)
+  env "${compile_log[@]}" timeout $(left ${STEP_LIMIT:-120}) $BIN train "$@" --max-steps 3 --json --out /tmp/runs/$name > /tmp/runs/$name.json 2> /tmp/runs/$name.stderr
   local rc=$? t1=$(date +%s.%N)
+  if [ -f /tmp/runs/$name.compile.log ]; then
+    echo "$name: kernels in its compilation log, by name:" >> "$LOG"
+    grep -A1 '^\[START_KERNEL_COMPILATION\]' /tmp/runs/$name.compile.log | grep '^name: ' | cut -c7-90 | sort | uniq -c >> "$LOG"
+  fi
   python3 - "$name" "$rc" "$t0" "$t1" /tmp/runs/$name.json >> "$LOG" <<'EOF'
 import json, sys
 name, rc, t0, t1, path = sys.argv[1:]
@@ -192,5 +203,5 @@ build|build2|build3|update)
   ;;
 esac
 # Every run's summary (the figures in the log come from these), in one file.
-(cd /tmp/runs && find . -maxdepth 1 -name "*.json" | tar cf - -T - | python3 -c "import lzma,sys; sys.stdout.buffer.write(lzma.compress(sys.stdin.buffer.read()))" > "$OUT/runs-${MODE:-build}.tar.xz")
+(cd /tmp/runs && find . -maxdepth 1 \( -name "*.json" -o -name "*.compile.log" \) | tar cf - -T - | python3 -c "import lzma,sys; sys.stdout.buffer.write(lzma.compress(sys.stdin.buffer.read()))" > "$OUT/runs-${MODE:-build}.tar.xz")
 say done

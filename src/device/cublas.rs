@@ -161,7 +161,10 @@ fn library_loads() -> bool {
 /// 0.85x cubecl's, its final loss after 100 steps 7.9e-5 (relative) from cubecl's and its
 /// NVML peak 254 MiB lower; bf16's steps were faster too, but the gpu config's AMP bf16
 /// loss after 100 steps moved by 3.6e-3 relative and its NVML peak rose by 66 MiB (issue
-/// 29 allows neither), so bf16 and f16 stay on cubecl unless `OOMLAB_CUBLAS=1`.
+/// 29 allows neither), so bf16 and f16 stay on cubecl unless `OOMLAB_CUBLAS=1`. That
+/// loss is nearer f32's than cubecl's bf16 loss is (docs/results/2026-12-05-loss-agreement.md:
+/// the bound measures the rounding path in bf16); the peak is what scripts/gpu/step-levers.sh's
+/// `cublas16-ws` variant measures next.
 pub fn by_default(dtype: DType) -> bool {
     dtype == DType::F32
 }

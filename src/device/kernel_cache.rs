@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use cubecl::config::autotune::AutotuneLevel;
 use cubecl::config::cache::CacheConfig;
+use cubecl::config::compilation::CompilationLogLevel;
 use cubecl::config::memory::PersistentMemory;
 use cubecl::config::{CubeClRuntimeConfig, RuntimeConfig};
 use serde::{Deserialize, Serialize};
@@ -25,6 +26,26 @@ pub fn default_kernel_cache() -> Option<PathBuf> {
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
     Some(base.join("oomlab").join("cubecl"))
+}
+
+/// The variable naming a file for cubecl's compilation log: each kernel a process
+/// compiles (not those loaded from the kernel cache), with its name, its id and the source
+/// handed to NVRTC, appended. What a slow first step compiled, and which kernels the
+/// shipped pack lacks (a fresh H200's AMP bf16 first step compiled 11 kernels in 20-28 s
+/// with no way to name them: docs/results/2026-12-04-h200-cublas-queued).
+pub const COMPILE_LOG_ENV: &str = "OOMLAB_COMPILE_LOG";
+
+/// Points cubecl's compilation log at `path` (every compiled kernel in full, appended) and
+/// says so. cubecl also attaches debug information to each kernel it then compiles and
+/// tries `clang-format` on its source: a diagnostic, not for timing a first step.
+fn log_compilations(config: &mut CubeClRuntimeConfig, path: &Path) -> String {
+    config.compilation.logger.level = CompilationLogLevel::Full;
+    config.compilation.logger.file = Some(path.to_path_buf());
+    config.compilation.logger.append = true;
+    format!(
+        "kernel compilation log: {} ({COMPILE_LOG_ENV}; each kernel compiled, with its source; slows compiling, not for timing)",
+        path.display()
+    )
 }
 
 /// What oomlab sets in cubecl's configuration.
@@ -140,6 +161,9 @@ pub fn configure_cubecl(settings: &CubeclSettings) -> CubeclSetup {
     let (level, autotune) = choose_level(&config.autotune.level, env_level.as_deref());
     config.autotune.level = level;
     notes.push(autotune.note());
+    if let Some(path) = std::env::var_os(COMPILE_LOG_ENV).filter(|p| !p.is_empty()) {
+        notes.push(log_compilations(&mut config, Path::new(&path)));
+    }
     let mut kernel_cache = None;
     let mut scratch = None;
     match &settings.kernel_cache {
@@ -254,6 +278,26 @@ fn walk(dir: &Path, visit: &mut dyn FnMut(&Path)) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_compilation_log_names_every_kernel_in_a_file_appended() {
+        let mut config = CubeClRuntimeConfig::default();
+        assert!(matches!(
+            config.compilation.logger.level,
+            CompilationLogLevel::Disabled
+        ));
+        let note = log_compilations(&mut config, Path::new("/tmp/compiled.log"));
+        assert!(matches!(
+            config.compilation.logger.level,
+            CompilationLogLevel::Full
+        ));
+        assert_eq!(
+            config.compilation.logger.file.as_deref(),
+            Some(Path::new("/tmp/compiled.log"))
+        );
+        assert!(config.compilation.logger.append);
+        assert!(note.contains("/tmp/compiled.log") && note.contains(COMPILE_LOG_ENV));
+    }
 
     #[test]
     fn the_shipped_level_unless_the_user_chose_one() {
