@@ -28,18 +28,20 @@
 #            (a changed graph's first run took 70-81 s in docs/results/2026-12-04-h200-embed-grad);
 #            the log has each one's time to first step.
 #   paired:  benches/paired.py on $CONFIG (default gpu): the defaults rows and those of each
-#            variant in VARIANTS (default "split dense linear2d levers"), PyTorch f32 SDPA and AMP bf16
+#            variant in VARIANTS (default "split linear2d cublas16 cublas16-ws levers": dense
+#            alone was measured in docs/results/2026-12-04-h200-cublas-order, on cubecl's
+#            products; it stays in "levers"), PyTorch f32 SDPA and AMP bf16
 #            SDPA; $REPEATS (default 2) repeats of $STEPS (default 20) steps, interleaved.
 #   long:    $LONG_STEPS (default 100) steps of the defaults and of each variant, f32 and
 #            bf16, one process each, and the defaults once more (how far two runs of the same
-#            binary and settings land apart: the reference for "final losses within 1e-3"):
-#            long-VARIANT-P.json.
+#            binary and settings land apart; every such pair committed so far gave the same
+#            bits, docs/results/2026-12-05-loss-agreement.md): long-VARIANT-P.json.
 #   profile: cubecl's kernel profiler (3 and 8 steps, f32) on the defaults and on "levers"
 #            (profile-defaults-f32-N, profile-levers-f32-N; read with
 #            `python3 benches/profile_breakdown.py DIR defaults levers`). cuBLAS's own
 #            kernels are not in it (cubecl's profiler sees cubecl's kernels only).
-# All of it does not fit one call (up to 10 minutes): each new graph (up to 9 with the
-# default variants) compiles in warm, and paired has 14 rows. Run PARTS="test warm", then at once on
+# All of it does not fit one call (up to 10 minutes): each new graph (up to 7 with the
+# default variants) compiles in warm, and paired has 12 rows. Run PARTS="test warm", then at once on
 # the machine it leaves warm (the kernel cache is in /tmp; each call's start_log appends to
 # the same folder) PARTS="paired", then PARTS="long profile"; the last results.tar.gz holds
 # all three.
@@ -58,7 +60,7 @@ mkdir -p "$OUT"
 CONFIG=${CONFIG:-gpu}
 BUDGET=${BUDGET:-560}
 PARTS=${PARTS:-test warm paired long profile}
-VARIANTS=${VARIANTS:-split dense linear2d levers cublas16 cublas16-ws}
+VARIANTS=${VARIANTS:-split linear2d cublas16 cublas16-ws levers}
 start_log "step-levers-$CONFIG"
 left() { echo $(( BUDGET - SECONDS )); }
 has() { case " $PARTS " in *" $1 "*) return 0;; esac; return 1; }
