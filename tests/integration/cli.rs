@@ -370,18 +370,32 @@ fn every_run_reports_host_memory_reconciled_and_a_timeline() {
     assert_eq!(m["kind"], "host");
     let heap_peak = m["host_heap_peak"].as_u64().unwrap();
     let rss_peak = m["process_peak"].as_u64().unwrap();
-    assert!(heap_peak > 1 << 20 && rss_peak >= heap_peak / 2, "{m}");
+    // Both read (the heap may exceed RSS: see below).
+    assert!(heap_peak > 1 << 20 && rss_peak > 1 << 20, "{m}");
+    let hwm = s["host_peak_rss"].as_u64().unwrap();
     let lines = m["reconciliation"].as_array().unwrap();
     // The end-of-run lines against figures read by other means: the heap at the end is
     // at most its peak (counting allocator), RSS at the end at most the kernel's VmHWM.
+    // The lines add up: heap + outside it (- heap never made resident, where the heap
+    // exceeds RSS: many compute threads each reserve a matrix buffer they barely write).
     let heap = lines[0]["bytes"].as_u64().unwrap();
-    let rss = lines[2]["bytes"].as_u64().unwrap();
+    let rss = lines.last().unwrap()["bytes"].as_u64().unwrap();
+    let line = |label: &str| {
+        lines
+            .iter()
+            .find(|l| l["label"] == label)
+            .map_or(0, |l| l["bytes"].as_u64().unwrap())
+    };
+    assert_eq!(
+        heap + line("+ outside the heap count") - line("- heap not resident"),
+        rss,
+        "{lines:?}"
+    );
     assert!(
         heap > 0 && heap <= heap_peak,
         "{lines:?} vs heap peak {heap_peak}"
     );
-    let hwm = s["host_peak_rss"].as_u64().unwrap();
-    assert!(rss > heap / 2 && rss <= hwm, "{lines:?} vs VmHWM {hwm}");
+    assert!(rss > 1 << 20 && rss <= hwm, "{lines:?} vs VmHWM {hwm}");
     assert!(m["samples"].as_u64().unwrap() >= 2);
     let csv = std::fs::read_to_string(dir.path().join("memory.csv")).unwrap();
     assert!(csv.starts_with("t_s,step,"));
