@@ -782,6 +782,7 @@ pub fn resolve_estimate(
         device: args.run.device,
         card,
         calibrate: args.calibrate,
+        memory_budget: args.run.memory_budget,
         world,
         quiet: args.run.quiet,
     })

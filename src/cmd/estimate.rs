@@ -24,6 +24,9 @@ pub struct EstimatePlan {
     pub card: Option<Card>,
     /// `--calibrate`.
     pub calibrate: bool,
+    /// `--memory-budget`: on the CPU, the SIMULATED host-heap budget sized for, with the
+    /// compute threads a run under it has (`device::BUDGET_THREADS`).
+    pub memory_budget: Option<Bytes>,
     /// Devices of a data-parallel run (`--devices`, `--gpus`; 1: one device).
     pub world: usize,
     /// No progress on stderr.
@@ -87,6 +90,20 @@ fn sizing(plan: &EstimatePlan) -> Result<Sizing, Error> {
             Err(_) => {}
         }
     }
+    if let Some(budget) = plan.memory_budget {
+        // A run under --memory-budget fixes its compute threads, and the heap depends on
+        // them (the matrix library's per-thread buffers): size for that run.
+        let target = Target::budgeted_cpu();
+        return Ok(Sizing {
+            target,
+            capacity: budget,
+            from: format!(
+                "--memory-budget {budget} (SIMULATED host-heap budget; a run under it computes on {} threads)",
+                target_threads(target)
+            ),
+            device_label: format!("cpu-{}", target_threads(target)),
+        });
+    }
     let target = Target::this_cpu();
     Ok(Sizing {
         target,
@@ -144,6 +161,10 @@ pub fn run_estimate(plan: &EstimatePlan) -> Result<EstimateReport, Error> {
             run_args: &run_args,
             device: &sizing.device_label,
             scratch: &scratch,
+            threads: match sizing.target {
+                Target::Cpu { threads } if plan.memory_budget.is_some() => Some(threads),
+                _ => None,
+            },
         };
         let bar = crate::progress::bar(
             rows.len() as u64,

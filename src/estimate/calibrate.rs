@@ -117,6 +117,9 @@ pub struct Prober<'a> {
     pub device: &'a str,
     /// Scratch folder for the probes' run folders.
     pub scratch: &'a Path,
+    /// The probes' compute threads (`RAYON_NUM_THREADS`) where the run sized for fixes
+    /// them (a CPU run under `--memory-budget`); `None`: this machine's.
+    pub threads: Option<usize>,
 }
 
 impl Prober<'_> {
@@ -214,7 +217,11 @@ impl Prober<'_> {
             path: config.clone(),
             source,
         })?;
-        let status = Command::new(self.exe)
+        let mut command = Command::new(self.exe);
+        if let Some(n) = self.threads {
+            command.env("RAYON_NUM_THREADS", n.to_string());
+        }
+        let status = command
             .arg("train")
             .arg("--config")
             .arg(&config)
