@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::util::train_json;
+use crate::util::train_json_with_env;
 
 fn bytes(stack: &Value, category: &str) -> u64 {
     stack
@@ -20,7 +20,15 @@ fn bytes(stack: &Value, category: &str) -> u64 {
 #[test]
 fn a_cpu_run_records_the_second_step_by_category_beside_the_prediction() {
     let dir = tempfile::tempdir().unwrap();
-    let s = train_json(dir.path(), &["--max-steps", "3", "--precision", "bf16"]);
+    // Two compute threads whatever the runner has: with many more threads than cores
+    // (64 on CI's 2) some threads first multiply, and allocate their L2-sized buffer,
+    // only inside the read step, which then shows the heap growing by buffers rather
+    // than by activations (seen: 40 MB above the start after the backward pass).
+    let (s, _) = train_json_with_env(
+        dir.path(),
+        &["--max-steps", "3", "--precision", "bf16"],
+        &[("RAYON_NUM_THREADS", "2")],
+    );
     let a = &s["anatomy"];
     assert_eq!(a["step"], 1, "the step after the first: {a}");
     assert_eq!(a["in_use_source"], "host heap");
