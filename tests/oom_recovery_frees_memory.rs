@@ -20,6 +20,11 @@ static ALLOC: CountingAlloc = CountingAlloc;
 
 #[test]
 fn a_discarded_forward_pass_leaves_no_activations_behind() {
+    // The compute threads fixed, whatever the runner has: every thread that multiplies
+    // keeps an L2-sized matrix buffer for the rest of the process, and a 512-sample step
+    // reaches threads the 8-sample one did not (with RAYON_NUM_THREADS=64 on 2 cores, 48
+    // MB more heap after the failed step: buffers, not activations).
+    oomlab::device::pin_compute_threads(oomlab::device::BUDGET_THREADS).unwrap();
     let (_, cfg) = load(&ConfigSource::Builtin("tiny".into()), &[]).unwrap();
     let corpus = Arc::new(Corpus::load(&cfg.data, cfg.model.seq_len).unwrap());
     let small = StepPlan::even(8, 1);
