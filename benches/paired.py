@@ -26,6 +26,13 @@ is measured before and after in one script run.
 `--variant cublas:OOMLAB_CUBLAS=1`), interleaved with the rest; paired.md then has a row
 per such configuration against issue 29's step bounds.
 
+--device cpu runs the same pairing on the CPU (both sides on the machine's cores, each at
+its own default thread count): oomlab rows are the defaults and attention math /
+efficient per precision (memory modes are the CUDA pool's), PyTorch's f32 is plain f32
+and amp-bf16 is autocast("cpu"). There is no NVML: the memory column is each process's
+peak resident set size, read the same way for both (the kernel's ru_maxrss for the child,
+from wait4), so it includes each program's code and libraries (PyTorch's are large).
+
 Writes DIR/paired.json (every run, the command, the card) and DIR/paired.md (min and
 median per configuration; the issue's goals as ratios, each with what it is measured
 against). `--tables-only DIR` rebuilds paired.md from paired.json.
@@ -38,6 +45,7 @@ import shlex
 import statistics
 import subprocess
 import sys
+import tempfile
 import tomllib
 
 # (name, settings). "extra": more `oomlab train` arguments. "defaults": only the precision
@@ -52,6 +60,12 @@ OOMLAB = [
     (f"oomlab {p} efficient growth, checks once per step",
      {"precision": p, "attention": "efficient", "memory_mode": "growth", "extra": ["--check-every", "step"]})
     for p in ("f32", "bf16")
+]
+# On the CPU: no memory pool to choose, no per-step checks to move.
+OOMLAB_CPU = [
+    (f"oomlab {p} defaults", {"precision": p, "defaults": True}) for p in ("f32", "bf16")
+] + [
+    (f"oomlab {p} {a}", {"precision": p, "attention": a}) for p in ("f32", "bf16") for a in ("math", "efficient")
 ]
 PYTORCH = [
     (f"pytorch {p} {a}", {"precision": p, "attention": a})
@@ -82,22 +96,38 @@ GOALS = [
 ]
 
 
+class Finished:
+    """A child's exit, output and peak resident set size (the kernel's ru_maxrss)."""
+
+    def __init__(self, returncode, stdout, stderr, peak_rss):
+        self.returncode, self.stdout, self.stderr, self.peak_rss = returncode, stdout, stderr, peak_rss
+
+
 def run(cmd, log, env=None):
     log.write(f"$ {' '.join(f'{k}={v}' for k, v in (env or {}).items())}{' ' if env else ''}{shlex.join(cmd)}\n")
     log.flush()
-    p = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, **(env or {})})
-    log.write(p.stderr[-4000:])
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        child = subprocess.Popen(cmd, stdout=out, stderr=err, text=True, env={**os.environ, **(env or {})})
+        # Reaped here, not by Popen, so that this child's own rusage is what we read.
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    log.write(stderr[-4000:])
     log.flush()
-    return p
+    return Finished(child.returncode, stdout, stderr, usage.ru_maxrss * 1024)
 
 
 def oomlab_run(args, name, settings, repeat, log):
     folder = os.path.join(args.out, "runs", f"{name.replace(' ', '-')}-r{repeat}")
     binary = args.oomlab_before if settings.get("before") else args.oomlab
     cmd = [binary, "train", "--config", os.path.join(args.out, "config.toml"),
-           "--device", "cuda", "--strategy", "baseline", "--precision", settings["precision"]]
+           "--device", args.device, "--strategy", "baseline", "--precision", settings["precision"]]
     if not settings.get("defaults"):
-        cmd += ["--attention", settings["attention"], "--memory-mode", settings["memory_mode"]]
+        cmd += ["--attention", settings["attention"]]
+        if settings.get("memory_mode"):
+            cmd += ["--memory-mode", settings["memory_mode"]]
     cmd += ["--quiet", "--json", "--out", folder]
     cmd += settings.get("extra", [])
     if args.batch:
@@ -115,7 +145,8 @@ def oomlab_run(args, name, settings, repeat, log):
         "stop": s["stop"]["kind"],
         "model": {k: m[k] for k in ("d_model", "n_layers", "n_heads", "d_ff", "seq_len")},
         "vocab": s["vocab"], "batch": s["effective_batch"], "steps": s["steps_planned"],
-        "peak_nvml": s["memory"]["process_peak"],
+        "peak_nvml": s["memory"]["process_peak"] if args.device == "cuda" else None,
+        "peak_rss": p.peak_rss,
         "peak_in_use_phase_ends": s["memory"]["allocator_peak_in_use"],
         "peak_reserved_phase_ends": s["memory"]["allocator_peak_reserved"],
         "step": s["steady_step_s"], "first_step": s["time_to_first_step_s"],
@@ -129,7 +160,8 @@ def pytorch_run(args, name, settings, repeat, cfg, log):
     out = os.path.join(args.out, "runs", f"{name.replace(' ', '-')}-r{repeat}.json")
     cmd = [sys.executable, os.path.join(os.path.dirname(__file__), "pytorch_gpt.py"),
            "--config", os.path.join(args.out, "config.toml"), "--data", os.path.join(args.out, "data.txt"),
-           "--attention", settings["attention"], "--precision", settings["precision"], "--out", out]
+           "--attention", settings["attention"], "--precision", settings["precision"], "--out", out,
+           "--device", args.device]
     if args.batch:
         cmd += ["--batch", str(args.batch)]
     if args.steps:
@@ -141,7 +173,8 @@ def pytorch_run(args, name, settings, repeat, cfg, log):
     return {
         "name": name, "repeat": repeat, "exit": 0, "side": "pytorch", "stop": "completed",
         "model": r["model"], "vocab": r["vocab"], "batch": r["batch"], "steps": r["steps"],
-        "peak_nvml": r["peak_nvml_process_bytes"], "peak_allocated": r["peak_allocated_bytes"],
+        "peak_nvml": r["peak_nvml_process_bytes"], "peak_rss": p.peak_rss,
+        "peak_allocated": r["peak_allocated_bytes"],
         "peak_reserved": r["peak_reserved_bytes"], "step": r["steady_step_s"],
         "first_step": r["time_to_first_step_s"], "final_loss": r["final_loss"],
         "tf32": r["tf32"], "tool": r["tool"],
@@ -164,6 +197,10 @@ def check_pairing(runs):
 
 def gib(b):
     return "n/a" if b is None else f"{b / 2**30:.2f} GiB"
+
+
+def mib(b):
+    return "n/a" if b is None else f"{b / 2**20:.1f} MiB"
 
 
 def ms(s):
@@ -193,6 +230,7 @@ def summarize(runs):
             "runs": len(rs), "completed": len(done),
             "step": stats([r["step"] for r in done]),
             "peak_nvml": stats([r["peak_nvml"] for r in done]),
+            "peak_rss": stats([r.get("peak_rss") for r in done]),
             "first_step": stats([r["first_step"] for r in done]),
             "final_loss": stats([r["final_loss"] for r in done]),
             "failed": [f"repeat {r['repeat']}: {r.get('stop') or r.get('error', '')[:120]}" for r in rs if r not in done],
@@ -209,7 +247,52 @@ def resolve(rows, name, metric):
     return min(cands)[1] if cands else None
 
 
+# On the CPU no issue sets a bound: the ratios are what they are.
+GOALS_CPU = [
+    ("steady step, f32 with the defaults vs PyTorch f32 SDPA", "oomlab f32 defaults", "pytorch f32 sdpa", "step"),
+    ("steady step, f32 with the defaults vs PyTorch f32 written out", "oomlab f32 defaults", "pytorch f32 math", "step"),
+    ("steady step, bf16 with the defaults vs PyTorch AMP bf16 SDPA", "oomlab bf16 defaults", "pytorch amp-bf16 sdpa", "step"),
+    ("steady step, oomlab's best f32 vs PyTorch's best f32", "best:oomlab f32", "best:pytorch f32", "step"),
+    ("steady step, oomlab's best bf16 vs PyTorch's best AMP bf16", "best:oomlab bf16", "best:pytorch amp-bf16", "step"),
+    ("peak RSS, f32 with the defaults vs PyTorch f32 SDPA", "oomlab f32 defaults", "pytorch f32 sdpa", "peak_rss"),
+    ("peak RSS, bf16 with the defaults vs PyTorch AMP bf16 SDPA", "oomlab bf16 defaults", "pytorch amp-bf16 sdpa", "peak_rss"),
+]
+
+
+def cpu_tables(meta, runs):
+    rows = summarize(runs)
+    out = [f"# Paired yardstick on the CPU: `{meta['config']}` config, {meta['card']}", "",
+           f"Date {meta['date']}, commit {meta['commit']}, {meta['repeats']} repeats of every configuration, "
+           f"interleaved, each in a fresh process; {meta['steps']} steps at batch {meta['batch']}. "
+           f"Command: `{meta['command']}`.", ""] + ([f"Stopped early: {meta['stopped_early']}.", ""] if meta.get("stopped_early") else []) + [
+           "Min and median over the repeats. Peak RSS: the process's peak resident set size (ru_maxrss, "
+           "read by this script for both sides the same way), code and libraries included. "
+           "Steady step: the median step after the first. Each side at its default thread count.", "",
+           "| configuration | runs ok | steady step min | steady step median | peak RSS min | peak RSS median | first step median | final loss median |",
+           "|---|---|---|---|---|---|---|---|"]
+    for n, r in rows.items():
+        out.append(f"| {n} | {r['completed']}/{r['runs']} | {ms(r['step'][0])} | {ms(r['step'][1])} | "
+                   f"{mib(r['peak_rss'][0])} | {mib(r['peak_rss'][1])} | {secs(r['first_step'][1])} | "
+                   f"{loss(r['final_loss'][1])} |")
+    failed = [(n, f) for n, r in rows.items() for f in r["failed"]]
+    if failed:
+        out += ["", "Runs that did not complete: " + "; ".join(f"{n} {f}" for n, f in failed)]
+    out += ["", "## oomlab / PyTorch on the CPU (medians)", "",
+            "| comparison | oomlab | PyTorch | oomlab | PyTorch | ratio |", "|---|---|---|---|---|---|"]
+    for what, ours, theirs, metric in GOALS_CPU:
+        ours, theirs = resolve(rows, ours, metric), resolve(rows, theirs, metric)
+        a = rows.get(ours, {}).get(metric, (None, None))[1] if ours else None
+        b = rows.get(theirs, {}).get(metric, (None, None))[1] if theirs else None
+        fmt = mib if metric == "peak_rss" else ms
+        ratio = None if a is None or not b else a / b
+        out.append(f"| {what} | {ours} | {theirs} | {fmt(a)} | {fmt(b)} | "
+                   f"{'n/a' if ratio is None else f'{ratio:.2f}x'} |")
+    return "\n".join(out) + "\n", rows
+
+
 def tables(meta, runs):
+    if meta.get("device") == "cpu":
+        return cpu_tables(meta, runs)
     rows = summarize(runs)
     out = [f"# Paired yardstick: `{meta['config']}` config, {meta['card']}", "",
            f"Date {meta['date']}, commit {meta['commit']}, {meta['repeats']} repeats of every configuration, "
@@ -253,6 +336,15 @@ def tables(meta, runs):
     return "\n".join(out) + "\n", rows
 
 
+def card(device):
+    """The GPU (nvidia-smi) or the CPU (its model name and the cores this process may use)."""
+    if device == "cuda":
+        return subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version,memory.total", "--format=csv,noheader"],
+                              capture_output=True, text=True).stdout.strip()
+    model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "cpu")
+    return f"{model}, {len(os.sched_getaffinity(0))} cores"
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--oomlab", help="the oomlab binary")
@@ -260,6 +352,8 @@ def main():
     p.add_argument("--variant", action="append", default=[],
                    help="NAME:VAR=VALUE[,VAR=VALUE]: adds 'oomlab-NAME P defaults' rows (this binary, these variables)")
     p.add_argument("--config", default="gpu", help="a built-in config name")
+    p.add_argument("--device", choices=["cuda", "cpu"], default="cuda",
+                   help="cpu: the same pairing on this machine's CPU (peak RSS instead of NVML)")
     p.add_argument("--batch", type=int)
     p.add_argument("--steps", type=int, default=30)
     p.add_argument("--repeats", type=int, default=3)
@@ -287,8 +381,8 @@ def main():
     meta = {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "commit": os.environ.get("COMMIT", "unknown"),
-        "card": subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version,memory.total", "--format=csv,noheader"],
-                               capture_output=True, text=True).stdout.strip(),
+        "card": card(args.device),
+        "device": args.device,
         "command": "python3 benches/paired.py " + shlex.join(sys.argv[1:]),
         "config": args.config, "batch": args.batch or cfg["train"]["batch"],
         "steps": args.steps, "repeats": args.repeats,
@@ -305,7 +399,8 @@ def main():
         variants += [(f"oomlab-{vname} {p} defaults", {"precision": p, "defaults": True, "env": env})
                      for p in ("f32", "bf16")]
     meta["variants"] = args.variant
-    plan = [(r, n, s, "oomlab") for r in range(1, args.repeats + 1) for n, s in OOMLAB + before + variants] + \
+    ours = OOMLAB if args.device == "cuda" else OOMLAB_CPU
+    plan = [(r, n, s, "oomlab") for r in range(1, args.repeats + 1) for n, s in ours + before + variants] + \
            [(r, n, s, "pytorch") for r in range(1, args.repeats + 1) for n, s in PYTORCH]
     plan.sort(key=lambda x: x[0])  # interleaved: every configuration once per repeat
     for repeat, name, settings, side in plan:

@@ -15,9 +15,13 @@ dtype, softmax in f32, probabilities back to the compute dtype for the product w
 f32 inputs: cubek-matmul stages them as tf32); --precision f32-strict disables TF32;
 amp-bf16 is autocast(bfloat16) with f32 weights.
 
+--device cpu runs the same on the CPU (autocast("cpu") for amp-bf16; TF32 does not exist
+there, so f32 is f32). No NVML: the peak figures are then None, and the CPU's memory is
+the process's peak RSS, which paired.py reads from outside (the same way for oomlab).
+
 One configuration per process. Prints one JSON object (also written to --out):
   peak_nvml_process_bytes  NVML's used memory for this PID, sampled every 10 ms (the
-                           figure oomlab's own sampler reports)
+                           figure oomlab's own sampler reports); None on the CPU
   peak_allocated_bytes, peak_reserved_bytes  torch.cuda.max_memory_allocated/reserved
   time_to_first_step_s, steady_step_s (median of the steps after the first),
   final_loss (mean of the last 10% of steps), and the settings it ran with.
@@ -135,8 +139,10 @@ def main():
     p.add_argument("--steps", type=int, help="overrides train.max_steps")
     p.add_argument("--attention", choices=["math", "sdpa"], required=True)
     p.add_argument("--precision", choices=["f32", "f32-strict", "amp-bf16"], required=True)
+    p.add_argument("--device", choices=["cuda", "cpu"], default="cuda")
     p.add_argument("--out", required=True)
     args = p.parse_args()
+    cuda = args.device == "cuda"
 
     cfg = tomllib.load(open(args.config, "rb"))
     m, train, optim = cfg["model"], cfg["train"], cfg["optim"]
@@ -149,12 +155,12 @@ def main():
     torch.backends.cudnn.allow_tf32 = args.precision != "f32-strict"
     amp = args.precision == "amp-bf16"
 
-    sampler = NvmlPeak()
+    sampler = NvmlPeak() if cuda else None
     text = open(args.data, encoding="utf-8").read()
     chars = sorted(set(text))
     lookup = {c: i for i, c in enumerate(chars)}
     tokens = torch.tensor([lookup[c] for c in text], dtype=torch.long)
-    dev = torch.device("cuda")
+    dev = torch.device(args.device)
     torch.manual_seed(seed)
     t_start = time.perf_counter()
     model = Gpt(len(chars), m, args.attention).to(dev)
@@ -169,13 +175,14 @@ def main():
         w = tokens[starts.unsqueeze(1) + torch.arange(seq + 1).unsqueeze(0)].to(dev)
         x, y = w[:, :-1], w[:, 1:]
         opt.zero_grad(set_to_none=True)
-        with torch.autocast("cuda", dtype=torch.bfloat16, enabled=amp):
+        with torch.autocast(args.device, dtype=torch.bfloat16, enabled=amp):
             logits = model(x)
         loss = F.cross_entropy(logits.float().reshape(-1, len(chars)), y.reshape(-1))
         loss.backward()
         value = loss.item()
         opt.step()
-        torch.cuda.synchronize()
+        if cuda:
+            torch.cuda.synchronize()
         if first is None:
             first = time.perf_counter() - t_start
         else:
@@ -184,19 +191,19 @@ def main():
     tail = max(1, len(losses) // 10)
     row = {
         "tool": f"pytorch {torch.__version__}",
-        "device": torch.cuda.get_device_name(0),
+        "device": torch.cuda.get_device_name(0) if cuda else f"cpu, {torch.get_num_threads()} threads",
         "attention": args.attention,
         "precision": args.precision,
-        "tf32": torch.backends.cuda.matmul.allow_tf32,
+        "tf32": torch.backends.cuda.matmul.allow_tf32 and cuda,
         "model": {k: m[k] for k in ("d_model", "n_layers", "n_heads", "d_ff", "seq_len")},
         "vocab": len(chars),
         "batch": batch,
         "steps": steps,
         "optim": {"kind": "adamw", "lr": optim["lr"], "weight_decay": optim.get("weight_decay", 0.0),
                   "betas": [0.9, 0.999], "eps": 1e-5},
-        "peak_nvml_process_bytes": sampler.finish(),
-        "peak_allocated_bytes": torch.cuda.max_memory_allocated(),
-        "peak_reserved_bytes": torch.cuda.max_memory_reserved(),
+        "peak_nvml_process_bytes": sampler.finish() if cuda else None,
+        "peak_allocated_bytes": torch.cuda.max_memory_allocated() if cuda else None,
+        "peak_reserved_bytes": torch.cuda.max_memory_reserved() if cuda else None,
         "time_to_first_step_s": first,
         "steady_step_s": statistics.median(times) if times else None,
         "final_loss": sum(losses[-tail:]) / tail,
