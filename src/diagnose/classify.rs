@@ -195,11 +195,25 @@ fn pct(part: Bytes, whole: Bytes) -> String {
 fn own_pid(f: &Facts) -> Option<(u32, Bytes)> {
     let close = |a: Bytes, b: Bytes| a.0.abs_diff(b.0) <= (b.0 / 100).max(64 << 20);
     if let Some(own) = f.this_process {
+        // The message's own list, else nvidia-smi's rows on this GPU pasted along: the
+        // crashed process is often still alive there (a notebook kernel), at the figure the
+        // message gives for "this process".
+        let smi = f
+            .smi_processes
+            .iter()
+            .filter(|p| f.gpu.is_none_or(|g| g == p.gpu))
+            .filter_map(|p| p.used.map(|u| (p.pid, u)));
+        let mut near = smi.filter(|&(_, u)| close(u, own));
+        let from_smi = match (near.next(), near.next()) {
+            (Some(one), None) => Some(one),
+            _ => None,
+        };
         return f
             .other_processes
             .iter()
             .copied()
-            .find(|&(_, u)| close(u, own));
+            .find(|&(_, u)| close(u, own))
+            .or(from_smi);
     }
     let reserved = f.reserved?;
     let mut fits = f
@@ -237,7 +251,7 @@ fn named_holders(f: &Facts, own: Option<u32>) -> Vec<Holder> {
     }
     f.smi_processes
         .iter()
-        .filter(|p| f.gpu.is_none_or(|g| g == p.gpu))
+        .filter(|p| f.gpu.is_none_or(|g| g == p.gpu) && Some(p.pid) != own)
         .map(|p| Holder {
             pid: p.pid,
             used: p.used,
@@ -662,6 +676,33 @@ memory 14.06 GiB is allocated by PyTorch, and 330.42 MiB is reserved by PyTorch 
             "{:?}",
             d.arithmetic
         );
+    }
+
+    #[test]
+    fn the_crashed_process_in_a_pasted_nvidia_smi_table_is_not_another_holder() {
+        // A notebook: the crashed kernel is still alive and listed at the message's "this
+        // process" figure (12390 MiB = 12.10 GiB); only PID 5678 holds the rest.
+        let text = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 64.00 MiB. GPU 0 \
+has a total capacity of 23.65 GiB of which 30.81 MiB is free. Including non-PyTorch memory, this \
+process has 12.10 GiB memory in use. Of the allocated memory 11.20 GiB is allocated by PyTorch, and \
+400.00 MiB is reserved by PyTorch but unallocated.
+|    0   N/A  N/A      1234      C   python train.py                             12390MiB |
+|    0   N/A  N/A      5678      C   /usr/bin/python3 jupyter-kernel              11800MiB |";
+        let d = diagnose(&parse(text));
+        assert!(d.asides.contains(&Aside::OwnProcessListed { pid: 1234 }));
+        match &d.verdict {
+            Verdict::OtherProcesses { named, .. } => {
+                assert_eq!(named.iter().map(|h| h.pid).collect::<Vec<_>>(), vec![5678]);
+            }
+            v => panic!("{v:?}"),
+        }
+        // Two rows at that figure: which one is this process is not known; none is left out.
+        let twin = text.replace("11800MiB", "12390MiB");
+        let d = diagnose(&parse(&twin));
+        assert!(!d
+            .asides
+            .iter()
+            .any(|a| matches!(a, Aside::OwnProcessListed { .. })));
     }
 
     #[test]

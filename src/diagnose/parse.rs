@@ -94,6 +94,10 @@ pub struct Facts {
     pub in_use: Option<Bytes>,
     /// Per-GPU memory from a pasted nvidia-smi table: (used, total).
     pub smi_devices: Vec<(Bytes, Bytes)>,
+    /// How many PyTorch out-of-memory messages ("Tried to allocate ...") the text holds;
+    /// past one (a retry loop, a batch-size finder), every figure of the message is the
+    /// last one's.
+    pub messages: usize,
 }
 
 const SIZE: &str = r"([0-9]+(?:\.[0-9]+)?\s*(?:bytes|[KMGT]iB|B))";
@@ -220,11 +224,19 @@ fn tensor_bytes(dims: &str, dtype: Option<&str>) -> Option<Bytes> {
     n.checked_mul(per).map(Bytes)
 }
 
-/// Reads every figure `text` gives.
+/// Reads every figure `text` gives. Where it holds several PyTorch messages, the
+/// message's figures are the last one's: figures of different moments do not add up.
 pub fn parse(text: &str) -> Facts {
     let j = joined(text);
-    let t = j.as_str();
+    let whole = j.as_str();
+    let starts: Vec<usize> = REQUESTED.find_iter(whole).map(|m| m.start()).collect();
+    // Both formats give their figures after "Tried to allocate".
+    let t = match starts.as_slice() {
+        [_, .., last] => &whole[*last..],
+        _ => whole,
+    };
     let mut f = Facts {
+        messages: starts.len(),
         requested: first_size(&REQUESTED, t),
         gpu: GPU
             .captures(t)
@@ -238,8 +250,8 @@ pub fn parse(text: &str) -> Facts {
         reserved_unallocated: first_size(&UNALLOCATED, t).or_else(|| first_size(&CACHED, t)),
         private_pools: first_size(&PRIVATE_POOLS, t),
         non_releasable: first_size(&NON_RELEASABLE, text),
-        expandable_segments_set: expandable_set(t),
-        hip: t.contains("HIP out of memory"),
+        expandable_segments_set: expandable_set(whole),
+        hip: whole.contains("HIP out of memory"),
         ..Facts::default()
     };
     for c in OTHER.captures_iter(t) {
@@ -287,14 +299,14 @@ pub fn parse(text: &str) -> Facts {
             f.reserved_unallocated = Some(Bytes(reserved.0.saturating_sub(allocated.0)));
         }
     }
-    let lower = t.to_ascii_lowercase();
+    let lower = whole.to_ascii_lowercase();
     // PyTorch's allocator: its "out of memory" with a request, or its figures (a paste
     // that kept only "(GPU 0; 15.75 GiB total capacity; ...").
     let pytorch = f.total.is_some()
         || (f.requested.is_some()
             && (lower.contains("cuda out of memory") || lower.contains("hip out of memory")));
     let legacy = f.total.is_some() && TOTAL_LEGACY.is_match(t);
-    f.source = if let Some(c) = HOST.captures(t) {
+    f.source = if let Some(c) = HOST.captures(whole) {
         f.requested = c.get(1).and_then(|m| m.as_str().parse().ok()).map(Bytes);
         f.total = None;
         Some(Source::HostRam)
@@ -302,7 +314,7 @@ pub fn parse(text: &str) -> Facts {
         Some(Source::PytorchLegacy)
     } else if pytorch {
         Some(Source::Pytorch)
-    } else if let Some(c) = CUBECL.captures(t) {
+    } else if let Some(c) = CUBECL.captures(whole) {
         f.requested = c.get(1).and_then(|m| m.as_str().parse().ok()).map(Bytes);
         Some(Source::Cubecl)
     } else if lower.contains("cublas_status_alloc_failed") {
@@ -311,13 +323,13 @@ pub fn parse(text: &str) -> Facts {
         || lower.contains("bfc_allocator")
         || (lower.contains("ran out of memory trying to allocate") && lower.contains("allocator"))
     {
-        f.requested = first_size(&TF_REQUEST, t).or_else(|| {
+        f.requested = first_size(&TF_REQUEST, whole).or_else(|| {
             TF_SHAPE
-                .captures(t)
+                .captures(whole)
                 .and_then(|c| tensor_bytes(c.get(1)?.as_str(), c.get(2).map(|m| m.as_str())))
         });
         let number = |re: &Regex| {
-            re.captures(t)
+            re.captures(whole)
                 .and_then(|c| c.get(1))
                 .and_then(|m| m.as_str().parse::<u64>().ok())
                 .map(Bytes)
@@ -330,11 +342,11 @@ pub fn parse(text: &str) -> Facts {
         || lower.contains("xlaruntimeerror")
     {
         f.requested = XLA
-            .captures(t)
+            .captures(whole)
             .and_then(|c| c.get(1).or(c.get(2)))
             .and_then(|m| m.as_str().parse().ok())
             .map(Bytes);
-        if let Some(c) = XLA_FREE_TOTAL.captures(t) {
+        if let Some(c) = XLA_FREE_TOTAL.captures(whole) {
             let n = |i: usize| {
                 c.get(i)
                     .and_then(|m| m.as_str().parse::<u64>().ok())
@@ -395,6 +407,46 @@ large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid frag
         assert_eq!(f.allocated, Some(gib(10.25)));
         assert_eq!(f.reserved_unallocated, Some(mib(512.0)));
         assert!(!f.expandable_segments_set, "the advice is not the setting");
+    }
+
+    #[test]
+    fn of_several_messages_every_figure_is_the_last_ones() {
+        // A retry loop's log: two messages of one process, two moments.
+        let m = "Batch size 64 failed, retrying with 32
+torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.00 GiB. GPU 0 has a total \
+capacity of 23.65 GiB of which 2.10 GiB is free. Including non-PyTorch memory, this process has \
+21.53 GiB memory in use. Of the allocated memory 20.80 GiB is allocated by PyTorch, and 250.00 MiB \
+is reserved by PyTorch but unallocated.
+Batch size 32 failed, retrying with 16
+torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB. GPU 1 has a total \
+capacity of 23.65 GiB of which 900.00 MiB is free. Process 4242 has 10.00 GiB memory in use. \
+Including non-PyTorch memory, this process has 12.75 GiB memory in use. Of the allocated memory \
+11.90 GiB is allocated by PyTorch, and 300.00 MiB is reserved by PyTorch but unallocated.";
+        let f = parse(m);
+        assert_eq!(f.messages, 2);
+        assert_eq!(f.source, Some(Source::Pytorch));
+        assert_eq!(f.requested, Some(gib(1.5)));
+        assert_eq!(f.gpu, Some(1));
+        assert_eq!(f.free, Some(mib(900.0)));
+        assert_eq!(f.this_process, Some(gib(12.75)));
+        assert_eq!(f.other_processes, vec![(4242, gib(10.0))]);
+        assert_eq!(f.allocated, Some(gib(11.9)));
+        assert_eq!(f.reserved_unallocated, Some(mib(300.0)));
+
+        // An old-format message, then a new one: the new one's format and figures only.
+        let m = "RuntimeError: CUDA out of memory. Tried to allocate 64.00 MiB (GPU 0; 7.79 GiB \
+total capacity; 6.00 GiB already allocated; 20.00 MiB free; 7.00 GiB reserved in total by PyTorch)
+torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total \
+capacity of 79.19 GiB of which 1.00 GiB is free. Including non-PyTorch memory, this process has \
+78.10 GiB memory in use. Of the allocated memory 77.00 GiB is allocated by PyTorch, and 100.00 MiB \
+is reserved by PyTorch but unallocated.";
+        let f = parse(m);
+        assert_eq!(f.messages, 2);
+        assert_eq!(f.source, Some(Source::Pytorch));
+        assert_eq!(f.total, Some(gib(79.19)));
+        assert_eq!(f.allocated, Some(gib(77.0)));
+        assert_eq!(f.reserved, Some(Bytes(gib(77.0).0 + mib(100.0).0)));
+        assert_eq!(parse("Tried to allocate 2.00 GiB").messages, 1);
     }
 
     #[test]

@@ -57,6 +57,13 @@ pub fn render(r: &DiagnoseReport) -> String {
             source_name(src)
         );
     }
+    if f.messages > 1 {
+        let _ = writeln!(
+            s,
+            "  The text holds {} out-of-memory messages; the figures below are the last one's (two messages are two moments: their figures do not add up).",
+            f.messages
+        );
+    }
     let mut figures = Vec::new();
     let named = |label: &str, v: Option<Bytes>| v.map(|b| format!("{label} {b}"));
     figures.extend(named("asked for", f.requested));
@@ -85,6 +92,16 @@ pub fn render(r: &DiagnoseReport) -> String {
             let _ = writeln!(s, "  process {pid} holds {b}: this process itself (a container's PID for it), not another");
         } else {
             let _ = writeln!(s, "  process {pid} holds {b}");
+        }
+    }
+    if let Some(p) = f.smi_processes.iter().find(|p| Some(p.pid) == own) {
+        if !f.other_processes.iter().any(|(pid, _)| *pid == p.pid) {
+            let used = p.used.map(|u| format!(" ({u})")).unwrap_or_default();
+            let _ = writeln!(
+                s,
+                "  nvidia-smi's PID {}, {}{used}, is this process itself (the message's 'this process'), not another holder",
+                p.pid, p.name
+            );
         }
     }
     for a in &d.asides {
