@@ -366,12 +366,23 @@ pub fn resolve_compare(args: CompareArgs) -> Result<crate::cmd::compare::Compare
     }
     // The shared settings must hold on their own.
     let (_, common) = shared.clone().validate()?;
-    args.device
+    let device = args
+        .device
         .parse::<crate::device::DeviceRequest>()
         .map_err(|reason| ConfigError::Override {
             given: format!("--device {}", args.device),
             reason,
         })?;
+    // What every row would refuse, refused once before any row runs.
+    if device == DeviceRequest::Cpu && args.devices.is_empty() {
+        if let Some(b) = args.vram_budget {
+            return Err(ConfigError::Override {
+                given: format!("--vram-budget {b}"),
+                reason: "it is a CUDA card's budget; on the CPU the budget is --memory-budget (simulated OOM)".into(),
+            }
+            .into());
+        }
+    }
     let mut run_args = match args.devices.as_slice() {
         [] => vec!["--device".to_string(), args.device.clone()],
         [one] => vec!["--device".to_string(), one.to_string()],
@@ -776,6 +787,22 @@ pub fn resolve_estimate(
         }
     }
     let card = card_flag(args.card.as_deref())?;
+    if let Some(b) = args.run.vram_budget {
+        let clash = if card.is_some() {
+            Some("--card already gives the card's size: give one of them")
+        } else if args.run.device == DeviceRequest::Cpu {
+            Some("it is a CUDA card's budget; on the CPU the budget is --memory-budget")
+        } else {
+            None
+        };
+        if let Some(reason) = clash {
+            return Err(ConfigError::Override {
+                given: format!("--vram-budget {b}"),
+                reason: reason.to_string(),
+            }
+            .into());
+        }
+    }
     Ok(crate::cmd::estimate::EstimatePlan {
         origin: args.run.config.clone(),
         rows,
@@ -783,6 +810,7 @@ pub fn resolve_estimate(
         card,
         calibrate: args.calibrate,
         memory_budget: args.run.memory_budget,
+        vram_budget: args.run.vram_budget,
         world,
         quiet: args.run.quiet,
     })
@@ -884,6 +912,19 @@ pub fn resolve_hf_estimate(
         ) {
             return Err(refuse(&format!("--strategy {s}"), "it is oomlab's own; for PyTorch give --steps K, --checkpointing, --precision bf16 [--strategy half]"));
         }
+    }
+    let zero = [
+        ("--batch", a.batch == Some(0)),
+        ("--seq-len", a.seq_len == Some(0)),
+        ("--steps", a.steps == Some(0)),
+        ("--gpus", a.gpus == Some(0)),
+    ];
+    if let Some((flag, _)) = zero.iter().find(|(_, is_zero)| *is_zero) {
+        return Err(ConfigError::Override {
+            given: format!("{flag} 0"),
+            reason: "it counts something: give 1 or more".into(),
+        }
+        .into());
     }
     let gpus = a.gpus.unwrap_or(1).max(1);
     if args.zero > 0 && gpus < 2 {

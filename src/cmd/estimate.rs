@@ -27,6 +27,8 @@ pub struct EstimatePlan {
     /// `--memory-budget`: on the CPU, the SIMULATED host-heap budget sized for, with the
     /// compute threads a run under it has (`device::BUDGET_THREADS`).
     pub memory_budget: Option<Bytes>,
+    /// `--vram-budget`: the card a run under it emulates, sized for as `--card` would.
+    pub vram_budget: Option<Bytes>,
     /// Devices of a data-parallel run (`--devices`, `--gpus`; 1: one device).
     pub world: usize,
     /// No progress on stderr.
@@ -49,6 +51,16 @@ fn sizing(plan: &EstimatePlan) -> Result<Sizing, Error> {
             capacity: card.bytes,
             from: format!("--card {}", card.name),
             device_label: format!("card {}", card.name),
+        });
+    }
+    if let Some(budget) = plan.vram_budget {
+        return Ok(Sizing {
+            target: Target::Cuda { total: budget },
+            capacity: budget,
+            from: format!(
+                "--vram-budget {budget} (the card a run under it emulates, whatever the GPU here)"
+            ),
+            device_label: format!("budget {budget}"),
         });
     }
     let index = match plan.device {

@@ -43,14 +43,15 @@ pub struct Kept {
     pub what: String,
     /// How many such tensors (all layers together).
     pub count: u64,
-    /// Bytes of one of them per sample (times the micro-batch: its size).
-    pub tensor_bytes_per_sample: u64,
+    /// Bytes of one of them: per sample where [`kept_per_sample`] gives it, for the whole
+    /// micro-batch in an estimate (`Estimate::kept`, `--json`'s `kept`).
+    pub tensor_bytes: u64,
 }
 
 impl Kept {
-    /// Bytes per sample, all of them together.
-    pub fn bytes_per_sample(&self) -> u64 {
-        self.count * self.tensor_bytes_per_sample
+    /// Bytes of all of them together (per sample or per micro-batch, as `tensor_bytes`).
+    pub fn bytes(&self) -> u64 {
+        self.count * self.tensor_bytes
     }
 }
 
@@ -75,11 +76,11 @@ pub fn kept_per_sample(
     }
 }
 
-fn kept(what: &str, count: u64, tensor_bytes_per_sample: u64) -> Kept {
+fn kept(what: &str, count: u64, tensor_bytes: u64) -> Kept {
     Kept {
         what: what.to_string(),
         count,
-        tensor_bytes_per_sample,
+        tensor_bytes,
     }
 }
 

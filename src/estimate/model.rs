@@ -226,11 +226,11 @@ impl Estimate {
         let kept: Vec<Kept> = kept_per_sample(&cfg.model, vocab, precision, checkpointing, on_cpu)
             .into_iter()
             .map(|k| Kept {
-                tensor_bytes_per_sample: k.tensor_bytes_per_sample * micro,
+                tensor_bytes: k.tensor_bytes * micro,
                 ..k
             })
             .collect();
-        let activations = Bytes(kept.iter().map(Kept::bytes_per_sample).sum());
+        let activations = Bytes(kept.iter().map(Kept::bytes).sum());
         let cpu_linear_2d = on_cpu && crate::backend::cpu_linear_2d();
         let working_set = backward_working_set(
             &cfg.model,
@@ -294,7 +294,7 @@ impl Estimate {
                 if accum.0 > 0 {
                     live.extend(per_param(grad_bytes, 1));
                 }
-                live.extend(kept.iter().map(|k| (k.tensor_bytes_per_sample, k.count)));
+                live.extend(kept.iter().map(|k| (k.tensor_bytes, k.count)));
                 live.extend(working_tensors.iter().copied());
             }
             Moment::Optimizer => {
