@@ -135,8 +135,9 @@ fn prepare_resume(
     let next = checkpoint.meta.next_step;
     let (run_dir, resumed) = RunDir::reopen(req.dir.clone(), next)?;
     say(&format!(
-        "resuming {} at step {next} from {} (written: {}; {} logged step(s) after it will be done again)",
+        "resuming {} at step {} from {} (written: {}; {} logged step(s) after it will be done again)",
         req.dir.display(),
+        next + 1,
         path.display(),
         checkpoint.meta.reason,
         resumed.steps_dropped
@@ -316,6 +317,7 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
                     plan.config.train.preset.name(),
                 )
             });
+            refuse_earlier_checkpoints(&path)?;
             (RunDir::create(path, &plan.file, &device_label)?, None)
         }
     };
@@ -531,6 +533,30 @@ fn add_prediction(plan: &TrainPlan, summary: &mut RunSummary) {
     let anatomy = summary
         .anatomy
         .get_or_insert_with(|| crate::results::StepAnatomy::empty(None, plan_started, kind));
-    anatomy.predicted =
-        Estimate::with_plan(&plan.config, summary.vocab, target, anatomy.plan).points();
+    // The phases are read during the step's last micro-batch: where that one is shorter,
+    // it is the one predicted.
+    let read = crate::strategy::StepPlan {
+        micro_batch: anatomy
+            .plan
+            .short_last()
+            .unwrap_or(anatomy.plan.micro_batch),
+        ..anatomy.plan
+    };
+    anatomy.predicted = Estimate::with_plan(&plan.config, summary.vocab, target, read).points();
+}
+
+/// A new run in a folder that holds another run's checkpoints would leave them beside its
+/// own, and a later `--resume` would take the newest of either run: refused before
+/// anything is written.
+fn refuse_earlier_checkpoints(path: &std::path::Path) -> Result<(), Error> {
+    let dir = path.join(crate::checkpoint::DIR);
+    let held = std::fs::read_dir(&dir).map(|d| d.count()).unwrap_or(0);
+    if held == 0 {
+        return Ok(());
+    }
+    Err(Error::Unsupported(format!(
+        "--out {0}: it holds an earlier run's checkpoints ({held} files in {1}); a new run there would leave them beside its own and a later --resume could continue the wrong run. Continue that run with `oomlab train --resume {0}`, give another --out, or delete {1}",
+        path.display(),
+        dir.display()
+    )))
 }

@@ -64,7 +64,7 @@ pub struct BatchSampler {
 }
 
 impl BatchSampler {
-    /// A sampler over `corpus`. The corpus must hold at least `seq_len + 2` tokens
+    /// A sampler over `corpus`. The corpus must hold at least `seq_len + 1` tokens
     /// ([`Corpus::load`] checks this).
     pub fn new(corpus: Arc<Corpus>, seq_len: usize, seed: u64) -> Self {
         Self {

@@ -68,11 +68,11 @@ impl Corpus {
         };
         // Every character is in the vocabulary by construction.
         let tokens: Vec<u32> = text.chars().filter_map(|c| vocab.encode_char(c)).collect();
-        if tokens.len() < seq_len + 2 {
+        if tokens.len() < seq_len + 1 {
             return Err(DataError::TooShort {
                 origin,
                 chars: tokens.len(),
-                needed: seq_len + 2,
+                needed: seq_len + 1,
             });
         }
         Ok(Self {
@@ -95,6 +95,21 @@ mod tests {
         std::fs::write(&path, "hello").unwrap();
         let err = Corpus::load(&DataSource::File(path), 64).unwrap_err();
         assert!(err.to_string().contains("--seq-len"), "{err}");
+    }
+
+    #[test]
+    fn seq_len_plus_one_characters_make_a_sample_and_one_fewer_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.txt");
+        std::fs::write(&path, "ab".repeat(4) + "a").unwrap();
+        let c = Corpus::load(&DataSource::File(path.clone()), 8).unwrap();
+        let b = super::super::BatchSampler::new(std::sync::Arc::new(c), 8, 1).batch(0, 2);
+        assert_eq!(b.inputs.len(), 16);
+        let err = Corpus::load(&DataSource::File(path), 9).unwrap_err();
+        assert!(
+            err.to_string().contains("has 9 characters") && err.to_string().contains("= 10"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -20,10 +20,14 @@ fn what(a: &StepAnatomy) -> &'static str {
 fn heading(a: &StepAnatomy) -> String {
     match a.step {
         Some(step) => format!(
-            "One step's memory by category ({}; step {} at {}): predicted by oomlab estimate, measured at the phase boundaries",
+            "One step's memory by category ({}; step {} at {}{}): predicted by oomlab estimate, measured at the phase boundaries",
             what(a),
             step + 1,
+            a.plan,
             a.plan
+                .short_last()
+                .map(|l| format!(", read during its last micro-batch of {l}"))
+                .unwrap_or_default()
         ),
         None => format!(
             "One step's memory by category ({}; predicted for {}): no step completed, so nothing was measured",

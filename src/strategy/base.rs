@@ -53,19 +53,36 @@ impl StepPlan {
     pub fn is_even(&self) -> bool {
         self.micro_batch * self.accumulation == self.batch
     }
+
+    /// The last micro-batch's size where it is smaller than the others.
+    pub fn short_last(&self) -> Option<usize> {
+        let before = self.micro_batch * self.accumulation.saturating_sub(1);
+        (self.micro_batch * self.accumulation > self.batch && before < self.batch)
+            .then(|| self.batch - before)
+    }
+
+    /// `micro x accumulation = batch`, with the last micro-batch's size where it is
+    /// smaller (`90 x 2 (last 6) = 96`), so that the product printed is the batch.
+    pub fn with_total(&self) -> String {
+        match self.short_last() {
+            Some(last) => format!(
+                "{} x {} (last {last}) = {}",
+                self.micro_batch, self.accumulation, self.batch
+            ),
+            None => format!(
+                "{} x {} = {}",
+                self.micro_batch, self.accumulation, self.batch
+            ),
+        }
+    }
 }
 
 impl std::fmt::Display for StepPlan {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.is_even() {
-            write!(f, "{} x {}", self.micro_batch, self.accumulation)
+        if self.short_last().is_some() {
+            f.write_str(&self.with_total())
         } else {
-            let (_, last) = self.chunk(self.accumulation - 1);
-            write!(
-                f,
-                "{} x {} (last {last}) = {}",
-                self.micro_batch, self.accumulation, self.batch
-            )
+            write!(f, "{} x {}", self.micro_batch, self.accumulation)
         }
     }
 }

@@ -23,7 +23,7 @@ pub use stall::{Busy, Journal, Watchdog};
 pub use stop::StopFlag;
 pub use summarize::{summarize, Measured, Outcome, ScalerState};
 pub use sync::{Alone, GradSync};
-pub use trainer::{Instruments, StepRecord, TrainError, Trainer};
+pub use trainer::{Instruments, JoinError, StepRecord, TrainError, Trainer};
 
 use burn::tensor::backend::AutodiffBackend;
 

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use super::stall::{Busy, Journal, Watchdog};
 use super::stop::StopFlag;
 use super::summarize::{summarize, Measured, Outcome, ScalerState};
-use super::trainer::{Instruments, StepRecord, TrainError, Trainer};
+use super::trainer::{Instruments, JoinError, StepRecord, TrainError, Trainer};
 use crate::config::{MemoryMode, RunConfig};
 use crate::data::Corpus;
 use crate::device::CacheCounts;
@@ -179,9 +179,17 @@ pub fn train<B: super::TrainBackend>(
     trainer.set_leak_demo(kit.leak_demo);
     let mut start_step = 0;
     let mut restore_failed = None;
-    if let Err(e) = trainer.join(sync.clone()) {
-        sync.leave();
-        restore_failed = Some(format!("cannot join the other devices: {e}"));
+    let mut oom_before_start = None;
+    match trainer.join(sync.clone()) {
+        Ok(()) => {}
+        Err(JoinError::OutOfMemory(e)) => {
+            sync.leave();
+            oom_before_start = Some(e);
+        }
+        Err(JoinError::Failed(e)) => {
+            sync.leave();
+            restore_failed = Some(format!("cannot join the other devices: {e}"));
+        }
     }
     if let Some(from) = &kit.resume {
         match super::resume::restore(&mut trainer, strategy.as_mut(), from, initial_plan) {
@@ -264,8 +272,9 @@ pub fn train<B: super::TrainBackend>(
     }
     let cache_after_warm_up = cache_counts();
 
-    let outcome = match restore_failed {
-        None => drive(
+    let outcome = match (oom_before_start, restore_failed) {
+        (Some(e), _) => Outcome::out_of_memory_before_start(e, initial_plan),
+        (None, None) => drive(
             cfg,
             &mut trainer,
             strategy.as_mut(),
@@ -280,7 +289,7 @@ pub fn train<B: super::TrainBackend>(
             started,
             &journal,
         ),
-        Some(why) => Outcome::failed_before_start(why, initial_plan),
+        (None, Some(why)) => Outcome::failed_before_start(why, initial_plan),
     };
     // The loop came back: it writes the summary itself.
     if let Some(w) = watchdog {
@@ -457,7 +466,9 @@ fn drive<B: super::TrainBackend>(
         attempts.extend(r.attempts.iter().cloned());
         observer.on_note(&format!(
             "resumed from {} at step {} ({} step(s) done again)",
-            r.mark.from, start.step, r.mark.steps_redone
+            r.mark.from,
+            start.step + 1,
+            r.mark.steps_redone
         ));
     }
     let leak_source = match kit.instruments.allocator {
@@ -492,8 +503,9 @@ fn drive<B: super::TrainBackend>(
         loop {
             if trainer.stop_requested(stop) {
                 observer.on_note(&format!(
-                    "{}: stopped before step {step}; the steps before it are applied{}",
+                    "{}: stopped before step {}; the steps before it are applied{}",
                     stop.signal_name(),
+                    step + 1,
                     if kit.checkpoints.is_some() {
                         ", a checkpoint and the summary are written"
                     } else {

@@ -46,10 +46,20 @@ impl Outcome {
     /// A run that stopped before its first step (e.g. a checkpoint that could not be
     /// put back).
     pub fn failed_before_start(why: String, plan: StepPlan) -> Self {
+        Self::stopped_before_start(StopReason::Failed(why), plan)
+    }
+
+    /// The memory ran out (or the CPU's budget was crossed) before the first step: the
+    /// model and its optimizer alone did not fit.
+    pub fn out_of_memory_before_start(e: Box<crate::oom::OomEvent>, plan: StepPlan) -> Self {
+        Self::stopped_before_start(StopReason::OutOfMemory(e), plan)
+    }
+
+    fn stopped_before_start(stop: StopReason, plan: StepPlan) -> Self {
         Self {
             records: Vec::new(),
             attempts: Vec::new(),
-            stop: StopReason::Failed(why),
+            stop,
             gave_up: None,
             time_to_first_step_s: None,
             next_plan: plan,

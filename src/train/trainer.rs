@@ -115,6 +115,15 @@ impl Default for Instruments {
     }
 }
 
+/// Why [`Trainer::join`] failed.
+#[derive(Debug)]
+pub enum JoinError {
+    /// The memory ran out (or the CPU's budget was crossed) before the first step.
+    OutOfMemory(Box<OomEvent>),
+    /// The other devices could not be joined.
+    Failed(String),
+}
+
 /// Holds the model and optimizer between steps.
 pub struct Trainer<B: AutodiffBackend> {
     model: Net<B>,
@@ -221,11 +230,23 @@ impl<B: super::TrainBackend> Trainer<B> {
     /// Makes this trainer one of the devices `sync` connects: from now on every step is
     /// agreed with the others and its gradients reduced, and the model is the one every
     /// device starts from (rank 0's weights). Call on every device at once.
-    pub fn join(&mut self, sync: Arc<dyn GradSync<B>>) -> Result<(), String> {
+    pub fn join(&mut self, sync: Arc<dyn GradSync<B>>) -> Result<(), JoinError> {
         self.inst.detector.arm();
         let model = sync.join(self.model.clone(), &self.device);
-        let model = self.checked("receiving rank 0's initial weights", model)?;
-        self.model = model;
+        let _ = B::sync(&self.device);
+        // Memory the model and optimizer took when they were built shows here too: on one
+        // device this is the first look, before any step.
+        if let Some(mut e) = self.inst.detector.check(0, Phase::Step) {
+            self.inst.detector.arm();
+            let what = if sync.world() > 1 {
+                "while receiving rank 0's initial weights"
+            } else {
+                "while building the model and its optimizer, before the first step"
+            };
+            e.message = format!("{what}: {}", e.message);
+            return Err(JoinError::OutOfMemory(Box::new(e)));
+        }
+        self.model = model.map_err(JoinError::Failed)?;
         self.sync = sync;
         Ok(())
     }

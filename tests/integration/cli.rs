@@ -7,7 +7,7 @@ use std::time::Duration;
 use predicates::prelude::*;
 use serde_json::Value;
 
-use crate::util::oomlab;
+use crate::util::{assert_exit, estimate_without_gpu, oomlab};
 
 /// Runs `train` on the CPU with 30 steps, returns the parsed `--json` summary.
 fn train_json(dir: &Path, extra: &[&str]) -> Value {
@@ -454,4 +454,108 @@ fn bad_inputs_exit_2_and_say_what_is_wrong() {
         assert!(stderr.contains(says), "{args:?}: {stderr}");
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
+}
+
+#[test]
+fn flags_a_run_would_refuse_are_refused_up_front() {
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["estimate", "--device", "cpu", "--vram-budget", "2GiB"],
+            "--memory-budget",
+        ),
+        (
+            &["estimate", "--card", "24GiB", "--vram-budget", "2GiB"],
+            "give one of them",
+        ),
+        (
+            &["compare", "--device", "cpu", "--vram-budget", "1GiB"],
+            "--memory-budget",
+        ),
+        (
+            &["estimate", "--model", "gpt2", "--batch", "0"],
+            "--batch 0",
+        ),
+        (
+            &["estimate", "--model", "gpt2", "--seq-len", "0"],
+            "--seq-len 0",
+        ),
+        (&["estimate", "--model", "gpt2", "--gpus", "0"], "--gpus 0"),
+    ];
+    for (args, says) in cases {
+        let out = oomlab()
+            .args(args)
+            .env("OOMLAB_NVML_LIB", "/nonexistent/libnvidia-ml.so.1")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn estimate_sizes_for_the_vram_budget() {
+    let out = estimate_without_gpu(&[
+        "--config",
+        "gpu",
+        "--batch",
+        "96",
+        "--strategy",
+        "baseline",
+        "--vram-budget",
+        "7.5GiB",
+    ]);
+    assert_exit(&out, 0);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("capacity: 7.50 GiB (--vram-budget"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_budget_the_model_alone_crosses_stops_as_out_of_memory_before_the_first_step() {
+    // One device: nothing to join; the model and optimizer crossed the budget.
+    let dir = tempfile::tempdir().unwrap();
+    let out = oomlab()
+        .args(["train", "--device", "cpu", "--max-steps", "2", "--json"])
+        .args(["--memory-budget", "1KiB", "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_exit(&out, 3);
+    let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(s["steps_completed"], 0);
+    let message = s["stop"]["detail"]["message"].as_str().unwrap_or_default();
+    assert!(message.starts_with("while building the model"), "{s}");
+}
+
+#[test]
+fn a_new_run_is_refused_where_an_earlier_run_left_checkpoints() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |extra: &[&str]| {
+        oomlab()
+            .args([
+                "train",
+                "--device",
+                "cpu",
+                "--max-steps",
+                "2",
+                "--quiet",
+                "--out",
+            ])
+            .arg(dir.path())
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    assert_exit(&run(&["--checkpoint-every", "1"]), 0);
+    let again = run(&["--strategy", "grad-accum"]);
+    assert_exit(&again, 2);
+    assert!(String::from_utf8_lossy(&again.stderr).contains("--resume"));
+    // The earlier run's summary is untouched.
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("summary.json")).unwrap())
+            .unwrap();
+    assert_eq!(s["strategy"]["name"], "baseline");
 }
