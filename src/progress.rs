@@ -111,8 +111,15 @@ impl StepObserver for TrainProgress {
         if self.log_lines && !self.quiet && (n % self.every == 0 || n == 1 || n == self.total) {
             let mem = r.memory.map(|b| format!(", mem {b}")).unwrap_or_default();
             eprintln!(
-                "step {n}/{} loss {:.4} ({} x {}, {:.3} s, {sps:.0} samples/s{mem})",
-                self.total, r.loss, r.micro_batch, r.accumulation, secs
+                "step {n}/{} loss {:.4} ({}, {:.3} s, {sps:.0} samples/s{mem})",
+                self.total,
+                r.loss,
+                crate::strategy::StepPlan {
+                    micro_batch: r.micro_batch,
+                    accumulation: r.accumulation,
+                    batch: r.batch,
+                },
+                secs
             );
         }
     }

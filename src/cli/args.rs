@@ -32,9 +32,10 @@ pub enum Command {
     /// What a strategy does, when to use it, what it costs, with measured numbers.
     Explain {
         /// A strategy (baseline, grad-accum, auto-halve, checkpointing, empty-cache,
-        /// amp, half), a setting (`attention`, `pool`, `prealloc`, `memory`, `estimate`),
-        /// or reading an OOM (`read-oom`, `fragmentation`, `order`, `pytorch`,
-        /// `glossary`). Without it: the list.
+        /// amp, half, sgd, shard-optimizer), a setting (`attention`, `pool`, `prealloc`,
+        /// `memory`, `estimate`, `anatomy`, `resume`), or reading an OOM (`read-oom`,
+        /// `fragmentation`, `order`, `stuck-vram`, `leak`, `pytorch`, `glossary`).
+        /// Without it: the list, a line each.
         topic: Option<String>,
     },
     /// Predict peak memory, the largest batch and the card you need, before training.
@@ -178,9 +179,10 @@ and optimizer untouched), memory is released, and the run stops with exit code 3
 follow the physical card); on the CPU --memory-budget gives the same behaviour with
 SIMULATED OOMs.
 
-Exit codes: 0 done, 1 failed while running, 2 bad config/flags/data/device,
-3 stopped by a detected out-of-memory failure, 130 stopped by Ctrl-C (summary still
-written in every case).
+Exit codes: 0 done, 1 failed (while running, or the run folder could not be written),
+2 bad config/flags/data/device (refused before the run starts), 3 stopped by a detected
+out-of-memory failure, 130 stopped by Ctrl-C, 143 by SIGTERM. A run that started writes
+its summary whatever ends it.
 
 Examples:
   oomlab train --strategy grad-accum --steps 4

@@ -165,7 +165,15 @@ impl Draft {
             format!("{} with command-line overrides", self.origin)
         };
         let run = validate(&self.file, &self.checker(&origin))?;
-        Ok((self.file, run))
+        let mut file = self.file;
+        // The resolved file says what runs: pure half's default dtype (bf16) written out.
+        if let PrecisionMode::Pure(h) = run.train.precision {
+            file.train.precision = match h {
+                HalfDtype::Bf16 => Precision::Bf16,
+                HalfDtype::F16 => Precision::F16,
+            };
+        }
+        Ok((file, run))
     }
 
     /// Messages about this draft's keys, for a source described as `origin`.
@@ -596,6 +604,13 @@ mod tests {
         let t = of("half");
         assert_eq!(t.split, Split::Whole);
         assert_eq!(t.precision, PrecisionMode::Pure(HalfDtype::Bf16));
+        // The resolved file (a run folder's config.toml) says bf16 too.
+        let (file, _) = load(
+            &ConfigSource::Builtin("tiny".into()),
+            &[("train.strategy".to_string(), word("half"))],
+        )
+        .unwrap();
+        assert_eq!(file.train.precision, Precision::Bf16);
         let t = with(&[
             ("train.strategy", word("half")),
             ("train.precision", word("f16")),

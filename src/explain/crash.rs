@@ -174,7 +174,7 @@ fn leak() -> String {
                 sizes.dedup();
                 format!(
                     "; out of memory at step {}, stopped without halving (micro-batches tried: {})",
-                    s["steps_completed"],
+                    s["steps_completed"].as_u64().map_or(1, |n| n + 1),
                     sizes.join(", ")
                 )
             }

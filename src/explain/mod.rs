@@ -690,7 +690,16 @@ pub fn explain(topic: Option<&str>) -> Result<String, ConfigError> {
         }
         return Ok(out);
     };
-    let Some((name, summary, text)) = all_topics().find(|(n, _, _)| *n == topic) else {
+    // A compare row's name (amp-bf16, half-f16, attention-math, pool-growth) is explained
+    // under its first word.
+    let row = crate::vocab::Variant::ALL
+        .iter()
+        .any(|v| v.name() == topic)
+        .then(|| topic.split('-').next().unwrap_or(topic));
+    let found = all_topics()
+        .find(|(n, _, _)| *n == topic)
+        .or_else(|| all_topics().find(|(n, _, _)| Some(*n) == row));
+    let Some((name, summary, text)) = found else {
         return Err(ConfigError::Override {
             given: format!("oomlab explain {topic}"),
             reason: format!(
@@ -727,6 +736,19 @@ mod tests {
                 "{path} is not current: run scripts/docs-techniques.sh"
             );
         }
+    }
+
+    #[test]
+    fn a_compare_rows_name_opens_its_topic() {
+        for (row, topic) in [
+            ("amp-bf16", "amp"),
+            ("half-f16", "half"),
+            ("pool-growth", "pool"),
+        ] {
+            let text = explain(Some(row)).unwrap();
+            assert!(text.starts_with(&format!("{topic}: ")), "{row}: {text}");
+        }
+        assert!(explain(Some("amp-f64")).is_err());
     }
 
     #[test]

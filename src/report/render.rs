@@ -26,9 +26,13 @@ pub fn render_summary(s: &RunSummary) -> String {
         ("batch", {
             let a = &s.adaptation;
             let mut text = format!(
-                "{} micro-batch x {} accumulation{} = {} samples per optimizer step",
+                "{} micro-batch x {} accumulation{}{} = {} samples per optimizer step",
                 s.plan.micro_batch,
                 s.plan.accumulation,
+                s.plan
+                    .short_last()
+                    .map(|l| format!(" (the last of {l})"))
+                    .unwrap_or_default(),
                 s.parallel
                     .as_ref()
                     .map(|p| format!(" x {} devices", p.world))
@@ -37,9 +41,8 @@ pub fn render_summary(s: &RunSummary) -> String {
             );
             if a.initial_plan != s.plan {
                 text.push_str(&format!(
-                    " (started at {} = {}; {} attempts, {} out of memory, {} in failed attempts)",
-                    a.initial_plan,
-                    a.initial_plan.effective_batch(),
+                    " (started at {}; {} attempts, {} out of memory, {} in failed attempts)",
+                    a.initial_plan.with_total(),
                     a.attempts_made,
                     a.oom_attempts,
                     secs(a.failed_attempts_s)
@@ -114,7 +117,7 @@ pub fn render_summary(s: &RunSummary) -> String {
                     StopReason::OutOfMemory(e) => format!(
                         " (stopped by {} at step {}: that step was discarded, not applied)",
                         e.label(),
-                        e.step,
+                        e.step + 1,
                     ),
                 }
             ),
@@ -122,9 +125,16 @@ pub fn render_summary(s: &RunSummary) -> String {
         (
             "loss",
             format!(
-                "{} -> {}",
+                "{} -> {}{}",
                 opt(s.first_loss, |l| format!("{l:.4}")),
-                opt(s.final_loss, |l| format!("{l:.4}"))
+                opt(s.final_loss, |l| format!("{l:.4}")),
+                match s.steps_completed {
+                    0 | 1 => String::new(),
+                    n => format!(
+                        " (first step; mean of the last {} steps)",
+                        (n / 10).max(1)
+                    ),
+                }
             ),
         ),
         (
@@ -205,7 +215,7 @@ pub fn render_summary(s: &RunSummary) -> String {
         for r in &c.resumes {
             text.push_str(&format!(
                 "; resumed at step {} from {} ({} step(s) done again{}{})",
-                r.at_step,
+                r.at_step + 1,
                 r.from,
                 r.steps_redone,
                 if r.skipped.is_empty() {
@@ -229,6 +239,10 @@ pub fn render_summary(s: &RunSummary) -> String {
         let text = match &l.alarm {
             Some(a) => a.line(&l.source),
             None if l.spec.window == 0 => "leak detector off (--leak-window 0)".into(),
+            None if l.watched_steps == 0 => format!(
+                "not checked: the run ended within the detector's {} warm-up steps",
+                l.spec.warm_up
+            ),
             None => format!(
                 "none: {} grew less than {}/step ({} steps watched)",
                 l.source, l.spec.per_step, l.watched_steps
@@ -394,11 +408,13 @@ pub fn render_attempts(attempts: &[AttemptRecord]) -> String {
         };
         t.add_row(vec![
             a.attempt.to_string(),
-            a.step.to_string(),
-            format!(
-                "{} x {} = {}",
-                a.micro_batch, a.accumulation, a.effective_batch
-            ),
+            (a.step + 1).to_string(),
+            crate::strategy::StepPlan {
+                micro_batch: a.micro_batch,
+                accumulation: a.accumulation,
+                batch: a.effective_batch,
+            }
+            .with_total(),
             outcome.to_string(),
             a.phase.map(|p| p.to_string()).unwrap_or_default(),
             b(a.requested),

@@ -49,8 +49,8 @@ impl LeakAlarm {
             "LEAK: {source} grew {} per step over {} steps (steps {}-{}, micro-batch {}, {} in all): something keeps tensors from earlier steps (`oomlab explain leak`)",
             self.per_step,
             self.to_step - self.from_step + 1,
-            self.from_step,
-            self.to_step,
+            self.from_step + 1,
+            self.to_step + 1,
             self.micro_batch,
             self.grown
         )

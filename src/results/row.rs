@@ -169,7 +169,7 @@ impl Row {
         let bytes = |b: Option<crate::units::Bytes>| b.map(|b| b.0);
         Self {
             pid: Some(u64::from(s.pid)),
-            split: Some(format!("{} x {}", s.plan.micro_batch, s.plan.accumulation)),
+            split: Some(s.plan.to_string()),
             effective_batch: Some(s.effective_batch as u64),
             precision,
             memory_kind: Some(m.kind),
