@@ -68,6 +68,12 @@ pub enum Error {
         /// Why.
         source: std::io::Error,
     },
+    /// A folder the command reads is there but no command of oomlab's wrote it.
+    #[error("{path} holds neither compare.json (an `oomlab compare` folder) nor summary.json (an `oomlab train` run folder)")]
+    NotARunFolder {
+        /// The folder.
+        path: PathBuf,
+    },
 }
 
 /// Exit code for invalid input: config, flags, data file, unavailable device.
@@ -94,7 +100,8 @@ impl Error {
             | Error::Resume(_)
             | Error::Input { .. }
             | Error::Shape(_)
-            | Error::InputDir { .. } => EXIT_USAGE,
+            | Error::InputDir { .. }
+            | Error::NotARunFolder { .. } => EXIT_USAGE,
             Error::Kill(e) if e.is_refusal() => EXIT_USAGE,
             Error::RunDir { .. } | Error::Report(_) | Error::Kill(_) | Error::Probe(_) => {
                 EXIT_FAILURE

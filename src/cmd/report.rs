@@ -70,10 +70,9 @@ pub fn report_from_dir(dir: &Path) -> Result<String, Error> {
 }
 
 fn unreachable_report(dir: &Path) -> Result<String, Error> {
-    Err(Error::Report(format!(
-        "{} holds neither compare.json (an `oomlab compare` folder) nor summary.json (an `oomlab train` run folder)",
-        dir.display()
-    )))
+    Err(Error::NotARunFolder {
+        path: dir.to_path_buf(),
+    })
 }
 
 /// The rows of a compare folder without its compare.json, from each row's folder

@@ -559,3 +559,11 @@ fn a_new_run_is_refused_where_an_earlier_run_left_checkpoints() {
             .unwrap();
     assert_eq!(s["strategy"]["name"], "baseline");
 }
+
+#[test]
+fn report_on_a_folder_no_command_wrote_is_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = oomlab().arg("report").arg(dir.path()).output().unwrap();
+    assert_exit(&out, 2);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("holds neither compare.json"));
+}
