@@ -141,12 +141,22 @@ fn report_from_run_dir(dir: &Path) -> Result<String, Error> {
     let text = read(summary_json.clone())?;
     let s: RunSummary = serde_json::from_str(&text)
         .map_err(|e| Error::Report(format!("{}: {e}", summary_json.display())))?;
-    let name = s.strategy.name().to_string();
-    let v = Variant::from_name(&name).unwrap_or(Variant::Baseline);
+    // A compare row's folder is named by its row (amp-bf16, pool-growth); a train run's
+    // summary names only its strategy (half, baseline).
+    let folder = dir.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    let (v, name) = match Variant::from_name(folder) {
+        Some(v) => (v, folder.to_string()),
+        None => {
+            let name = s.strategy.name().to_string();
+            (Variant::from_name(&name).unwrap_or(Variant::Baseline), name)
+        }
+    };
+    // A budget on the CPU is the only source of SIMULATED OOMs; its detector says so.
+    let simulated = s.oom_detector.contains("simulated");
     let cmp = Comparison::new(
         s.device.label.clone(),
         vec![],
-        false,
+        simulated,
         vec![Row::from_summary(v, &name, &s)],
     );
     let series: Vec<Series> = Series::from_run_dir(&name, dir).into_iter().collect();

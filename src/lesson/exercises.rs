@@ -216,7 +216,13 @@ pub fn exercises(h: &Handout) -> Vec<Exercise> {
                     "Part 2's model has {} parameters at batch {}. Which of these fits the {} budget: f32 AdamW with activation checkpointing, pure bf16, or f32 SGD? Count 16 bytes per parameter for f32 AdamW, 8 for pure bf16 or SGD, and remember that the update holds new weights and moments beside the old ones.",
                     e.params, big.train.batch, h.budget
                 ),
-                run: "oomlab lesson --part 2 --yes".into(),
+                // The lesson's own flags: the same device and budget as exercises 1-5.
+                run: format!(
+                    "oomlab lesson --part 2 --yes {}",
+                    h.run_flags
+                        .replace("--memory-budget", "--budget")
+                        .replace("--vram-budget", "--budget")
+                ),
                 answer: format!(
                     "{}. Checkpointing shrinks activations only; the fixed state is what does not fit.",
                     lines.join("; ")

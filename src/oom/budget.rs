@@ -42,7 +42,7 @@ impl OomDetector for HostBudgetDetector {
             step,
             requested: Some(requested),
             message: format!(
-                "SIMULATED: host heap crossed --memory-budget {} (allocation of {requested}, heap now {})",
+                "SIMULATED: host heap crossed --memory-budget {} (the allocation of {requested} that crossed it; at the check, after the phase freed its temporaries, {} is in use)",
                 self.budget,
                 host::heap_in_use()
             ),

@@ -30,7 +30,7 @@ fn heading(a: &StepAnatomy) -> String {
                 .unwrap_or_default()
         ),
         None => format!(
-            "One step's memory by category ({}; predicted for {}): no step completed, so nothing was measured",
+            "One step's memory by category ({}; predicted for {}): the step it reads (the run's second, or its only one) did not complete, so nothing was measured",
             what(a),
             a.plan
         ),

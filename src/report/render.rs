@@ -131,8 +131,13 @@ pub fn render_summary(s: &RunSummary) -> String {
                 match s.steps_completed {
                     0 | 1 => String::new(),
                     n => format!(
-                        " (first step; mean of the last {} steps)",
-                        (n / 10).max(1)
+                        " (first step; mean of the last {} steps){}",
+                        (n / 10).max(1),
+                        if s.diverged() {
+                            ": the loss ROSE, training diverged (the updates broke the weights; pure f16: `oomlab explain half`)"
+                        } else {
+                            ""
+                        }
                     ),
                 }
             ),

@@ -97,6 +97,20 @@ pub struct DeviceFigures {
     pub optimizer_state_bytes: Option<u64>,
 }
 
+/// What a diverged run's row says.
+fn diverged_note(s: &RunSummary) -> String {
+    format!(
+        "DIVERGED: the loss rose from {:.4} to {:.4}; the updates broke the weights{}",
+        s.first_loss.unwrap_or(f32::NAN),
+        s.final_loss.unwrap_or(f32::NAN),
+        if s.precision.weight_dtypes.iter().any(|d| d == "f16") {
+            " (pure f16: AdamW's second moment underflows, `oomlab explain half`)"
+        } else {
+            ""
+        }
+    )
+}
+
 impl Row {
     /// The measured figure `predicted_peak_bytes` predicts: NVML process peak on a GPU,
     /// the heap peak on the CPU.
@@ -190,9 +204,16 @@ impl Row {
             skipped_steps: s.loss_scale.as_ref().map_or(0, |l| l.skipped_steps as u64),
             steps_completed: s.steps_completed as u64,
             final_loss: s.final_loss.map(f64::from),
-            note: (s.cache_cleanups.is_some() && !gpu).then(|| {
-                "no pool on the CPU: the cleanup frees nothing, only its call is measured".into()
-            }),
+            note: [
+                (s.cache_cleanups.is_some() && !gpu).then(|| {
+                    "no pool on the CPU: the cleanup frees nothing, only its call is measured"
+                        .to_string()
+                }),
+                s.diverged().then(|| diverged_note(s)),
+            ]
+            .into_iter()
+            .flatten()
+            .reduce(|a, b| format!("{a}; {b}")),
             per_device: s.parallel.as_ref().map_or_else(Vec::new, |p| {
                 p.peers
                     .iter()
@@ -224,5 +245,32 @@ mod tests {
         let row = Row::from_summary(Variant::Baseline, "baseline", &s);
         assert_eq!(row.peak_process_bytes, Some(process - ballast));
         assert!(row.peak_process_bytes.unwrap() < 8 << 30);
+    }
+
+    #[test]
+    fn a_run_whose_loss_rose_says_it_diverged() {
+        // Pure f16 on the H200: the loss rose to 191.8; pure bf16 trained.
+        let read = |name: &str| -> RunSummary {
+            let path = format!(
+                "{}/docs/results/2026-11-30-h200-precision/runs/{name}/summary.json",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+        };
+        let f16 = read("half-f16");
+        assert!(f16.diverged());
+        let note = Row::from_summary(Variant::HalfF16, "half-f16", &f16)
+            .note
+            .unwrap();
+        assert!(
+            note.starts_with("DIVERGED") && note.contains("explain half"),
+            "{note}"
+        );
+        let bf16 = read("half-bf16");
+        assert!(!bf16.diverged());
+        assert_eq!(
+            Row::from_summary(Variant::HalfBf16, "half-bf16", &bf16).note,
+            None
+        );
     }
 }

@@ -288,6 +288,18 @@ pub struct RunSummary {
 }
 
 impl RunSummary {
+    /// The loss ended above where it started (or is no number): the updates broke the
+    /// weights instead of training them. Pure f16 does this (AdamW's second moment
+    /// underflows, `oomlab explain half`); a learning rate too high does too.
+    pub fn diverged(&self) -> bool {
+        match (self.first_loss, self.final_loss) {
+            (Some(first), Some(last)) if self.steps_completed > 1 => {
+                !last.is_finite() || last > first
+            }
+            _ => false,
+        }
+    }
+
     /// The strategy as tables name it: the preset, with activation checkpointing added
     /// when it was on under another preset (`train.checkpointing`).
     pub fn strategy_label(&self) -> String {

@@ -34,7 +34,7 @@ fn the_lesson_shows_the_baseline_die_and_every_technique_fit() {
         "{text}"
     );
     assert!(
-        text.contains("no step completed, so nothing was measured"),
+        text.contains("did not complete, so nothing was measured"),
         "{text}"
     );
     // The texts after each stage are the runs' numbers: mixed precision's activations as
