@@ -37,7 +37,7 @@ manifest! {
     /// The H200's precision comparison (f32, AMP, pure half).
     H200Precision = "docs/results/2026-11-30-h200-precision/compare.json",
     /// The CPU's precision comparison (tiny config, 2 cores).
-    CpuComparePrecision = "docs/results/2026-11-30-cpu-compare-precision/compare.json",
+    CpuComparePrecision = "docs/results/2026-12-05-cpu-compare-precision/compare.json",
     /// The CPU comparison under a SIMULATED 30 MiB budget.
     CpuCompareBudget = "docs/results/2026-11-30-cpu-compare-budget/compare.json",
     /// Two processes on one H200, with and without preallocation.

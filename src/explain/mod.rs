@@ -356,7 +356,7 @@ const EVIDENCE: &[(&str, &str)] = &[
         crate::evidence::Evidence::H200Precision.text(),
     ),
     (
-        "docs/results/2026-11-30-cpu-compare-precision: 2 CPU cores, tiny config",
+        "docs/results/2026-12-05-cpu-compare-precision: 2 CPU cores, tiny config",
         crate::evidence::Evidence::CpuComparePrecision.text(),
     ),
     (
