@@ -151,5 +151,10 @@ mod tests {
         assert!(!p.is_even());
         assert_eq!(p.to_string(), "12 x 3 (last 8) = 32");
         assert_eq!(StepPlan::split(32, 8).to_string(), "8 x 4");
+        // Every place that prints a product prints the batch it makes.
+        assert_eq!(p.short_last(), Some(8));
+        assert_eq!(p.with_total(), "12 x 3 (last 8) = 32");
+        assert_eq!(StepPlan::split(32, 8).with_total(), "8 x 4 = 32");
+        assert_eq!(StepPlan::split(32, 8).short_last(), None);
     }
 }

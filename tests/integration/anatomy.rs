@@ -81,3 +81,58 @@ fn a_cpu_run_records_the_second_step_by_category_beside_the_prediction() {
     assert!(txt.contains("One step's memory by category"), "{txt}");
     assert!(txt.contains("after forward measured"), "{txt}");
 }
+
+#[test]
+fn an_uneven_split_is_predicted_for_the_micro_batch_it_reads() {
+    // Auto-halve's bisect under the lesson's budget settles on uneven splits (72 x 2,
+    // last 24, for step 2); the phases are read during the last, short micro-batch.
+    let dir = tempfile::tempdir().unwrap();
+    let (s, _) = train_json_with_env(
+        dir.path(),
+        &[
+            "--batch",
+            "96",
+            "--strategy",
+            "auto-halve",
+            "--search",
+            "bisect",
+            "--memory-budget",
+            "67MiB",
+            "--max-steps",
+            "3",
+        ],
+        &[],
+    );
+    let a = &s["anatomy"];
+    let plan = &a["plan"];
+    let (micro, accum, batch) = (
+        plan["micro_batch"].as_u64().unwrap(),
+        plan["accumulation"].as_u64().unwrap(),
+        plan["batch"].as_u64().unwrap(),
+    );
+    assert!(
+        micro * accum > batch,
+        "this test needs an uneven split: {plan}"
+    );
+    let at = |points: &Value, at: &str| -> Value {
+        points
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["at"] == at)
+            .cloned()
+            .unwrap()
+    };
+    let predicted: u64 = at(&a["predicted"], "forward")["stack"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["bytes"].as_u64().unwrap())
+        .sum();
+    let measured = at(&a["measured"], "forward")["in_use"].as_u64().unwrap();
+    let error = predicted as f64 / measured as f64 - 1.0;
+    assert!(
+        error.abs() < 0.1,
+        "predicted {predicted}, measured {measured}"
+    );
+}
