@@ -40,11 +40,18 @@
 #            (profile-defaults-f32-N, profile-levers-f32-N; read with
 #            `python3 benches/profile_breakdown.py DIR defaults levers`). cuBLAS's own
 #            kernels are not in it (cubecl's profiler sees cubecl's kernels only).
-# All of it does not fit one call (up to 10 minutes): each new graph (up to 7 with the
-# default variants) compiles in warm, and paired has 12 rows. Run PARTS="test warm", then at once on
-# the machine it leaves warm (the kernel cache is in /tmp; each call's start_log appends to
-# the same folder) PARTS="paired", then PARTS="long profile"; the last results.tar.gz holds
-# all three.
+# WARM_JOBS (default 1): how many variants warm side by side. With more than 1 each variant
+# gets its own kernel cache folder ($KERNEL_CACHES/NAME; cublas16-ws shares cublas16's, whose
+# graph it is, and is not warmed itself), so that no two processes write one cache, and the
+# variant's later runs use that folder; the variants' precisions warm one after the other.
+# Their autotuning then runs beside the other variants' work on the GPU: a tuned choice may
+# differ from one made alone (each run's kernel_cache "tuned" counts say whether a timed run
+# tuned anything itself).
+# Sequentially (WARM_JOBS=1) it does not all fit one call (up to 10 minutes): each new graph
+# (up to 7 with the default variants) compiles in warm, and paired has 12 rows. Then run
+# PARTS="test warm", then at once on the machine it leaves warm (the kernel cache is in /tmp;
+# each call's start_log appends to the same folder) PARTS="paired", then PARTS="long
+# profile"; the last results.tar.gz holds all three.
 # An experiment, not what a new user meets: setup.sh sets CUBECL_AUTOTUNE_LEVEL=minimal and
 # one kernel cache for every run of the call (the first run of each graph compiles; first-
 # step times and the NVML peaks of those first runs are not comparable between rows: the
@@ -60,22 +67,33 @@ mkdir -p "$OUT"
 CONFIG=${CONFIG:-gpu}
 BUDGET=${BUDGET:-560}
 PARTS=${PARTS:-test warm paired long profile}
+TEST_PID=
 VARIANTS=${VARIANTS:-split linear2d cublas16 cublas16-ws levers}
 start_log "step-levers-$CONFIG"
 left() { echo $(( BUDGET - SECONDS )); }
 has() { case " $PARTS " in *" $1 "*) return 0;; esac; return 1; }
 # variant_env NAME: the variable settings of a variant, comma separated (paired.py's form).
 variant_env() {
+  local settings
   case $1 in
-    split) echo OOMLAB_COLUMN_SUMS=split;;
-    dense) echo OOMLAB_EMBEDDING_GRAD=dense;;
-    linear2d) echo OOMLAB_LINEAR=2d;;
-    levers) echo OOMLAB_COLUMN_SUMS=split,OOMLAB_EMBEDDING_GRAD=dense,OOMLAB_LINEAR=2d;;
-    cublas16) echo OOMLAB_CUBLAS=1;;
-    cublas16-ws) echo OOMLAB_CUBLAS=1,CUBLAS_WORKSPACE_CONFIG=:4096:1;;
-    defaults) echo "";;
+    split) settings=OOMLAB_COLUMN_SUMS=split;;
+    dense) settings=OOMLAB_EMBEDDING_GRAD=dense;;
+    linear2d) settings=OOMLAB_LINEAR=2d;;
+    levers) settings=OOMLAB_COLUMN_SUMS=split,OOMLAB_EMBEDDING_GRAD=dense,OOMLAB_LINEAR=2d;;
+    cublas16) settings=OOMLAB_CUBLAS=1;;
+    cublas16-ws) settings=OOMLAB_CUBLAS=1,CUBLAS_WORKSPACE_CONFIG=:4096:1;;
+    defaults) settings="";;
     *) echo "unknown variant $1" >&2; return 1;;
   esac
+  echo "$settings$(cache_setting "$1")"
+}
+# cache_setting NAME: with WARM_JOBS > 1, the variant's own kernel cache folder (appended to
+# its settings); the defaults keep the one setup.sh exported.
+WARM_JOBS=${WARM_JOBS:-1}
+KERNEL_CACHES=${KERNEL_CACHES:-/tmp/oomlab-kernel-caches}
+cache_setting() {
+  [ "$WARM_JOBS" -gt 1 ] && [ "$1" != defaults ] || return 0
+  echo ",OOMLAB_KERNEL_CACHE=$KERNEL_CACHES/${1%-ws}"
 }
 # precisions NAME: the precisions whose graph the variant changes (cuBLAS already runs f32's
 # products by default, so the cublas16 variants' f32 runs would be the defaults').
@@ -88,31 +106,63 @@ with_env() {
   env ${settings//,/ } "$@"
 }
 
+# gpu_tests: tests/gpu/linear.rs with the defaults, then with split (kernel cache: the test
+# binary's own, not oomlab's).
+gpu_tests() {
+  for v in defaults split; do
+    say "test: tests/gpu/linear.rs, $v"
+    env $(variant_env $v | sed 's/,*OOMLAB_KERNEL_CACHE=[^,]*//; s/,/ /g') timeout ${TEST_TIMEOUT:-150} \
+      /tmp/bin/gpu --ignored --nocapture linear:: > "$R/gpu-test-$v.txt" 2>&1
+    echo "test $v exit: $?" >> "$LOG"
+    tail -4 "$R/gpu-test-$v.txt" >> "$LOG"
+  done
+}
 if has test; then
   if [ -x /tmp/bin/gpu ]; then
-    for v in defaults split; do
-      say "test: tests/gpu/linear.rs, $v"
-      with_env $v timeout ${TEST_TIMEOUT:-150} /tmp/bin/gpu --ignored --nocapture linear:: > "$R/gpu-test-$v.txt" 2>&1
-      echo "exit: $?" >> "$LOG"
-      tail -4 "$R/gpu-test-$v.txt" >> "$LOG"
-    done
+    # With WARM_JOBS > 1 and warm in PARTS, the tests run beside the warm-up (they time
+    # nothing); the timed parts wait for them.
+    if [ "$WARM_JOBS" -gt 1 ] && has warm; then gpu_tests & TEST_PID=$!; else gpu_tests; fi
   else
     say "test: skipped (no .device-bin/gpu.xz)"
   fi
 fi
 
-if has warm; then
-  for p in f32 bf16; do for v in defaults $VARIANTS; do
-    case " $(precisions $v) " in *" $p "*) ;; *) continue;; esac
-    [ "$(left)" -gt 120 ] || break
-    say "warm: $v, $p, 2 steps"
+# warm_one V P: one 2-step process of variant V at precision P; its lines go to warm-V-P.log.
+warm_one() {
+  local v=$1 p=$2 w="$R/warm-$1-$2"
+  {
+    echo "### warm: $v, $p, 2 steps ($(date -u +%H:%M:%S))"
     with_env $v timeout $(( $(left) - 100 )) $BIN train --config "$CONFIG" --device cuda --precision $p \
-      --max-steps 2 --json --quiet --out "$R/warm-$v-$p" > "$R/warm-$v-$p.json" 2>> "$LOG"
-    echo "exit: $?" >> "$LOG"
+      --max-steps 2 --json --quiet --out "$w" > "$w.json" 2>> "$w.log.tmp"
+    echo "exit: $? ($(date -u +%H:%M:%S))"
     python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('time_to_first_step_s', d['time_to_first_step_s'], 'kernel_cache', d.get('kernel_cache'))" \
-      "$R/warm-$v-$p.json" >> "$LOG" 2>&1
-    rm -f "$R/warm-$v-$p/memory.csv"
-  done; done
+      "$w.json" 2>&1
+  } > "$w.log" 2>&1
+  cat "$w.log.tmp" >> "$w.log" 2>/dev/null; rm -f "$w.log.tmp" "$w/memory.csv"
+}
+if has warm; then
+  if [ "$WARM_JOBS" -gt 1 ]; then
+    say "warm: defaults and ${VARIANTS/cublas16-ws/}, $WARM_JOBS at a time, each with its own kernel cache"
+    for v in defaults $VARIANTS; do
+      [ "$v" = cublas16-ws ] && continue
+      while [ "$(jobs -rp | grep -vx "${TEST_PID:-none}" | wc -l)" -ge "$WARM_JOBS" ]; do sleep 1; done
+      ( for p in $(precisions $v); do [ "$(left)" -gt 120 ] && warm_one $v $p; done ) &
+      WARM_PIDS="${WARM_PIDS:-} $!"
+    done
+    wait $WARM_PIDS
+    cat "$R"/warm-*.log >> "$LOG"
+  else
+    for p in f32 bf16; do for v in defaults $VARIANTS; do
+      case " $(precisions $v) " in *" $p "*) ;; *) continue;; esac
+      [ "$(left)" -gt 120 ] || break
+      warm_one $v $p; cat "$R/warm-$v-$p.log" >> "$LOG"
+    done; done
+  fi
+fi
+
+if [ -n "$TEST_PID" ]; then
+  say "waiting for the GPU tests"
+  wait "$TEST_PID"
 fi
 
 if has paired; then
