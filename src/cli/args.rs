@@ -206,6 +206,10 @@ compare.json (schema in docs/compare-json.md), memory.svg (memory over time, eve
 strategy on one chart, a dot at each step boundary) and every run's own folder. A
 strategy that fails or runs out of memory becomes a row that says why.
 
+Exit codes: 0 every row ran (a row that ran out of memory is a result, not a failure),
+1 a row failed or could not start (the table and files are still written), 2 bad
+arguments, 130 interrupted by Ctrl-C (the rows not run say so).
+
 Examples:
   oomlab compare
   oomlab compare --strategies baseline,grad-accum --batch 64 --max-steps 30

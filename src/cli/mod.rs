@@ -226,6 +226,13 @@ fn compare(args: CompareArgs) -> Result<i32, Error> {
     });
     Ok(if stop.requested() {
         EXIT_INTERRUPTED
+    } else if cmp.failed_rows() > 0 {
+        eprintln!(
+            "oomlab compare: {} of {} rows failed (each failed row's status says why; the table and files are written)",
+            cmp.failed_rows(),
+            cmp.rows.len()
+        );
+        1
     } else {
         0
     })

@@ -49,6 +49,15 @@ impl Comparison {
             .and_then(|v| crate::units::parse_size(v).ok())
     }
 
+    /// Rows that failed or could not start (a row that ran out of memory is a result,
+    /// not a failure; a row not run because of Ctrl-C is neither).
+    pub fn failed_rows(&self) -> usize {
+        self.rows
+            .iter()
+            .filter(|r| matches!(r.status, crate::results::RowStatus::Failed(_)))
+            .count()
+    }
+
     fn gpu(&self) -> bool {
         self.memory_kind == Some(MemoryKind::Gpu)
     }

@@ -113,6 +113,31 @@ fn a_strategy_that_runs_out_of_memory_becomes_a_row_that_says_why() {
 }
 
 #[test]
+fn a_row_that_fails_makes_compare_exit_1_with_the_table_still_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = crate::util::oomlab()
+        .args(["compare", "--device", "cpu", "--max-steps", "2", "--json"])
+        .args(["--strategies", "baseline,grad-accum"])
+        // A corpus shorter than one sequence: every row's `train` refuses it.
+        .args(["--set", "data.corpus_chars=10", "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("2 of 2 rows failed"), "{stderr}");
+    let c: Value = serde_json::from_slice(&out.stdout).unwrap();
+    for r in c["rows"].as_array().unwrap() {
+        assert_eq!(r["status"]["kind"], "failed", "{r}");
+        assert!(
+            r["status"]["detail"].as_str().unwrap().contains("text"),
+            "{r}"
+        );
+    }
+    assert!(dir.path().join("compare.json").is_file());
+}
+
+#[test]
 fn an_unknown_strategy_exits_2_and_lists_the_known_ones() {
     crate::util::oomlab()
         .args(["compare", "--strategies", "baseline,magic"])
