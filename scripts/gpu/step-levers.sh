@@ -44,6 +44,9 @@
 # gets its own kernel cache folder ($KERNEL_CACHES/NAME; cublas16-ws shares cublas16's, whose
 # graph it is, and is not warmed itself), so that no two processes write one cache, and the
 # variant's later runs use that folder; the variants' precisions warm one after the other.
+# WARM_SPLIT=precision warms each variant's precisions side by side too (cubecl's cache
+# files are safe for several processes; oomlab's kernel pack, which a process installs into
+# an empty cache folder, exists only for the H200: use it on other cards).
 # Their autotuning then runs beside the other variants' work on the GPU: a tuned choice may
 # differ from one made alone (each run's kernel_cache "tuned" counts say whether a timed run
 # tuned anything itself).
@@ -146,8 +149,15 @@ if has warm; then
     for v in defaults $VARIANTS; do
       [ "$v" = cublas16-ws ] && continue
       while [ "$(jobs -rp | grep -vx "${TEST_PID:-none}" | wc -l)" -ge "$WARM_JOBS" ]; do sleep 1; done
-      ( for p in $(precisions $v); do [ "$(left)" -gt 120 ] && warm_one $v $p; done ) &
-      WARM_PIDS="${WARM_PIDS:-} $!"
+      if [ "${WARM_SPLIT:-variant}" = precision ]; then
+        for p in $(precisions $v); do
+          while [ "$(jobs -rp | grep -vx "${TEST_PID:-none}" | wc -l)" -ge "$WARM_JOBS" ]; do sleep 1; done
+          warm_one $v $p & WARM_PIDS="${WARM_PIDS:-} $!"
+        done
+      else
+        ( for p in $(precisions $v); do [ "$(left)" -gt 120 ] && warm_one $v $p; done ) &
+        WARM_PIDS="${WARM_PIDS:-} $!"
+      fi
     done
     wait $WARM_PIDS
     cat "$R"/warm-*.log >> "$LOG"
