@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use super::report::details;
-use crate::compare::{memory_svg, report_html, Series, Variant};
+use crate::compare::{memory_svg, report_html, Page, Series, Variant};
 use crate::config::ConfigFile;
 use crate::error::Error;
 use crate::results::{Comparison, Row, RowStatus, RunSummary};
@@ -280,7 +280,7 @@ pub fn finish(plan: &ComparePlan, runs: Vec<RowRun>) -> Result<Comparison, Error
     }
     write(
         "report.html",
-        report_html(&cmp, &series, &details(&plan.out, &cmp)),
+        report_html(Page::Compare, &cmp, &series, &details(&plan.out, &cmp)),
     )?;
     Ok(cmp)
 }

@@ -4,7 +4,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::compare::{report_html, RunDetail, Series};
+use crate::compare::{report_html, Page, RunDetail, Series};
 use crate::error::Error;
 use crate::results::{Comparison, Row, RowStatus, RunSummary};
 use crate::vocab::Variant;
@@ -66,7 +66,12 @@ pub fn report_from_dir(dir: &Path) -> Result<String, Error> {
         .iter()
         .filter_map(|r| Series::from_run_dir(r.strategy.name(), &dir.join(r.strategy.name())))
         .collect();
-    Ok(report_html(&cmp, &series, &details(dir, &cmp)))
+    Ok(report_html(
+        Page::Compare,
+        &cmp,
+        &series,
+        &details(dir, &cmp),
+    ))
 }
 
 fn unreachable_report(dir: &Path) -> Result<String, Error> {
@@ -93,8 +98,7 @@ pub fn rebuild_from_runs(dir: &Path) -> Result<Comparison, Error> {
         };
         let s: RunSummary = serde_json::from_str(&text)
             .map_err(|e| Error::Report(format!("{name}/summary.json: {e}")))?;
-        // A budget on the CPU is the only source of SIMULATED OOMs; its detector says so.
-        let this_simulated = s.oom_detector.contains("simulated");
+        let this_simulated = s.simulated_oom();
         simulated |= this_simulated;
         let mut row = Row::from_summary(*v, name, &s);
         let cfg = crate::config::load(
@@ -119,6 +123,11 @@ pub fn rebuild_from_runs(dir: &Path) -> Result<Comparison, Error> {
         )],
         simulated,
         rows,
+    );
+    eprintln!(
+        "oomlab report: {} has no compare.json (the compare was stopped before its table): rebuilt it and compare.md from the {} run folders; the budget, which a run's summary does not record, is not on the page",
+        dir.display(),
+        cmp.rows.len()
     );
     let json = serde_json::to_string_pretty(&cmp).map_err(|e| Error::Report(e.to_string()))?;
     for (file, text) in [
@@ -151,8 +160,7 @@ fn report_from_run_dir(dir: &Path) -> Result<String, Error> {
             (Variant::from_name(&name).unwrap_or(Variant::Baseline), name)
         }
     };
-    // A budget on the CPU is the only source of SIMULATED OOMs; its detector says so.
-    let simulated = s.oom_detector.contains("simulated");
+    let simulated = s.simulated_oom();
     let cmp = Comparison::new(
         s.device.label.clone(),
         vec![],
@@ -165,5 +173,5 @@ fn report_from_run_dir(dir: &Path) -> Result<String, Error> {
         summary: serde_json::from_str(&text).ok(),
         name,
     };
-    Ok(report_html(&cmp, &series, &[detail]))
+    Ok(report_html(Page::Run, &cmp, &series, &[detail]))
 }

@@ -285,23 +285,49 @@ document.body.setAttribute('data-series',String(document.querySelectorAll('svg .
 document.body.setAttribute('data-ready','1');
 })();";
 
+/// What a report page shows: a comparison's rows, or one `oomlab train` run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Page {
+    /// `oomlab compare`'s folder: one row per strategy, each in its own process.
+    Compare,
+    /// One run's folder (`oomlab report RUN_DIR`): a single row.
+    Run,
+}
+
 /// The whole page.
-pub fn report_html(cmp: &Comparison, series: &[Series], details: &[RunDetail]) -> String {
+pub fn report_html(
+    page: Page,
+    cmp: &Comparison,
+    series: &[Series],
+    details: &[RunDetail],
+) -> String {
     let gpu = cmp.memory_kind == Some(crate::vocab::MemoryKind::Gpu);
     let what = if gpu { "VRAM" } else { "HOST memory" };
     let y_label = super::plot::y_label(gpu, series);
     let mut s = String::from("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">");
-    let _ = write!(
-        s,
-        "<title>oomlab compare: {}</title><style>{STYLE}</style></head><body>",
-        esc(&cmp.device)
-    );
-    let _ = write!(
-        s,
-        "<h1>oomlab compare on {}</h1><p>Memory is {what}. Arguments shared by every row: <code>{}</code>. Each row ran in its own process.</p>",
-        esc(&cmp.device),
-        esc(&shown_args(&cmp.common_args))
-    );
+    let device = esc(&cmp.device);
+    match page {
+        Page::Compare => {
+            let _ = write!(
+                s,
+                "<title>oomlab compare: {device}</title><style>{STYLE}</style></head><body>\
+                 <h1>oomlab compare on {device}</h1><p>Memory is {what}. Arguments shared by every row: <code>{}</code>. Each row ran in its own process.</p>",
+                esc(&shown_args(&cmp.common_args))
+            );
+        }
+        Page::Run => {
+            let name = cmp
+                .rows
+                .first()
+                .map(|r| esc(&r.run_dir))
+                .unwrap_or_default();
+            let _ = write!(
+                s,
+                "<title>oomlab run: {name} on {device}</title><style>{STYLE}</style></head><body>\
+                 <h1>oomlab run: {name} on {device}</h1><p>Memory is {what}. One <code>oomlab train</code> run, read from its folder (its config.toml says how it was set up).</p>"
+            );
+        }
+    }
     if cmp.simulated {
         s.push_str("<p class=\"sim\">The out-of-memory failures on this page are SIMULATED: --memory-budget on the CPU makes crossing a host-heap budget count as an out-of-memory failure; nothing ran out of memory.</p>");
     }
@@ -310,7 +336,20 @@ pub fn report_html(cmp: &Comparison, series: &[Series], details: &[RunDetail]) -
     s.push_str("</div>");
     let _ = write!(
         s,
-        "<h2>{what} over time</h2><p>Each line is one row's process, step by step: each optimizer step is one unit wide however long it took (a first step on a GPU is mostly kernel compilation), and a tick marks its first sample. The dashed line is the budget. Untick a row to hide it.</p><div id=\"legend\">"
+        "<h2>{what} over time</h2><p>{} step by step: each optimizer step is one unit wide however long it took (a first step on a GPU is mostly kernel compilation), and a tick marks its first sample.{}{}</p><div id=\"legend\">",
+        match page {
+            Page::Compare => "Each line is one row's process,",
+            Page::Run => "The line is the run's process,",
+        },
+        if cmp.budget().is_some() {
+            " The dashed line is the budget."
+        } else {
+            ""
+        },
+        match page {
+            Page::Compare => " Untick a row to hide it.",
+            Page::Run => "",
+        }
     );
     for (i, ser) in series.iter().enumerate() {
         let name = esc(&ser.label);
@@ -369,7 +408,7 @@ mod tests {
                 heap: false,
             },
         ];
-        let html = report_html(&cmp, &series, &[]);
+        let html = report_html(Page::Compare, &cmp, &series, &[]);
         assert_eq!(html.matches("class=\"series\"").count(), 2);
         assert_eq!(html.matches("class=\"step-mark\"").count(), 3);
         assert!(html.contains("SIMULATED"));

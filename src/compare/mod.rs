@@ -9,7 +9,7 @@ mod table;
 
 pub use crate::results::{Comparison, Row, RowStatus, COMPARE_SCHEMA_VERSION};
 pub use crate::vocab::Variant;
-pub use html::{report_html, RunDetail};
+pub use html::{report_html, Page, RunDetail};
 pub use plot::{memory_svg, y_label, Series};
 
 /// Parses `--strategies`: `all` or a comma-separated list of [`Variant`] words.

@@ -288,6 +288,12 @@ pub struct RunSummary {
 }
 
 impl RunSummary {
+    /// The run's out-of-memory failures were SIMULATED: a budget on the CPU is their only
+    /// source, and the detector's description says so.
+    pub fn simulated_oom(&self) -> bool {
+        self.oom_detector.contains("simulated")
+    }
+
     /// The loss ended above where it started (or is no number): the updates broke the
     /// weights instead of training them. Pure f16 does this (AdamW's second moment
     /// underflows, `oomlab explain half`); a learning rate too high does too.

@@ -77,6 +77,12 @@ fn the_report_renders_in_a_browser_with_one_series_per_row_and_no_console_errors
         .output()
         .unwrap();
     assert_exit(&out, 0);
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(
+        page.contains("<title>oomlab compare: "),
+        "a comparison's page"
+    );
+    assert!(page.contains("The dashed line is the budget."));
     let Some((dom, console)) = open(&html) else {
         return;
     };
@@ -150,7 +156,14 @@ fn a_compare_stopped_before_its_table_is_rebuilt_from_its_run_folders() {
     for f in ["compare.json", "compare.md", "report.html"] {
         std::fs::remove_file(cmp.join(f)).unwrap();
     }
-    oomlab().arg("report").arg(&cmp).assert().success();
+    oomlab()
+        .arg("report")
+        .arg(&cmp)
+        .assert()
+        .success()
+        .stderr(predicates::str::contains(
+            "no compare.json (the compare was stopped before its table): rebuilt it and compare.md from the 2 run folders",
+        ));
     let rebuilt: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(cmp.join("compare.json")).unwrap()).unwrap();
     let rows = rebuilt["rows"].as_array().unwrap();
@@ -158,4 +171,38 @@ fn a_compare_stopped_before_its_table_is_rebuilt_from_its_run_folders() {
     assert_eq!(rows[1]["strategy"], "grad-accum");
     assert!(rows[1]["predicted_peak_bytes"].as_u64().is_some());
     assert!(cmp.join("report.html").exists() && cmp.join("compare.md").exists());
+}
+
+#[test]
+fn one_run_folder_gets_a_run_page_not_a_comparison_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    oomlab()
+        .env("CUDA_VISIBLE_DEVICES", "")
+        .args([
+            "train",
+            "--device",
+            "cpu",
+            "--max-steps",
+            "3",
+            "--quiet",
+            "--out",
+        ])
+        .arg(&run)
+        .assert()
+        .success();
+    let html = dir.path().join("run.html");
+    oomlab()
+        .arg("report")
+        .arg(&run)
+        .arg("--out")
+        .arg(&html)
+        .assert()
+        .success();
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("<title>oomlab run: baseline on "), "{page}");
+    assert!(page.contains("One <code>oomlab train</code> run"));
+    // No row shares arguments with another, and no budget was set: neither is claimed.
+    assert!(!page.contains("Arguments shared by every row"));
+    assert!(!page.contains("dashed line"));
 }
