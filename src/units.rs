@@ -43,11 +43,16 @@ impl fmt::Display for Bytes {
 
 /// Why a size like `8GiB` could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("'{input}' is not a size: write a number with an optional unit, e.g. 512MiB, 8GiB, 1.5GB or 4096 (bytes)")]
+#[error("'{input}' is not a size: {why}")]
 pub struct ParseSizeError {
     /// What the user wrote.
     pub input: String,
+    /// What is wrong with it.
+    pub why: &'static str,
 }
+
+const SIZE_FORM: &str =
+    "write a number with an optional unit, e.g. 512MiB, 8GiB, 1.5GB or 4096 (bytes)";
 
 /// Reads a size such as `512MiB`, `8GiB`, `1.5GB`, `300k` or `4096`.
 ///
@@ -56,6 +61,7 @@ pub struct ParseSizeError {
 pub fn parse_size(input: &str) -> Result<Bytes, ParseSizeError> {
     let err = || ParseSizeError {
         input: input.to_string(),
+        why: SIZE_FORM,
     };
     let s = input.trim();
     let split = s
@@ -78,7 +84,15 @@ pub fn parse_size(input: &str) -> Result<Bytes, ParseSizeError> {
     if !value.is_finite() || value < 0.0 {
         return Err(err());
     }
-    Ok(Bytes((value * mult).round() as u64))
+    let bytes = (value * mult).round();
+    // `as u64` would saturate: 1e30GiB would silently become 16 EiB.
+    if bytes >= u64::MAX as f64 {
+        return Err(ParseSizeError {
+            input: input.to_string(),
+            why: "more bytes than a 64-bit count holds (16 EiB); no memory is that large",
+        });
+    }
+    Ok(Bytes(bytes as u64))
 }
 
 /// Formats a duration for humans: `850 ms`, `12.3 s`, `4 min 05 s`.
@@ -97,6 +111,19 @@ pub fn fmt_duration(d: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_size_too_large_for_64_bits_is_refused_not_saturated() {
+        assert_eq!(parse_size("16TiB").unwrap(), Bytes(16 * GIB * KIB));
+        let e = parse_size("1e30GiB").err();
+        // '1e30GiB' has an 'e' in the number: refused as a form; a long number is refused
+        // for its size.
+        assert!(e.is_some());
+        let e = parse_size("99999999999999999999").unwrap_err();
+        assert!(e.to_string().contains("16 EiB"), "{e}");
+        let e = parse_size("20000000TiB").unwrap_err();
+        assert!(e.to_string().contains("16 EiB"), "{e}");
+    }
 
     #[test]
     fn bytes_print_in_the_largest_binary_unit_that_fits() {

@@ -138,15 +138,31 @@ pub fn parse_params(text: &str) -> Result<u64, String> {
     let v: f64 = number.parse().map_err(|_| {
         format!("'{text}' is not a parameter count (e.g. 124439808, 124M, 1.1B, 7e9)")
     })?;
-    if !v.is_finite() || v <= 0.0 {
-        return Err(format!("'{text}': the parameter count must be more than 0"));
+    let n = (v * scale).round();
+    if !n.is_finite() || n < 1.0 {
+        return Err(format!("'{text}': the parameter count must be at least 1"));
     }
-    Ok((v * scale).round() as u64)
+    // Its fixed state, 16 bytes a parameter, is counted in 64 bits (`as u64` would
+    // saturate silently).
+    if n * 16.0 >= u64::MAX as f64 {
+        return Err(format!(
+            "'{text}': 16 bytes per parameter would be more than 16 EiB; no model is that large"
+        ));
+    }
+    Ok(n as u64)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_parameter_count_out_of_range_is_refused_not_saturated() {
+        assert_eq!(parse_params("1.1B"), Ok(1_100_000_000));
+        assert!(parse_params("1e30").unwrap_err().contains("16 EiB"));
+        assert!(parse_params("0.3").unwrap_err().contains("at least 1"));
+        assert!(parse_params("0").is_err());
+    }
 
     #[test]
     fn sixteen_bytes_per_parameter_weighed_against_the_card() {
