@@ -85,7 +85,7 @@ pub fn parse_size(input: &str) -> Result<Bytes, ParseSizeError> {
         return Err(err());
     }
     let bytes = (value * mult).round();
-    // `as u64` would saturate: 1e30GiB would silently become 16 EiB.
+    // `as u64` would saturate: 20000000TiB would silently become 16 EiB.
     if bytes >= u64::MAX as f64 {
         return Err(ParseSizeError {
             input: input.to_string(),
