@@ -143,15 +143,19 @@ warm_one() {
   } > "$w.log" 2>&1
   cat "$w.log.tmp" >> "$w.log" 2>/dev/null; rm -f "$w.log.tmp" "$w/memory.csv"
 }
+# wait_for_slot: until fewer than WARM_JOBS warm-ups run (the GPU tests do not count).
+wait_for_slot() {
+  while [ "$(jobs -rp | grep -vx "${TEST_PID:-none}" | wc -l)" -ge "$WARM_JOBS" ]; do sleep 1; done
+}
 if has warm; then
   if [ "$WARM_JOBS" -gt 1 ]; then
     say "warm: defaults and ${VARIANTS/cublas16-ws/}, $WARM_JOBS at a time, each with its own kernel cache"
     for v in defaults $VARIANTS; do
       [ "$v" = cublas16-ws ] && continue
-      while [ "$(jobs -rp | grep -vx "${TEST_PID:-none}" | wc -l)" -ge "$WARM_JOBS" ]; do sleep 1; done
+      wait_for_slot
       if [ "${WARM_SPLIT:-variant}" = precision ]; then
         for p in $(precisions $v); do
-          while [ "$(jobs -rp | grep -vx "${TEST_PID:-none}" | wc -l)" -ge "$WARM_JOBS" ]; do sleep 1; done
+          wait_for_slot
           warm_one $v $p & WARM_PIDS="${WARM_PIDS:-} $!"
         done
       else

@@ -334,21 +334,20 @@ pub fn report_html(
     s.push_str("<h2>The table</h2><div class=\"wide\">");
     s.push_str(&comparison_table(cmp));
     s.push_str("</div>");
+    let (lines, untick) = match page {
+        Page::Compare => (
+            "Each line is one row's process,",
+            " Untick a row to hide it.",
+        ),
+        Page::Run => ("The line is the run's process,", ""),
+    };
     let _ = write!(
         s,
-        "<h2>{what} over time</h2><p>{} step by step: each optimizer step is one unit wide however long it took (a first step on a GPU is mostly kernel compilation), and a tick marks its first sample.{}{}</p><div id=\"legend\">",
-        match page {
-            Page::Compare => "Each line is one row's process,",
-            Page::Run => "The line is the run's process,",
-        },
+        "<h2>{what} over time</h2><p>{lines} step by step: each optimizer step is one unit wide however long it took (a first step on a GPU is mostly kernel compilation), and a tick marks its first sample.{}{untick}</p><div id=\"legend\">",
         if cmp.budget().is_some() {
             " The dashed line is the budget."
         } else {
             ""
-        },
-        match page {
-            Page::Compare => " Untick a row to hide it.",
-            Page::Run => "",
         }
     );
     for (i, ser) in series.iter().enumerate() {

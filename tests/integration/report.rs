@@ -177,20 +177,7 @@ fn a_compare_stopped_before_its_table_is_rebuilt_from_its_run_folders() {
 fn one_run_folder_gets_a_run_page_not_a_comparison_page() {
     let dir = tempfile::tempdir().unwrap();
     let run = dir.path().join("run");
-    oomlab()
-        .env("CUDA_VISIBLE_DEVICES", "")
-        .args([
-            "train",
-            "--device",
-            "cpu",
-            "--max-steps",
-            "3",
-            "--quiet",
-            "--out",
-        ])
-        .arg(&run)
-        .assert()
-        .success();
+    crate::util::train_json(&run, &["--max-steps", "3"]);
     let html = dir.path().join("run.html");
     oomlab()
         .arg("report")
