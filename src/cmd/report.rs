@@ -87,6 +87,7 @@ fn unreachable_report(dir: &Path) -> Result<String, Error> {
 pub fn rebuild_from_runs(dir: &Path) -> Result<Comparison, Error> {
     let mut rows = Vec::new();
     let mut device = None;
+    let mut budget = None;
     let mut simulated = false;
     for v in Variant::ALL {
         let name = v.name();
@@ -110,12 +111,13 @@ pub fn rebuild_from_runs(dir: &Path) -> Result<Comparison, Error> {
                 predicted(&row, &cfg, s.vocab, s.memory.device_total, this_simulated);
         }
         device = device.or(Some(s.device.label.clone()));
+        budget = budget.or(s.memory.budget);
         rows.push(row);
     }
     if rows.is_empty() {
         unreachable_report(dir)?;
     }
-    let cmp = Comparison::new(
+    let mut cmp = Comparison::new(
         device.unwrap_or_else(|| "unknown device".into()),
         vec![format!(
             "(rebuilt from the run folders in {})",
@@ -124,10 +126,16 @@ pub fn rebuild_from_runs(dir: &Path) -> Result<Comparison, Error> {
         simulated,
         rows,
     );
+    cmp.budget = budget;
     eprintln!(
-        "oomlab report: {} has no compare.json (the compare was stopped before its table): rebuilt it and compare.md from the {} run folders; the budget, which a run's summary does not record, is not on the page",
+        "oomlab report: {} has no compare.json (the compare was stopped before its table): rebuilt it and compare.md from the {} run folders{}",
         dir.display(),
-        cmp.rows.len()
+        cmp.rows.len(),
+        if budget.is_some() {
+            ""
+        } else {
+            "; no run's summary records a budget (none was set, or an older oomlab wrote them), so none is drawn"
+        }
     );
     let json = serde_json::to_string_pretty(&cmp).map_err(|e| Error::Report(e.to_string()))?;
     for (file, text) in [
@@ -161,12 +169,13 @@ fn report_from_run_dir(dir: &Path) -> Result<String, Error> {
         }
     };
     let simulated = s.simulated_oom();
-    let cmp = Comparison::new(
+    let mut cmp = Comparison::new(
         s.device.label.clone(),
         vec![],
         simulated,
         vec![Row::from_summary(v, &name, &s)],
     );
+    cmp.budget = s.memory.budget;
     let series: Vec<Series> = Series::from_run_dir(&name, dir).into_iter().collect();
     let detail = RunDetail {
         explain: explain_of(&name),

@@ -266,6 +266,7 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
     let corpus = Arc::new(Corpus::load(&plan.config.data, plan.config.model.seq_len)?);
     let mut kit = RunKit {
         sample_interval: plan.probe_interval,
+        budget: plan.vram_budget.or(plan.memory_budget),
         ..Default::default()
     };
     let held = match &selected[0] {

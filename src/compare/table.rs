@@ -29,6 +29,7 @@ impl Comparison {
             }
         }
         let memory_kind = rows.iter().find_map(|r| r.memory_kind);
+        let budget = budget_in(&common_args);
         Self {
             schema_version: COMPARE_SCHEMA_VERSION,
             oomlab_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -36,17 +37,15 @@ impl Comparison {
             simulated,
             device,
             common_args,
+            budget,
             rows,
         }
     }
 
-    /// The budget the rows shared (`--vram-budget` or `--memory-budget` in the arguments).
+    /// The budget the rows shared: the recorded one, else (a compare.json older than the
+    /// field) `--vram-budget` or `--memory-budget` in the arguments.
     pub fn budget(&self) -> Option<Bytes> {
-        let args = &self.common_args;
-        args.iter()
-            .position(|a| a == "--vram-budget" || a == "--memory-budget")
-            .and_then(|i| args.get(i + 1))
-            .and_then(|v| crate::units::parse_size(v).ok())
+        self.budget.or_else(|| budget_in(&self.common_args))
     }
 
     /// Rows that failed or could not start (a row that ran out of memory is a result,
@@ -435,6 +434,14 @@ impl Comparison {
         let bytes = w.into_inner().map_err(|e| e.into_error())?;
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
+}
+
+/// `--vram-budget SIZE` or `--memory-budget SIZE` among `train` arguments.
+fn budget_in(args: &[String]) -> Option<Bytes> {
+    args.iter()
+        .position(|a| a == "--vram-budget" || a == "--memory-budget")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| crate::units::parse_size(v).ok())
 }
 
 fn ratio(a: Option<f64>, b: Option<f64>) -> Option<f64> {

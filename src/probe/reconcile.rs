@@ -98,6 +98,10 @@ pub struct MemoryReport {
     pub host_heap_peak: Option<Bytes>,
     /// VRAM held outside burn to emulate a smaller card (`--vram-budget`).
     pub ballast: Option<Bytes>,
+    /// The budget the run trained under: `--vram-budget` (a GPU) or `--memory-budget`
+    /// (the CPU, SIMULATED OOMs). Absent without one, and in summaries older than it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<Bytes>,
     /// How the end-of-run figures add up.
     pub reconciliation: Vec<ReconLine>,
     /// Samples taken by the background sampler.

@@ -27,6 +27,11 @@ pub struct Comparison {
     /// The `train` flags every run shared beyond its config file (device, budgets); each
     /// run's config is `<strategy>.toml` beside compare.json.
     pub common_args: Vec<String>,
+    /// The budget the rows shared (`--vram-budget` or `--memory-budget`), from the
+    /// arguments, or, for a table rebuilt from run folders, from the runs' summaries.
+    /// Files older than this field have it only in `common_args`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<crate::units::Bytes>,
     /// One row per strategy, in the order asked for.
     pub rows: Vec<Row>,
 }

@@ -52,6 +52,9 @@ pub struct RunKit {
     pub notes: Vec<String>,
     /// VRAM held outside burn to emulate a smaller card.
     pub ballast: Option<Bytes>,
+    /// The budget the run trains under (`--vram-budget` or `--memory-budget`), recorded
+    /// in the summary so that a report drawn from the run folder alone can draw it.
+    pub budget: Option<Bytes>,
     /// Samples of a dry step before the first real one (CUDA: see [`Trainer::warm_up`]).
     pub warm_up_rows: Option<usize>,
     /// burn's GPU pool, for `--memory-mode prealloc`.
@@ -87,6 +90,7 @@ impl Default for RunKit {
             memory_kind: MemoryKind::Host,
             notes: Vec::new(),
             ballast: None,
+            budget: None,
             warm_up_rows: None,
             pool: None,
             supports_half: None,
@@ -350,6 +354,7 @@ pub fn train<B: super::TrainBackend>(
         device_total: end.device_total,
         host_heap_peak: host::counting().then(host::heap_peak),
         ballast: kit.ballast,
+        budget: kit.budget,
         reconciliation: reconcile(kit.memory_kind, end, allocator_end, kit.ballast),
         ..Default::default()
     }
@@ -715,6 +720,7 @@ impl EarlyStop {
             device_total: end.device_total,
             host_heap_peak: host::counting().then(host::heap_peak),
             ballast: self.kit.ballast,
+            budget: self.kit.budget,
             ..Default::default()
         };
         if m.memory.kind == MemoryKind::Host {

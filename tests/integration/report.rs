@@ -144,6 +144,8 @@ fn a_compare_stopped_before_its_table_is_rebuilt_from_its_run_folders() {
             "cpu",
             "--strategies",
             "baseline,grad-accum",
+            "--memory-budget",
+            "512MiB",
             "--max-steps",
             "3",
             "--quiet",
@@ -171,6 +173,23 @@ fn a_compare_stopped_before_its_table_is_rebuilt_from_its_run_folders() {
     assert_eq!(rows[1]["strategy"], "grad-accum");
     assert!(rows[1]["predicted_peak_bytes"].as_u64().is_some());
     assert!(cmp.join("report.html").exists() && cmp.join("compare.md").exists());
+    // The budget comes back from the runs' summaries, not from arguments the rebuilt
+    // table no longer has, and is drawn.
+    assert_eq!(rebuilt["budget"].as_u64(), Some(512 << 20));
+    let page = std::fs::read_to_string(cmp.join("report.html")).unwrap();
+    assert!(page.contains("The dashed line is the budget."));
+    // One row's folder alone draws it too.
+    let html = dir.path().join("row.html");
+    oomlab()
+        .arg("report")
+        .arg(cmp.join("baseline"))
+        .arg("--out")
+        .arg(&html)
+        .assert()
+        .success();
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("<title>oomlab run: baseline on "));
+    assert!(page.contains("The dashed line is the budget."));
 }
 
 #[test]
