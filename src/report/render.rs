@@ -153,7 +153,17 @@ pub fn render_summary(s: &RunSummary) -> String {
                 None => opt(s.time_to_first_step_s, secs),
             },
         ),
-        ("steady step", opt(s.steady_step_s, secs)),
+        (
+            "steady step",
+            match s.steady_step_s {
+                // The first step is left out: it compiles, tunes and allocates.
+                Some(t) => match s.steps_completed.saturating_sub(1) {
+                    1 => format!("{} (the one step after the first)", secs(t)),
+                    n => format!("{} (median of the {n} steps after the first)", secs(t)),
+                },
+                None => "n/a (no step after the first, which is left out)".to_string(),
+            },
+        ),
         ("samples/s", opt(s.samples_per_s, |x| format!("{x:.1}"))),
         ("wall time", secs(s.wall_s)),
         (

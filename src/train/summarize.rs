@@ -136,7 +136,8 @@ pub fn final_loss(records: &[StepRecord]) -> Option<f32> {
     })
 }
 
-/// Median duration of the steps after the first.
+/// Median duration of the steps after the first (of an even count, the mean of the two
+/// middle ones: of two steps, their mean rather than the slower).
 pub fn steady_step_s(records: &[StepRecord]) -> Option<f64> {
     let mut steady: Vec<f64> = records
         .iter()
@@ -144,7 +145,12 @@ pub fn steady_step_s(records: &[StepRecord]) -> Option<f64> {
         .map(|r| r.duration.as_secs_f64())
         .collect();
     steady.sort_by(f64::total_cmp);
-    (!steady.is_empty()).then(|| steady[steady.len() / 2])
+    let n = steady.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(steady[n / 2]),
+        _ => Some((steady[n / 2 - 1] + steady[n / 2]) / 2.0),
+    }
 }
 
 /// Bytes each parameter costs: weights, their gradients (same dtype), optimizer moments
@@ -337,7 +343,7 @@ mod tests {
             })
             .collect();
         let outcome = Outcome {
-            records,
+            records: records.clone(),
             attempts: vec![],
             stop: StopReason::Completed,
             gave_up: None,
@@ -355,6 +361,9 @@ mod tests {
         assert_eq!(s.first_loss, Some(20.0));
         // Steps 1..19 took 11..29 ms: the median is 20 ms; the slow first step is left out.
         assert_eq!(s.steady_step_s, Some(0.020));
+        // Of an even count, the mean of the middle two: 11..28 ms gives 19.5 ms.
+        let even = steady_step_s(&records[..19]).unwrap();
+        assert!((even - 0.0195).abs() < 1e-12, "{even}");
         assert_eq!(s.samples_per_s, Some(8.0 / 0.020));
         // The plan is the last step's split, not the first attempt's.
         assert_eq!(s.plan, half);
