@@ -18,6 +18,12 @@
 #   cublas16-ws: cublas16 with CUBLAS_WORKSPACE_CONFIG=:4096:1 (cuBLAS's own variable: one
 #           4 MiB workspace instead of its default pool, 32 MiB on Hopper as NVIDIA
 #           recommends): whether the 66 MiB is the workspace, and what a smaller one costs.
+#           (docs/results/2026-12-05-h200-step-levers: it was; oomlab now gives each handle a
+#           4 MiB workspace of its own by default, OOMLAB_CUBLAS_WORKSPACE)
+#   cublas16-own: cublas16 on cuBLAS's own workspace (OOMLAB_CUBLAS_WORKSPACE=cublas): the
+#           cublas16 of before the 4 MiB default.
+#   ws-cublas: f32 (whose products run on cuBLAS by default) on cuBLAS's own workspace:
+#           the f32 defaults of before the 4 MiB default.
 # Parts (PARTS, default "test warm paired long profile"):
 #   test:    (needs .device-bin/gpu.xz, the test binary of `cargo test --release --features
 #            gpu-tests --test gpu --no-run`) tests/gpu/linear.rs with the defaults (the cuBLAS
@@ -85,6 +91,8 @@ variant_env() {
     levers) settings=OOMLAB_COLUMN_SUMS=split,OOMLAB_EMBEDDING_GRAD=dense,OOMLAB_LINEAR=2d;;
     cublas16) settings=OOMLAB_CUBLAS=1;;
     cublas16-ws) settings=OOMLAB_CUBLAS=1,CUBLAS_WORKSPACE_CONFIG=:4096:1;;
+    cublas16-own) settings=OOMLAB_CUBLAS=1,OOMLAB_CUBLAS_WORKSPACE=cublas;;
+    ws-cublas) settings=OOMLAB_CUBLAS_WORKSPACE=cublas;;
     defaults) settings="";;
     *) echo "unknown variant $1" >&2; return 1;;
   esac
@@ -96,12 +104,14 @@ WARM_JOBS=${WARM_JOBS:-1}
 KERNEL_CACHES=${KERNEL_CACHES:-/tmp/oomlab-kernel-caches}
 cache_setting() {
   [ "$WARM_JOBS" -gt 1 ] && [ "$1" != defaults ] || return 0
-  echo ",OOMLAB_KERNEL_CACHE=$KERNEL_CACHES/${1%-ws}"
+  local graph=${1%-ws}; graph=${graph%-own}
+  [ "$graph" = ws-cublas ] && return 0
+  echo ",OOMLAB_KERNEL_CACHE=$KERNEL_CACHES/$graph"
 }
 # precisions NAME: the precisions whose graph the variant changes (cuBLAS already runs f32's
 # products by default, so the cublas16 variants' f32 runs would be the defaults').
 precisions() {
-  case $1 in cublas16*) echo bf16;; *) echo f32 bf16;; esac
+  case $1 in cublas16*) echo bf16;; ws-cublas) echo f32;; *) echo f32 bf16;; esac
 }
 # with_env NAME CMD...: CMD with the variant's variables set.
 with_env() {

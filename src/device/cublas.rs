@@ -24,8 +24,8 @@
 //! step took 74.1 ms against cubecl's 87.5 and the blocking round trip's 84.0
 //! (docs/results/2026-12-04-h200-cublas-queued).
 //!
-//! The output is allocated by cubecl (its pool, its out-of-memory path); cuBLAS keeps a
-//! small workspace of its own per handle, outside the pool. f32 runs as TF32 (as PyTorch's
+//! The output is allocated by cubecl (its pool, its out-of-memory path); each handle
+//! gets a workspace of oomlab's ([`Workspace`], 4 MiB by default), outside the pool. f32 runs as TF32 (as PyTorch's
 //! `allow_tf32`), bf16 and f16 with f32 accumulation. libcublas is loaded at run time
 //! (cudarc's dynamic loading, from the library path: the CUDA toolkit's `lib64`, which
 //! oomlab adds for NVRTC); where it does not load, or the dtype has no cuBLAS type, burn's
@@ -51,6 +51,7 @@ use super::fence::Fence;
 use crate::model::{
     burn_product, custom_products_setting, Form, ProductBackend, CUSTOM_PRODUCTS_ENV,
 };
+use crate::units::Bytes;
 
 /// The variable choosing how cuBLAS's stream is ordered with cubecl's ([`Order`]).
 pub const ORDER_ENV: &str = "OOMLAB_CUBLAS_ORDER";
@@ -141,6 +142,69 @@ impl Thread {
     }
 }
 
+/// The variable sizing the workspace oomlab gives each cuBLAS handle ([`Workspace`]).
+pub const WORKSPACE_ENV: &str = "OOMLAB_CUBLAS_WORKSPACE";
+
+/// The workspace when `OOMLAB_CUBLAS_WORKSPACE` is unset: 4 MiB. On the H200
+/// (docs/results/2026-12-05-h200-step-levers) cuBLAS's own workspace made the gpu config's
+/// AMP bf16 NVML peak 66 MiB higher than cubecl's products, and one of 4 MiB
+/// (`CUBLAS_WORKSPACE_CONFIG=:4096:1`) 6 MiB higher, with the step no slower (59.7 ms
+/// against 60.4).
+pub const WORKSPACE_DEFAULT: Bytes = Bytes(4 << 20);
+
+/// Where a cuBLAS handle's scratch memory comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Workspace {
+    /// A buffer of this size that oomlab allocates once per handle, outside burn's pool,
+    /// and hands to `cublasSetWorkspace` (0: none, cuBLAS picks algorithms that need none).
+    Own(Bytes),
+    /// cuBLAS's own pool (`OOMLAB_CUBLAS_WORKSPACE=cublas`), sized by cuBLAS or by its
+    /// `CUBLAS_WORKSPACE_CONFIG`: the default before 2026-12-05.
+    Library,
+}
+
+impl Workspace {
+    /// `OOMLAB_CUBLAS_WORKSPACE`: a size (`4MiB`, `0`), `cublas`, or unset
+    /// ([`WORKSPACE_DEFAULT`]); with what was ignored, when the value was neither.
+    pub fn from_env() -> (Workspace, Option<&'static str>) {
+        static WORKSPACE: OnceLock<(Workspace, Option<String>)> = OnceLock::new();
+        let (w, ignored) = WORKSPACE
+            .get_or_init(|| Workspace::parse(std::env::var(WORKSPACE_ENV).ok().as_deref()));
+        (*w, ignored.as_deref())
+    }
+
+    fn parse(value: Option<&str>) -> (Workspace, Option<String>) {
+        match value.map(str::trim) {
+            None | Some("") => (Workspace::Own(WORKSPACE_DEFAULT), None),
+            Some("cublas") => (Workspace::Library, None),
+            Some(v) => match crate::units::parse_size(v) {
+                Ok(b) => (Workspace::Own(b), None),
+                Err(_) => (Workspace::Own(WORKSPACE_DEFAULT), Some(v.to_string())),
+            },
+        }
+    }
+
+    fn describe(self, ignored: Option<&str>) -> String {
+        let what = match self {
+            Workspace::Own(b) if b.0 == 0 => {
+                format!("no cuBLAS workspace ({WORKSPACE_ENV}=0)")
+            }
+            Workspace::Own(b) => format!(
+                "a {b} cuBLAS workspace outside burn's pool ({WORKSPACE_ENV}: a size, or cublas for cuBLAS's own)"
+            ),
+            Workspace::Library => {
+                format!("cuBLAS's own workspace ({WORKSPACE_ENV}=cublas)")
+            }
+        };
+        match ignored {
+            Some(v) => format!(
+                "{what}; {WORKSPACE_ENV}={v:?} is not a size or `cublas`, so it was ignored"
+            ),
+            None => what,
+        }
+    }
+}
+
 /// burn's CUDA backend without fusion (what [`burn::backend::Cuda`] wraps).
 pub type CubeCuda = CubeBackend<CudaRuntime, f32, i32, u8>;
 
@@ -163,8 +227,10 @@ fn library_loads() -> bool {
 /// loss after 100 steps moved by 3.6e-3 relative and its NVML peak rose by 66 MiB (issue
 /// 29 allows neither), so bf16 and f16 stay on cubecl unless `OOMLAB_CUBLAS=1`. That
 /// loss is nearer f32's than cubecl's bf16 loss is (docs/results/2026-12-05-loss-agreement.md:
-/// the bound measures the rounding path in bf16); the peak is what scripts/gpu/step-levers.sh's
-/// `cublas16-ws` variant measures next.
+/// the bound measures the rounding path in bf16). The 66 MiB was cuBLAS's workspace
+/// (docs/results/2026-12-05-h200-step-levers: with one of 4 MiB, +6 MiB, and the loss
+/// 4.9e-4 from the defaults'), hence [`WORKSPACE_DEFAULT`]; bf16 moves here once that is
+/// measured in oomlab's own handle.
 pub fn by_default(dtype: DType) -> bool {
     dtype == DType::F32
 }
@@ -212,7 +278,10 @@ pub fn engine() -> String {
                 ),
             },
             Order::from_env().describe()
-        ) + match Thread::from_env() {
+        ) + &format!("; {}", {
+            let (w, ignored) = Workspace::from_env();
+            w.describe(ignored)
+        }) + match Thread::from_env() {
             Thread::Queued => ", queued on cubecl's device thread)",
             Thread::Device => {
                 ", called from cubecl's device thread, the caller waiting: OOMLAB_CUBLAS_THREAD=device)"
@@ -745,6 +814,21 @@ impl Handle {
                 .map_err(|e| e.to_string())?;
             let handle = blas::create_handle().map_err(|e| e.to_string())?;
             blas::set_stream(handle, stream as sys::cudaStream_t).map_err(|e| e.to_string())?;
+            if let (Workspace::Own(b), _) = Workspace::from_env() {
+                let bytes = b.0 as usize;
+                // Allocated once per handle and never freed, as the handle is never
+                // destroyed.
+                let ptr = if bytes == 0 {
+                    std::ptr::null_mut()
+                } else {
+                    drv::malloc_sync(bytes)
+                        .map_err(|e| format!("cannot allocate the {b} cuBLAS workspace: {e}"))?
+                        as *mut c_void
+                };
+                sys::cublasSetWorkspace_v2(handle, ptr, bytes)
+                    .result()
+                    .map_err(|e| format!("cublasSetWorkspace: {e:?}"))?;
+            }
             Ok(Handle {
                 ctx,
                 handle,
@@ -839,6 +923,23 @@ impl ProductBackend for CubeCuda {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_workspace_variable_takes_a_size_or_cublas_and_says_what_it_ignored() {
+        let four = (Workspace::Own(WORKSPACE_DEFAULT), None);
+        assert_eq!(Workspace::parse(None), four);
+        assert_eq!(Workspace::parse(Some("4MiB")), four);
+        assert_eq!(
+            Workspace::parse(Some("0")),
+            (Workspace::Own(Bytes(0)), None)
+        );
+        assert_eq!(Workspace::parse(Some("cublas")), (Workspace::Library, None));
+        let (w, ignored) = Workspace::parse(Some("lots"));
+        assert_eq!(w, Workspace::Own(WORKSPACE_DEFAULT));
+        assert!(w
+            .describe(ignored.as_deref())
+            .contains("\"lots\" is not a size"));
+    }
 
     #[test]
     fn only_f32_products_go_to_cublas_by_default() {
