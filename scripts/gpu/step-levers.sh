@@ -18,12 +18,12 @@
 #   cublas16-ws: cublas16 with CUBLAS_WORKSPACE_CONFIG=:4096:1 (cuBLAS's own variable: one
 #           4 MiB workspace instead of its default pool, 32 MiB on Hopper as NVIDIA
 #           recommends): whether the 66 MiB is the workspace, and what a smaller one costs.
-#           (docs/results/2026-12-05-h200-step-levers: it was; oomlab now gives each handle a
-#           4 MiB workspace of its own by default, OOMLAB_CUBLAS_WORKSPACE)
-#   cublas16-own: cublas16 on cuBLAS's own workspace (OOMLAB_CUBLAS_WORKSPACE=cublas): the
-#           cublas16 of before the 4 MiB default.
-#   ws-cublas: f32 (whose products run on cuBLAS by default) on cuBLAS's own workspace:
-#           the f32 defaults of before the 4 MiB default.
+#           (docs/results/2026-12-05-h200-step-levers: it was.)
+#   cublas16-ws4: cublas16 with a 4 MiB workspace of oomlab's (OOMLAB_CUBLAS_WORKSPACE=4MiB,
+#           cublasSetWorkspace on oomlab's handle): what cublas16-ws measured, done by
+#           oomlab itself; the candidate for bf16's products on cuBLAS by default.
+#   ws4:    f32 (on cuBLAS by default) with that workspace: on an H100 it stepped 1.1 ms
+#           slower and peaked 2 MiB higher (docs/results/2026-12-05-h100-cublas-workspace-f32).
 # Parts (PARTS, default "test warm paired long profile"):
 #   test:    (needs .device-bin/gpu.xz, the test binary of `cargo test --release --features
 #            gpu-tests --test gpu --no-run`) tests/gpu/linear.rs with the defaults (the cuBLAS
@@ -56,6 +56,9 @@
 # Their autotuning then runs beside the other variants' work on the GPU: a tuned choice may
 # differ from one made alone (each run's kernel_cache "tuned" counts say whether a timed run
 # tuned anything itself).
+# docs/results/2026-12-05-h200-step-levers: WARM_JOBS=6 with the default variants warmed for
+# 336 s (the bf16 graphs of linear2d and levers compile ~150 kernels each) and left paired no
+# time: give paired its own call, or keep VARIANTS to graphs the pack has (cublas16*, ws4).
 # Sequentially (WARM_JOBS=1) it does not all fit one call (up to 10 minutes): each new graph
 # (up to 7 with the default variants) compiles in warm, and paired has 12 rows. Then run
 # PARTS="test warm", then at once on the machine it leaves warm (the kernel cache is in /tmp;
@@ -91,8 +94,8 @@ variant_env() {
     levers) settings=OOMLAB_COLUMN_SUMS=split,OOMLAB_EMBEDDING_GRAD=dense,OOMLAB_LINEAR=2d;;
     cublas16) settings=OOMLAB_CUBLAS=1;;
     cublas16-ws) settings=OOMLAB_CUBLAS=1,CUBLAS_WORKSPACE_CONFIG=:4096:1;;
-    cublas16-own) settings=OOMLAB_CUBLAS=1,OOMLAB_CUBLAS_WORKSPACE=cublas;;
-    ws-cublas) settings=OOMLAB_CUBLAS_WORKSPACE=cublas;;
+    cublas16-ws4) settings=OOMLAB_CUBLAS=1,OOMLAB_CUBLAS_WORKSPACE=4MiB;;
+    ws4) settings=OOMLAB_CUBLAS_WORKSPACE=4MiB;;
     defaults) settings="";;
     *) echo "unknown variant $1" >&2; return 1;;
   esac
@@ -104,14 +107,14 @@ WARM_JOBS=${WARM_JOBS:-1}
 KERNEL_CACHES=${KERNEL_CACHES:-/tmp/oomlab-kernel-caches}
 cache_setting() {
   [ "$WARM_JOBS" -gt 1 ] && [ "$1" != defaults ] || return 0
-  local graph=${1%-ws}; graph=${graph%-own}
-  [ "$graph" = ws-cublas ] && return 0
+  local graph=${1%-ws}; graph=${graph%-ws4}
+  [ "$graph" = ws4 ] && return 0
   echo ",OOMLAB_KERNEL_CACHE=$KERNEL_CACHES/$graph"
 }
 # precisions NAME: the precisions whose graph the variant changes (cuBLAS already runs f32's
 # products by default, so the cublas16 variants' f32 runs would be the defaults').
 precisions() {
-  case $1 in cublas16*) echo bf16;; ws-cublas) echo f32;; *) echo f32 bf16;; esac
+  case $1 in cublas16*) echo bf16;; ws4) echo f32;; *) echo f32 bf16;; esac
 }
 # with_env NAME CMD...: CMD with the variant's variables set.
 with_env() {

@@ -24,8 +24,9 @@
 //! step took 74.1 ms against cubecl's 87.5 and the blocking round trip's 84.0
 //! (docs/results/2026-12-04-h200-cublas-queued).
 //!
-//! The output is allocated by cubecl (its pool, its out-of-memory path); each handle
-//! gets a workspace of oomlab's ([`Workspace`], 4 MiB by default), outside the pool. f32 runs as TF32 (as PyTorch's
+//! The output is allocated by cubecl (its pool, its out-of-memory path); cuBLAS keeps a
+//! workspace of its own per handle, outside the pool, or uses one of oomlab's
+//! ([`Workspace`], `OOMLAB_CUBLAS_WORKSPACE`). f32 runs as TF32 (as PyTorch's
 //! `allow_tf32`), bf16 and f16 with f32 accumulation. libcublas is loaded at run time
 //! (cudarc's dynamic loading, from the library path: the CUDA toolkit's `lib64`, which
 //! oomlab adds for NVRTC); where it does not load, or the dtype has no cuBLAS type, burn's
@@ -142,15 +143,17 @@ impl Thread {
     }
 }
 
-/// The variable sizing the workspace oomlab gives each cuBLAS handle ([`Workspace`]).
+/// The variable that gives each cuBLAS handle a workspace of oomlab's ([`Workspace`]).
 pub const WORKSPACE_ENV: &str = "OOMLAB_CUBLAS_WORKSPACE";
 
-/// The workspace when `OOMLAB_CUBLAS_WORKSPACE` is unset: 4 MiB. On the H200
+/// The size `OOMLAB_CUBLAS_WORKSPACE` suggests for bf16 on cuBLAS: 4 MiB. On the H200
 /// (docs/results/2026-12-05-h200-step-levers) cuBLAS's own workspace made the gpu config's
 /// AMP bf16 NVML peak 66 MiB higher than cubecl's products, and one of 4 MiB
 /// (`CUBLAS_WORKSPACE_CONFIG=:4096:1`) 6 MiB higher, with the step no slower (59.7 ms
-/// against 60.4).
-pub const WORKSPACE_DEFAULT: Bytes = Bytes(4 << 20);
+/// against 60.4). Not the default: for f32 (on an H100,
+/// docs/results/2026-12-05-h100-cublas-workspace-f32) oomlab's 4 MiB peaked 2 MiB higher
+/// than cuBLAS's own and stepped 1.1 ms slower.
+pub const WORKSPACE_SUGGESTED: Bytes = Bytes(4 << 20);
 
 /// Where a cuBLAS handle's scratch memory comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -158,14 +161,14 @@ pub enum Workspace {
     /// A buffer of this size that oomlab allocates once per handle, outside burn's pool,
     /// and hands to `cublasSetWorkspace` (0: none, cuBLAS picks algorithms that need none).
     Own(Bytes),
-    /// cuBLAS's own pool (`OOMLAB_CUBLAS_WORKSPACE=cublas`), sized by cuBLAS or by its
-    /// `CUBLAS_WORKSPACE_CONFIG`: the default before 2026-12-05.
+    /// cuBLAS's own pool, sized by cuBLAS or by its `CUBLAS_WORKSPACE_CONFIG` (the
+    /// default).
     Library,
 }
 
 impl Workspace {
-    /// `OOMLAB_CUBLAS_WORKSPACE`: a size (`4MiB`, `0`), `cublas`, or unset
-    /// ([`WORKSPACE_DEFAULT`]); with what was ignored, when the value was neither.
+    /// `OOMLAB_CUBLAS_WORKSPACE`: a size (`4MiB`, `0`) for one of oomlab's, or `cublas` or
+    /// unset for cuBLAS's own; with what was ignored, when the value was neither.
     pub fn from_env() -> (Workspace, Option<&'static str>) {
         static WORKSPACE: OnceLock<(Workspace, Option<String>)> = OnceLock::new();
         let (w, ignored) = WORKSPACE
@@ -175,11 +178,10 @@ impl Workspace {
 
     fn parse(value: Option<&str>) -> (Workspace, Option<String>) {
         match value.map(str::trim) {
-            None | Some("") => (Workspace::Own(WORKSPACE_DEFAULT), None),
-            Some("cublas") => (Workspace::Library, None),
+            None | Some("") | Some("cublas") => (Workspace::Library, None),
             Some(v) => match crate::units::parse_size(v) {
                 Ok(b) => (Workspace::Own(b), None),
-                Err(_) => (Workspace::Own(WORKSPACE_DEFAULT), Some(v.to_string())),
+                Err(_) => (Workspace::Library, Some(v.to_string())),
             },
         }
     }
@@ -189,12 +191,12 @@ impl Workspace {
             Workspace::Own(b) if b.0 == 0 => {
                 format!("no cuBLAS workspace ({WORKSPACE_ENV}=0)")
             }
-            Workspace::Own(b) => format!(
-                "a {b} cuBLAS workspace outside burn's pool ({WORKSPACE_ENV}: a size, or cublas for cuBLAS's own)"
-            ),
-            Workspace::Library => {
-                format!("cuBLAS's own workspace ({WORKSPACE_ENV}=cublas)")
+            Workspace::Own(b) => {
+                format!("a {b} cuBLAS workspace of oomlab's, outside burn's pool ({WORKSPACE_ENV})")
             }
+            Workspace::Library => format!(
+                "cuBLAS's own workspace ({WORKSPACE_ENV}=4MiB gives it one of oomlab's instead)"
+            ),
         };
         match ignored {
             Some(v) => format!(
@@ -229,8 +231,8 @@ fn library_loads() -> bool {
 /// loss is nearer f32's than cubecl's bf16 loss is (docs/results/2026-12-05-loss-agreement.md:
 /// the bound measures the rounding path in bf16). The 66 MiB was cuBLAS's workspace
 /// (docs/results/2026-12-05-h200-step-levers: with one of 4 MiB, +6 MiB, and the loss
-/// 4.9e-4 from the defaults'), hence [`WORKSPACE_DEFAULT`]; bf16 moves here once that is
-/// measured in oomlab's own handle.
+/// 4.9e-4 from the defaults'), hence `OOMLAB_CUBLAS_WORKSPACE` ([`WORKSPACE_SUGGESTED`]);
+/// bf16 moves here once that is measured in oomlab's own handle on the H200.
 pub fn by_default(dtype: DType) -> bool {
     dtype == DType::F32
 }
@@ -926,16 +928,19 @@ mod tests {
 
     #[test]
     fn the_workspace_variable_takes_a_size_or_cublas_and_says_what_it_ignored() {
-        let four = (Workspace::Own(WORKSPACE_DEFAULT), None);
-        assert_eq!(Workspace::parse(None), four);
-        assert_eq!(Workspace::parse(Some("4MiB")), four);
+        let library = (Workspace::Library, None);
+        assert_eq!(Workspace::parse(None), library);
+        assert_eq!(Workspace::parse(Some("cublas")), library);
+        assert_eq!(
+            Workspace::parse(Some("4MiB")),
+            (Workspace::Own(WORKSPACE_SUGGESTED), None)
+        );
         assert_eq!(
             Workspace::parse(Some("0")),
             (Workspace::Own(Bytes(0)), None)
         );
-        assert_eq!(Workspace::parse(Some("cublas")), (Workspace::Library, None));
         let (w, ignored) = Workspace::parse(Some("lots"));
-        assert_eq!(w, Workspace::Own(WORKSPACE_DEFAULT));
+        assert_eq!(w, Workspace::Library);
         assert!(w
             .describe(ignored.as_deref())
             .contains("\"lots\" is not a size"));
