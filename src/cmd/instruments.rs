@@ -108,16 +108,20 @@ pub(crate) fn cuda_instruments(
         say(note);
     }
     if let (Some(dir), true) = (&setup.kernel_cache, plan.tuned_pack) {
+        let card = crate::device::CardId {
+            name,
+            compute_capability: crate::device::compute_capability(index),
+        };
         if !setup.autotune.matches_shipped() {
             // At another level their keys would not match: say so once, in the note.
-        } else if let Some(line) = install_tuned(dir, name, index) {
+        } else if let Some(line) = install_tuned(dir, &card, index) {
             say(&line);
             kit.notes.push(line);
         }
         if let Some(done) =
-            crate::device::install_compiled(dir, name, crate::device::driver_version())
+            crate::device::install_compiled(dir, &card, crate::device::driver_version())
         {
-            let line = done.note(name);
+            let line = done.note();
             say(&line);
             kit.notes.push(line);
         }

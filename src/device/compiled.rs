@@ -16,8 +16,9 @@
 //! them and compiles as before (nothing breaks; the summary's kernel count shows it).
 //! cubecl checks nothing when it loads a cached entry, and a driver older than the PTX's
 //! ISA would refuse it with an error rather than a recompile, so the pack is installed
-//! only on the card model it was made on and on a driver at least as new as the PTX
-//! needs. Every kernel comes from a locked crate version, so a key cannot meet changed
+//! only on cards of the architecture it was made for ([`super::pack_card`]: the PTX is
+//! `sm_90a`, for compute capability 9.0 exactly) and on a driver at least as new as the
+//! PTX needs. Every kernel comes from a locked crate version, so a key cannot meet changed
 //! kernel code, except oomlab's own two (super::fence), whose key carries a hash of their
 //! file as a compile-time argument (a test holds every `#[cube]` kernel of oomlab's to that).
 
@@ -26,10 +27,12 @@ use std::path::Path;
 
 use serde::Deserialize;
 
+use super::pack_card::{CardId, MadeOn, H200};
+
 /// A pack of compiled kernels.
 pub struct CompiledPack {
-    /// The card name (NVML, CUDA driver) it was made on and is installed on.
-    pub device: &'static str,
+    /// The card it was made on ([`MadeOn::fit`]: the cards it is installed on).
+    pub device: MadeOn,
     /// The lowest CUDA driver version (as `cuDriverGetVersion` gives it: 13000 = 13.0)
     /// that loads its PTX.
     pub min_driver: i32,
@@ -43,7 +46,7 @@ pub struct CompiledPack {
 
 /// The packs oomlab ships (`kernels/<card>/ptx/`, made by `scripts/kernel-pack.py`).
 pub const PACKS: &[CompiledPack] = &[CompiledPack {
-    device: "NVIDIA H200",
+    device: H200,
     min_driver: include!("../../kernels/nvidia-h200/ptx/min-driver.txt"),
     toc: include_str!("../../kernels/nvidia-h200/ptx/toc.json.log"),
     chunk_xz: include_bytes!("../../kernels/nvidia-h200/ptx/chunk.cbor.xz"),
@@ -69,7 +72,18 @@ fn chunk_name(pack: &CompiledPack) -> String {
     format!("oomlab-{:08x}.cbor", crc32fast::hash(pack.chunk_xz))
 }
 
-/// What [`install_compiled`] did, for the user.
+/// What [`install_compiled`] did, and where the pack came from ([`Installed::note`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Install {
+    /// What was done.
+    pub done: Installed,
+    /// "on an NVIDIA H200" (and, on another card of its architecture, which one).
+    pub made: String,
+    /// The pack's folder.
+    pub origin: &'static str,
+}
+
+/// What [`install_compiled`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Installed {
     /// This many kernels were added to the cache.
@@ -80,12 +94,18 @@ pub enum Installed {
     Skipped(String),
 }
 
-/// Adds the pack for `device_name` to kernel cache folder `dir` (the folder oomlab gives
-/// cubecl), on a driver of version `driver` (`cuDriverGetVersion`). `None` when oomlab
-/// ships nothing for this card.
-pub fn install_compiled(dir: &Path, device_name: &str, driver: Option<i32>) -> Option<Installed> {
-    let pack = PACKS.iter().find(|p| p.device == device_name)?;
-    Some(install_pack(dir, pack, driver))
+/// Adds the pack for `card` to kernel cache folder `dir` (the folder oomlab gives cubecl),
+/// on a driver of version `driver` (`cuDriverGetVersion`). `None` when oomlab ships
+/// nothing for this card.
+pub fn install_compiled(dir: &Path, card: &CardId, driver: Option<i32>) -> Option<Install> {
+    let (pack, fit) = PACKS
+        .iter()
+        .find_map(|p| p.device.fit(card).map(|f| (p, f)))?;
+    Some(Install {
+        done: install_pack(dir, pack, driver),
+        made: pack.device.origin(&fit, card),
+        origin: pack.origin,
+    })
 }
 
 fn install_pack(dir: &Path, pack: &CompiledPack, driver: Option<i32>) -> Installed {
@@ -117,21 +137,20 @@ fn install_pack(dir: &Path, pack: &CompiledPack, driver: Option<i32>) -> Install
     }
 }
 
-impl Installed {
+impl Install {
     /// The line for the user.
-    pub fn note(&self, device: &str) -> String {
-        let origin = PACKS
-            .iter()
-            .find(|p| p.device == device)
-            .map_or("", |p| p.origin);
-        match self {
+    pub fn note(&self) -> String {
+        let (made, origin) = (&self.made, self.origin);
+        match &self.done {
             Installed::Added(n) => format!(
-                "added {n} kernels compiled on an {device} ({origin}) to the kernel cache: a binary built from the same crates by the same rustc loads them instead of compiling"
+                "added {n} kernels compiled {made} ({origin}) to the kernel cache: a binary built from the same crates by the same rustc loads them instead of compiling"
             ),
             Installed::AlreadyThere => {
-                format!("kernels compiled on an {device}: already in the kernel cache")
+                format!("kernels compiled {made}: already in the kernel cache")
             }
-            Installed::Skipped(why) => format!("shipped {device} kernels not installed: {why}"),
+            Installed::Skipped(why) => {
+                format!("shipped kernels compiled {made} not installed: {why}")
+            }
         }
     }
 }
@@ -209,7 +228,7 @@ mod tests {
 
     fn pack(toc: &'static str, chunk: &[u8]) -> CompiledPack {
         CompiledPack {
-            device: "NVIDIA H200",
+            device: H200,
             min_driver: 13000,
             toc,
             chunk_xz: xz(chunk),
@@ -251,11 +270,24 @@ mod tests {
     }
 
     #[test]
-    fn only_on_its_card_and_a_driver_that_loads_its_ptx() {
+    fn only_on_its_architecture_and_a_driver_that_loads_its_ptx() {
         let dir = tempfile::tempdir().unwrap();
-        assert_eq!(
-            install_compiled(dir.path(), "NVIDIA A100-SXM4-80GB", Some(13000)),
-            None
+        let a100 = CardId {
+            name: "NVIDIA A100-SXM4-80GB",
+            compute_capability: Some((8, 0)),
+        };
+        assert_eq!(install_compiled(dir.path(), &a100, Some(13000)), None);
+        // An H100 gets the H200's pack, and the note says whose it is.
+        let h100 = CardId {
+            name: "NVIDIA H100 80GB HBM3",
+            compute_capability: Some((9, 0)),
+        };
+        let old = install_compiled(dir.path(), &h100, Some(12080)).unwrap();
+        assert!(
+            old.note()
+                .contains("compiled on an NVIDIA H200 and used on this NVIDIA H100")
+                && matches!(old.done, Installed::Skipped(_)),
+            "{old:?}"
         );
         let p = pack("{\"key\":1,\"value\":\"chunk0.cbor\"}\n", b"x");
         let old = install_pack(dir.path(), &p, Some(12080));

@@ -11,6 +11,7 @@ mod cublaslt;
 mod cuda_libs;
 mod fence;
 mod kernel_cache;
+mod pack_card;
 mod prealloc;
 mod request;
 mod select;
@@ -18,12 +19,13 @@ mod threads;
 mod tuned;
 
 pub use ballast::{hold_budget, Ballast, BudgetError, BudgetSetup};
-pub use compiled::{driver_version, install_compiled, Installed};
+pub use compiled::{driver_version, install_compiled, Install, Installed};
 pub use cuda_libs::{cuda_driver, locate_nvrtc, reexec_with_library_dir, CudaDriver, NvrtcStatus};
 pub use kernel_cache::{
     configure_cubecl, default_kernel_cache, AutotuneChoice, CacheCounts, CubeclSettings,
     CubeclSetup, SHIPPED_AUTOTUNE_LEVEL,
 };
+pub use pack_card::{compute_capability, CardId};
 pub use prealloc::{plan_pages, pool_page_sizes, PreallocError, PreallocReport};
 pub use request::DeviceRequest;
 pub use select::{select, DeviceError, Selected};

@@ -5,17 +5,20 @@
 //! when only the autotune results were present (the winning kernels still compiled, none
 //! benchmarked); see docs/results/2026-11-30-h200-cold-start. cubecl keys its autotune
 //! cache by device index, not by card model, so the results are installed only on the
-//! model they were measured on, and only where the cache has no file of that name yet.
+//! cards [`super::pack_card`] allows (the model they were measured on and the others of its
+//! architecture, said in the note), and only the results the cache does not hold yet.
 
 use std::path::Path;
+
+use super::pack_card::{CardId, MadeOn, H200};
 
 /// The cubecl version whose cache layout and tunable sets the files belong to.
 pub const CUBECL_VERSION: &str = "0.10.0";
 
 /// Autotune result files measured on one card model.
 struct TunedPack {
-    /// The name NVML and the CUDA driver give the card.
-    device: &'static str,
+    /// The card they were measured on.
+    device: MadeOn,
     /// Where the files came from.
     origin: &'static str,
     /// File name and contents, as cubecl writes them.
@@ -23,7 +26,7 @@ struct TunedPack {
 }
 
 const PACKS: &[TunedPack] = &[TunedPack {
-    device: "NVIDIA H200",
+    device: H200,
     origin: "kernels/nvidia-h200/, measured by scripts/gpu/cold-first-step.sh and benches/paired.sh",
     files: &[
             (
@@ -68,11 +71,14 @@ pub struct TunedInstall {
     pub results: usize,
 }
 
-/// Adds the shipped autotune results for `device_name` to kernel cache folder `dir` for
-/// CUDA device `index`: every result whose key the cache does not hold yet. Returns a line for the
-/// user, or `None` when oomlab ships nothing for this card.
-pub fn install_tuned(dir: &Path, device_name: &str, index: usize) -> Option<String> {
-    let pack = PACKS.iter().find(|p| p.device == device_name)?;
+/// Adds the shipped autotune results for `card` to kernel cache folder `dir` for CUDA
+/// device `index`: every result whose key the cache does not hold yet. Returns a line for
+/// the user, or `None` when oomlab ships nothing for this card.
+pub fn install_tuned(dir: &Path, card: &CardId, index: usize) -> Option<String> {
+    let (pack, fit) = PACKS
+        .iter()
+        .find_map(|p| p.device.fit(card).map(|f| (p, f)))?;
+    let measured = pack.device.origin(&fit, card);
     let target = dir
         .join("autotune")
         .join(CUBECL_VERSION)
@@ -80,10 +86,10 @@ pub fn install_tuned(dir: &Path, device_name: &str, index: usize) -> Option<Stri
     let done = write_missing(&target, pack.files);
     Some(match done {
         Ok(d) if d.written > 0 => format!(
-            "installed {} autotune results measured on an {} ({}) into {}: no candidate kernel is benchmarked for the shapes they cover",
-            d.results, pack.device, pack.origin, target.display()
+            "installed {} autotune results measured {measured} ({}) into {}: no candidate kernel is benchmarked for the shapes they cover",
+            d.results, pack.origin, target.display()
         ),
-        Ok(_) => format!("autotune results for the {}: all already in {}", pack.device, target.display()),
+        Ok(_) => format!("autotune results measured {measured}: all already in {}", target.display()),
         Err(e) => format!("could not install the shipped autotune results into {} ({e}); the first step autotunes itself", target.display()),
     })
 }
@@ -145,16 +151,28 @@ mod tests {
     use super::*;
 
     #[test]
-    fn installs_the_h200_results_once_and_only_on_an_h200() {
+    fn installs_the_h200_results_once_and_only_on_its_architecture() {
         let dir = tempfile::tempdir().unwrap();
-        assert_eq!(install_tuned(dir.path(), "NVIDIA A100-SXM4-80GB", 0), None);
-        let line = install_tuned(dir.path(), "NVIDIA H200", 1).unwrap();
+        let card = |name, cc| CardId {
+            name,
+            compute_capability: Some(cc),
+        };
+        let a100 = card("NVIDIA A100-SXM4-80GB", (8, 0));
+        assert_eq!(install_tuned(dir.path(), &a100, 0), None);
+        let h200 = card("NVIDIA H200", (9, 0));
+        let line = install_tuned(dir.path(), &h200, 1).unwrap();
         assert!(line.starts_with("installed"), "{line}");
         let target = dir.path().join("autotune/0.10.0/device-0-1-cuda");
         let n = std::fs::read_dir(&target).unwrap().count();
         assert_eq!(n, PACKS[0].files.len());
-        let again = install_tuned(dir.path(), "NVIDIA H200", 1).unwrap();
+        let again = install_tuned(dir.path(), &h200, 1).unwrap();
         assert!(again.contains("already"), "{again}");
+        let h100 = card("NVIDIA H100 80GB HBM3", (9, 0));
+        let line = install_tuned(dir.path(), &h100, 0).unwrap();
+        assert!(
+            line.starts_with("installed") && line.contains("used on this NVIDIA H100 80GB HBM3"),
+            "{line}"
+        );
     }
 
     #[test]

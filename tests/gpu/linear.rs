@@ -19,8 +19,8 @@ use burn::prelude::*;
 use burn::tensor::{Distribution, FloatDType};
 use oomlab::backend::CudaBackend;
 use oomlab::device::{
-    configure_cubecl, default_kernel_cache, driver_version, install_compiled, install_tuned,
-    CubeclSettings,
+    compute_capability, configure_cubecl, default_kernel_cache, driver_version, install_compiled,
+    install_tuned, CardId, CubeclSettings,
 };
 use oomlab::model::linear_custom;
 use oomlab::probe::NvmlView;
@@ -73,11 +73,15 @@ fn the_cublas_product_equals_burns_linear_on_cuda() {
     }
     if let (Some(dir), true) = (&setup.kernel_cache, setup.autotune.matches_shipped()) {
         if let Ok(card) = NvmlView::init().and_then(|v| v.device(0)) {
-            if let Some(line) = install_tuned(dir, &card.name, 0) {
+            let card = CardId {
+                name: &card.name,
+                compute_capability: compute_capability(0),
+            };
+            if let Some(line) = install_tuned(dir, &card, 0) {
                 println!("{line}");
             }
-            if let Some(done) = install_compiled(dir, &card.name, driver_version()) {
-                println!("{}", done.note(&card.name));
+            if let Some(done) = install_compiled(dir, &card, driver_version()) {
+                println!("{}", done.note());
             }
         }
     }
