@@ -9,6 +9,8 @@ use clap::Parser;
 static ALLOC: oomlab::probe::host::CountingAlloc = oomlab::probe::host::CountingAlloc;
 
 fn main() -> ExitCode {
+    // Before any thread starts: it may set a variable cuBLAS reads.
+    oomlab::device::cublas::Workspace::apply();
     let cli = oomlab::cli::Cli::parse();
     let code = match oomlab::cli::run(cli) {
         Ok(code) => code,

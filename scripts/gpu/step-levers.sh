@@ -19,9 +19,11 @@
 #           4 MiB workspace instead of its default pool, 32 MiB on Hopper as NVIDIA
 #           recommends): whether the 66 MiB is the workspace, and what a smaller one costs.
 #           (docs/results/2026-12-05-h200-step-levers: it was.)
-#   cublas16-ws4: cublas16 with a 4 MiB workspace of oomlab's (OOMLAB_CUBLAS_WORKSPACE=4MiB,
-#           cublasSetWorkspace on oomlab's handle): what cublas16-ws measured, done by
-#           oomlab itself; the candidate for bf16's products on cuBLAS by default.
+#   cublas16-ws4: cublas16 with OOMLAB_CUBLAS_WORKSPACE=4MiB: what cublas16-ws measured, done
+#           by oomlab (since 2026-12-05 it sets CUBLAS_WORKSPACE_CONFIG=:4096:1 itself at
+#           start-up; before, it handed a 4 MiB buffer of its own to cublasSetWorkspace, which
+#           left the 66 MiB in place: docs/results/2026-12-05-h100-step-levers-paired); the
+#           candidate for bf16's products on cuBLAS by default.
 #   ws4:    f32 (on cuBLAS by default) with that workspace: on an H100 it stepped 1.1 ms
 #           slower and peaked 2 MiB higher (docs/results/2026-12-05-h100-cublas-workspace-f32).
 # Parts (PARTS, default "test warm paired long profile"):
@@ -52,7 +54,8 @@
 # variant's later runs use that folder; the variants' precisions warm one after the other.
 # WARM_SPLIT=precision warms each variant's precisions side by side too (cubecl's cache
 # files are safe for several processes; oomlab's kernel pack, which a process installs into
-# an empty cache folder, exists only for the H200: use it on other cards).
+# an empty cache folder, exists only for compute capability 9.0 cards, H100 and H200: use it on
+# other cards).
 # Their autotuning then runs beside the other variants' work on the GPU: a tuned choice may
 # differ from one made alone (each run's kernel_cache "tuned" counts say whether a timed run
 # tuned anything itself).

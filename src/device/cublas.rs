@@ -25,8 +25,8 @@
 //! (docs/results/2026-12-04-h200-cublas-queued).
 //!
 //! The output is allocated by cubecl (its pool, its out-of-memory path); cuBLAS keeps a
-//! workspace of its own per handle, outside the pool, or uses one of oomlab's
-//! ([`Workspace`], `OOMLAB_CUBLAS_WORKSPACE`). f32 runs as TF32 (as PyTorch's
+//! workspace of its own per handle, outside the pool, sized by cuBLAS or by
+//! `OOMLAB_CUBLAS_WORKSPACE` ([`Workspace`]). f32 runs as TF32 (as PyTorch's
 //! `allow_tf32`), bf16 and f16 with f32 accumulation. libcublas is loaded at run time
 //! (cudarc's dynamic loading, from the library path: the CUDA toolkit's `lib64`, which
 //! oomlab adds for NVRTC); where it does not load, or the dtype has no cuBLAS type, burn's
@@ -143,59 +143,105 @@ impl Thread {
     }
 }
 
-/// The variable that gives each cuBLAS handle a workspace of oomlab's ([`Workspace`]).
+/// The variable that sizes cuBLAS's workspace for oomlab ([`Workspace`]).
 pub const WORKSPACE_ENV: &str = "OOMLAB_CUBLAS_WORKSPACE";
+
+/// cuBLAS's own variable for its workspace pool (`:KiB:count`), read when a handle is
+/// created.
+pub const CUBLAS_WORKSPACE_ENV: &str = "CUBLAS_WORKSPACE_CONFIG";
 
 /// The size `OOMLAB_CUBLAS_WORKSPACE` suggests for bf16 on cuBLAS: 4 MiB. On the H200
 /// (docs/results/2026-12-05-h200-step-levers) cuBLAS's own workspace made the gpu config's
 /// AMP bf16 NVML peak 66 MiB higher than cubecl's products, and one of 4 MiB
 /// (`CUBLAS_WORKSPACE_CONFIG=:4096:1`) 6 MiB higher, with the step no slower (59.7 ms
 /// against 60.4). Not the default: for f32 (on an H100,
-/// docs/results/2026-12-05-h100-cublas-workspace-f32) oomlab's 4 MiB peaked 2 MiB higher
+/// docs/results/2026-12-05-h100-cublas-workspace-f32) a 4 MiB buffer peaked 2 MiB higher
 /// than cuBLAS's own and stepped 1.1 ms slower.
 pub const WORKSPACE_SUGGESTED: Bytes = Bytes(4 << 20);
 
-/// Where a cuBLAS handle's scratch memory comes from.
+/// How large cuBLAS's workspace is.
+///
+/// A size is passed on as cuBLAS's own `CUBLAS_WORKSPACE_CONFIG` (one buffer of that
+/// size), set by [`Workspace::apply`] before any thread starts. Until 2026-12-05 oomlab
+/// allocated a buffer of that size and handed it to `cublasSetWorkspace`; on an H100
+/// (docs/results/2026-12-05-h100-step-levers-paired, `cublas16-ws4`) that left AMP bf16's
+/// NVML peak where cuBLAS's own pool had it (+70 MiB against cubecl's products, the 4 MiB
+/// added on top), while `CUBLAS_WORKSPACE_CONFIG=:4096:1` had brought it to +6 MiB on the
+/// H200: the pool cuBLAS sizes itself is taken whatever a handle is given later.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Workspace {
-    /// A buffer of this size that oomlab allocates once per handle, outside burn's pool,
-    /// and hands to `cublasSetWorkspace` (0: none, cuBLAS picks algorithms that need none).
-    Own(Bytes),
-    /// cuBLAS's own pool, sized by cuBLAS or by its `CUBLAS_WORKSPACE_CONFIG` (the
-    /// default).
+    /// One buffer of this size (0: none, cuBLAS picks algorithms that need none), through
+    /// `CUBLAS_WORKSPACE_CONFIG`.
+    Sized(Bytes),
+    /// cuBLAS's own pool, sized by cuBLAS (the default).
     Library,
+    /// The user's `CUBLAS_WORKSPACE_CONFIG`, which oomlab leaves as it is.
+    Users,
 }
 
 impl Workspace {
-    /// `OOMLAB_CUBLAS_WORKSPACE`: a size (`4MiB`, `0`) for one of oomlab's, or `cublas` or
-    /// unset for cuBLAS's own; with what was ignored, when the value was neither.
+    /// `OOMLAB_CUBLAS_WORKSPACE`: a size (`4MiB`, `0`), or `cublas` or unset for cuBLAS's
+    /// own; with what was ignored, when the value was neither. A `CUBLAS_WORKSPACE_CONFIG`
+    /// of the user's wins over either.
     pub fn from_env() -> (Workspace, Option<&'static str>) {
         static WORKSPACE: OnceLock<(Workspace, Option<String>)> = OnceLock::new();
-        let (w, ignored) = WORKSPACE
-            .get_or_init(|| Workspace::parse(std::env::var(WORKSPACE_ENV).ok().as_deref()));
+        let (w, ignored) = WORKSPACE.get_or_init(|| {
+            let users = std::env::var_os(CUBLAS_WORKSPACE_ENV).is_some()
+                && !APPLIED.load(std::sync::atomic::Ordering::Relaxed);
+            Workspace::parse(std::env::var(WORKSPACE_ENV).ok().as_deref(), users)
+        });
         (*w, ignored.as_deref())
     }
 
-    fn parse(value: Option<&str>) -> (Workspace, Option<String>) {
-        match value.map(str::trim) {
+    fn parse(value: Option<&str>, users: bool) -> (Workspace, Option<String>) {
+        let (w, ignored) = match value.map(str::trim) {
             None | Some("") | Some("cublas") => (Workspace::Library, None),
             Some(v) => match crate::units::parse_size(v) {
-                Ok(b) => (Workspace::Own(b), None),
+                Ok(b) => (Workspace::Sized(b), None),
                 Err(_) => (Workspace::Library, Some(v.to_string())),
             },
+        };
+        (if users { Workspace::Users } else { w }, ignored)
+    }
+
+    /// cuBLAS's variable for a size: one buffer of that many KiB (rounded up), or none.
+    fn cublas_config(b: Bytes) -> String {
+        match b.0.div_ceil(1024) {
+            0 => ":0:0".to_string(),
+            kib => format!(":{kib}:1"),
+        }
+    }
+
+    /// Sets `CUBLAS_WORKSPACE_CONFIG` from `OOMLAB_CUBLAS_WORKSPACE` when the latter is a
+    /// size and the former is not set. Call it before any thread starts (the binary does,
+    /// first thing): setting a variable while another thread reads the environment is a
+    /// data race in the C library.
+    pub fn apply() {
+        if std::env::var_os(CUBLAS_WORKSPACE_ENV).is_some() {
+            return;
+        }
+        let value = std::env::var(WORKSPACE_ENV).ok();
+        if let (Workspace::Sized(b), None) = Workspace::parse(value.as_deref(), false) {
+            APPLIED.store(true, std::sync::atomic::Ordering::Relaxed);
+            std::env::set_var(CUBLAS_WORKSPACE_ENV, Workspace::cublas_config(b));
         }
     }
 
     fn describe(self, ignored: Option<&str>) -> String {
         let what = match self {
-            Workspace::Own(b) if b.0 == 0 => {
-                format!("no cuBLAS workspace ({WORKSPACE_ENV}=0)")
-            }
-            Workspace::Own(b) => {
-                format!("a {b} cuBLAS workspace of oomlab's, outside burn's pool ({WORKSPACE_ENV})")
-            }
+            Workspace::Sized(b) if b.0 == 0 => format!(
+                "no cuBLAS workspace ({WORKSPACE_ENV}=0, as {CUBLAS_WORKSPACE_ENV}=:0:0)"
+            ),
+            Workspace::Sized(b) => format!(
+                "a {b} cuBLAS workspace, outside burn's pool ({WORKSPACE_ENV}, as {CUBLAS_WORKSPACE_ENV}={})",
+                Workspace::cublas_config(b)
+            ),
             Workspace::Library => format!(
-                "cuBLAS's own workspace ({WORKSPACE_ENV}=4MiB gives it one of oomlab's instead)"
+                "cuBLAS's own workspace ({WORKSPACE_ENV}=4MiB makes it one 4 MiB buffer)"
+            ),
+            Workspace::Users => format!(
+                "cuBLAS's workspace as {CUBLAS_WORKSPACE_ENV}={} sets it",
+                std::env::var(CUBLAS_WORKSPACE_ENV).unwrap_or_default()
             ),
         };
         match ignored {
@@ -206,6 +252,10 @@ impl Workspace {
         }
     }
 }
+
+/// Whether [`Workspace::apply`] set `CUBLAS_WORKSPACE_CONFIG` (so it is oomlab's, not the
+/// user's).
+static APPLIED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// burn's CUDA backend without fusion (what [`burn::backend::Cuda`] wraps).
 pub type CubeCuda = CubeBackend<CudaRuntime, f32, i32, u8>;
@@ -815,22 +865,8 @@ impl Handle {
             let stream = drv::stream::create(drv::stream::StreamKind::NonBlocking)
                 .map_err(|e| e.to_string())?;
             let handle = blas::create_handle().map_err(|e| e.to_string())?;
+            // The workspace is cuBLAS's, sized by CUBLAS_WORKSPACE_CONFIG ([`Workspace`]).
             blas::set_stream(handle, stream as sys::cudaStream_t).map_err(|e| e.to_string())?;
-            if let (Workspace::Own(b), _) = Workspace::from_env() {
-                let bytes = b.0 as usize;
-                // Allocated once per handle and never freed, as the handle is never
-                // destroyed.
-                let ptr = if bytes == 0 {
-                    std::ptr::null_mut()
-                } else {
-                    drv::malloc_sync(bytes)
-                        .map_err(|e| format!("cannot allocate the {b} cuBLAS workspace: {e}"))?
-                        as *mut c_void
-                };
-                sys::cublasSetWorkspace_v2(handle, ptr, bytes)
-                    .result()
-                    .map_err(|e| format!("cublasSetWorkspace: {e:?}"))?;
-            }
             Ok(Handle {
                 ctx,
                 handle,
@@ -929,21 +965,33 @@ mod tests {
     #[test]
     fn the_workspace_variable_takes_a_size_or_cublas_and_says_what_it_ignored() {
         let library = (Workspace::Library, None);
-        assert_eq!(Workspace::parse(None), library);
-        assert_eq!(Workspace::parse(Some("cublas")), library);
+        assert_eq!(Workspace::parse(None, false), library);
+        assert_eq!(Workspace::parse(Some("cublas"), false), library);
         assert_eq!(
-            Workspace::parse(Some("4MiB")),
-            (Workspace::Own(WORKSPACE_SUGGESTED), None)
+            Workspace::parse(Some("4MiB"), false),
+            (Workspace::Sized(WORKSPACE_SUGGESTED), None)
         );
         assert_eq!(
-            Workspace::parse(Some("0")),
-            (Workspace::Own(Bytes(0)), None)
+            Workspace::parse(Some("0"), false),
+            (Workspace::Sized(Bytes(0)), None)
         );
-        let (w, ignored) = Workspace::parse(Some("lots"));
+        // A CUBLAS_WORKSPACE_CONFIG of the user's wins.
+        assert_eq!(Workspace::parse(Some("4MiB"), true).0, Workspace::Users);
+        let (w, ignored) = Workspace::parse(Some("lots"), false);
         assert_eq!(w, Workspace::Library);
         assert!(w
             .describe(ignored.as_deref())
             .contains("\"lots\" is not a size"));
+    }
+
+    #[test]
+    fn a_size_becomes_cublas_own_variable_of_one_buffer() {
+        assert_eq!(Workspace::cublas_config(WORKSPACE_SUGGESTED), ":4096:1");
+        assert_eq!(Workspace::cublas_config(Bytes(1)), ":1:1");
+        assert_eq!(Workspace::cublas_config(Bytes(0)), ":0:0");
+        assert!(Workspace::Sized(WORKSPACE_SUGGESTED)
+            .describe(None)
+            .contains("CUBLAS_WORKSPACE_CONFIG=:4096:1"));
     }
 
     #[test]
