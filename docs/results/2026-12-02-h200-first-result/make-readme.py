@@ -276,8 +276,9 @@ its first step in at most {worst:.1f} s (the whole process, 3 steps, at most
 `oomlab compare --config gpu --strategies all` in {compare_s:.0f} s, and a SIGTERM in the middle
 of a compile ended the process {float(sig6_s):.0f} s later with its summary and exit {sig6_rc}
 ([docs/results/2026-12-02-h200-first-result](docs/results/2026-12-02-h200-first-result/)).
-On another GPU oomlab has no pack: there the first run of each config and precision
-compiles (measured on the H200 with the pack withheld: the `gpu` config's first step after
+Other cards of the H200's compute capability (9.0: H100, GH200, H800, H20) get the same
+pack since 59147d0 (measured on an H100 below); on any other GPU oomlab has no pack: there
+the first run of each config and precision compiles (measured on the H200 with the pack withheld: the `gpu` config's first step after
 {other8_s:.0f} s), once; later processes start from the kernel cache, and `oomlab warm-up`
 compiles what a lesson or compare needs ahead of a class (`oomlab warm-up --help`)."""
     readme = ROOT / "README.md"
