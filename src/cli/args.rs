@@ -751,8 +751,9 @@ will need on this GPU, and say how long it took.
 On a GPU, burn 0.21 compiles its kernels (NVRTC) the first time a process meets a shape
 and precision, and may benchmark candidate kernels (autotune). Both are kept in the kernel
 cache folder (~/.cache/oomlab/cubecl, or --kernel-cache of train), so every later process
-finds them. oomlab ships the kernels and autotune results it measured on an NVIDIA H200;
-on another card, or for a config of your own, the first run of each row compiles.
+finds them. oomlab ships the kernels and autotune results it measured on an NVIDIA H200,
+installed on any card of its compute capability (9.0: H100, H200, ...); on another card,
+or for a config of your own, the first run of each row compiles.
 warm-up runs every compare row of each config for --max-steps steps, each in a fresh
 process as compare does, plus the baseline at the micro-batches auto-halve falls back to
 (--halvings), and prints what each run compiled. Run it before a class:

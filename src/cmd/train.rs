@@ -259,7 +259,7 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
             eprintln!("oomlab: {line}");
         }
     };
-    announce(&selected[0], &say);
+    let announced = announce(&selected[0], &say);
     // Instruments and fit checks see one device's share of the batch.
     let mut share = plan.clone();
     share.config.train.batch = plan.config.train.batch / n;
@@ -269,6 +269,8 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
         budget: plan.vram_budget.or(plan.memory_budget),
         ..Default::default()
     };
+    // In the summary too: a --quiet run's settings are known from its files alone.
+    kit.notes.extend(announced);
     let held = match &selected[0] {
         Selected::Cpu { .. } => {
             cpu_instruments(&share, &corpus, &mut kit, &say)?;
@@ -492,8 +494,10 @@ fn abandon_action(
 }
 
 /// The device line, or the restart that puts NVRTC on the library path; then the step's
-/// opt-in variables, where any is set.
-fn announce(selected: &Selected, say: &dyn Fn(&str)) {
+/// opt-in variables, where any is set. Returns the CUDA engine line and the opt-in line,
+/// for the summary's notes.
+fn announce(selected: &Selected, say: &dyn Fn(&str)) -> Vec<String> {
+    let mut said = Vec::new();
     match selected {
         Selected::Cpu { note: Some(note) } => say(note),
         Selected::Cuda {
@@ -507,12 +511,18 @@ fn announce(selected: &Selected, say: &dyn Fn(&str)) {
             let err = reexec_with_library_dir(dir);
             eprintln!("oomlab: restart failed ({err}); set LD_LIBRARY_PATH yourself: export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:{}", dir.display());
         }
-        Selected::Cuda { .. } => say(&crate::device::cublas::engine()),
+        Selected::Cuda { .. } => {
+            let line = crate::device::cublas::engine();
+            say(&line);
+            said.push(line);
+        }
         _ => {}
     }
     if let Some(line) = crate::model::opt_in_line() {
         say(&line);
+        said.push(line);
     }
+    said
 }
 
 /// `oomlab estimate`'s prediction at the phase boundaries of the step the run read by

@@ -186,9 +186,10 @@ impl Workspace {
     pub fn from_env() -> (Workspace, Option<&'static str>) {
         static WORKSPACE: OnceLock<(Workspace, Option<String>)> = OnceLock::new();
         let (w, ignored) = WORKSPACE.get_or_init(|| {
-            let users = std::env::var_os(CUBLAS_WORKSPACE_ENV).is_some()
-                && !APPLIED.load(std::sync::atomic::Ordering::Relaxed);
-            Workspace::parse(std::env::var(WORKSPACE_ENV).ok().as_deref(), users)
+            let ours = std::env::var(WORKSPACE_ENV).ok();
+            let cublas = std::env::var(CUBLAS_WORKSPACE_ENV).ok();
+            let users = Workspace::users(ours.as_deref(), cublas.as_deref());
+            Workspace::parse(ours.as_deref(), users)
         });
         (*w, ignored.as_deref())
     }
@@ -202,6 +203,17 @@ impl Workspace {
             },
         };
         (if users { Workspace::Users } else { w }, ignored)
+    }
+
+    /// Whether `CUBLAS_WORKSPACE_CONFIG` (`cublas`) is the user's: set, and not what
+    /// `OOMLAB_CUBLAS_WORKSPACE` (`ours`) makes of it (this process's [`Workspace::apply`],
+    /// or a parent's, which a compare row inherits).
+    fn users(ours: Option<&str>, cublas: Option<&str>) -> bool {
+        match (cublas, Workspace::parse(ours, false)) {
+            (None, _) => false,
+            (Some(c), (Workspace::Sized(b), None)) => c != Workspace::cublas_config(b),
+            (Some(_), _) => true,
+        }
     }
 
     /// cuBLAS's variable for a size: one buffer of that many KiB (rounded up), or none.
@@ -222,7 +234,6 @@ impl Workspace {
         }
         let value = std::env::var(WORKSPACE_ENV).ok();
         if let (Workspace::Sized(b), None) = Workspace::parse(value.as_deref(), false) {
-            APPLIED.store(true, std::sync::atomic::Ordering::Relaxed);
             std::env::set_var(CUBLAS_WORKSPACE_ENV, Workspace::cublas_config(b));
         }
     }
@@ -252,10 +263,6 @@ impl Workspace {
         }
     }
 }
-
-/// Whether [`Workspace::apply`] set `CUBLAS_WORKSPACE_CONFIG` (so it is oomlab's, not the
-/// user's).
-static APPLIED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// burn's CUDA backend without fusion (what [`burn::backend::Cuda`] wraps).
 pub type CubeCuda = CubeBackend<CudaRuntime, f32, i32, u8>;
@@ -992,6 +999,11 @@ mod tests {
         assert!(Workspace::Sized(WORKSPACE_SUGGESTED)
             .describe(None)
             .contains("CUBLAS_WORKSPACE_CONFIG=:4096:1"));
+        // oomlab's own setting, inherited or not, is not taken for the user's.
+        assert!(!Workspace::users(Some("4MiB"), Some(":4096:1")));
+        assert!(!Workspace::users(Some("4MiB"), None));
+        assert!(Workspace::users(Some("4MiB"), Some(":16384:8")));
+        assert!(Workspace::users(None, Some(":4096:1")));
     }
 
     #[test]
