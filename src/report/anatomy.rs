@@ -4,6 +4,7 @@
 
 use std::fmt::Write;
 
+use super::labels::{write_all as write_labels, Label};
 use crate::results::anatomy::total;
 use crate::results::{Category, Slice, StepAnatomy, StepPoint};
 use crate::text::html_escape as esc;
@@ -174,7 +175,10 @@ pub fn anatomy_svg(a: &StepAnatomy, budget: Option<Bytes>) -> String {
             Bytes(v as u64)
         );
     }
+    // The totals and peaks above the bars, placed at the end so that none covers another.
+    let mut labels: Vec<Label> = Vec::new();
     let stack_rects = |s: &mut String,
+                       labels: &mut Vec<Label>,
                        x: f64,
                        stack: &[Slice],
                        peak: Option<Bytes>,
@@ -205,23 +209,26 @@ pub fn anatomy_svg(a: &StepAnatomy, budget: Option<Bytes>) -> String {
             let (yp, yb) = (y(p.0), y(base));
             let _ = write!(
                 s,
-                "<g class=\"peak\"><line x1=\"{:.1}\" x2=\"{:.1}\" y1=\"{yp:.1}\" y2=\"{yp:.1}\" stroke=\"#222\" stroke-width=\"2\"/><line x1=\"{:.1}\" x2=\"{:.1}\" y1=\"{yp:.1}\" y2=\"{yb:.1}\" stroke=\"#222\" stroke-dasharray=\"2 2\"/><title>{}: highest inside the phase {p}</title></g><text x=\"{:.1}\" y=\"{:.1}\" font-size=\"10\" text-anchor=\"middle\">peak {p}</text>",
+                "<g class=\"peak\"><line x1=\"{:.1}\" x2=\"{:.1}\" y1=\"{yp:.1}\" y2=\"{yp:.1}\" stroke=\"#222\" stroke-width=\"2\"/><line x1=\"{:.1}\" x2=\"{:.1}\" y1=\"{yp:.1}\" y2=\"{yb:.1}\" stroke=\"#222\" stroke-dasharray=\"2 2\"/><title>{}: highest inside the phase {p}</title></g>",
                 x - 2.0,
                 x + bar_w + 2.0,
                 x + bar_w / 2.0,
                 x + bar_w / 2.0,
                 if predicted { "predicted" } else { "measured" },
-                x + bar_w / 2.0,
-                yp - 3.0
             );
+            labels.push(Label {
+                x: x + bar_w / 2.0,
+                y: yp - 3.0,
+                size: 10.0,
+                text: format!("peak {p}"),
+            });
         }
-        let _ = write!(
-            s,
-            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"10\" text-anchor=\"middle\">{}</text>",
-            x + bar_w / 2.0,
-            y(base) - 3.0,
-            Bytes(base)
-        );
+        labels.push(Label {
+            x: x + bar_w / 2.0,
+            y: y(base) - 3.0,
+            size: 10.0,
+            text: Bytes(base).to_string(),
+        });
     };
     let mut used: Vec<Category> = Vec::new();
     for (i, at) in StepPoint::ALL.iter().enumerate() {
@@ -232,12 +239,12 @@ pub fn anatomy_svg(a: &StepAnatomy, budget: Option<Bytes>) -> String {
                 .iter()
                 .find(|x| x.at == *at)
                 .and_then(|x| x.peak);
-            stack_rects(&mut s, x0, p, peak, true);
+            stack_rects(&mut s, &mut labels, x0, p, peak, true);
             used.extend(p.iter().filter(|x| x.bytes.0 > 0).map(|x| x.category));
         }
         if let Some((_, m)) = measured.iter().find(|(x, _)| x == at) {
             let peak = a.measured_peak(*at);
-            stack_rects(&mut s, x0 + bar_w + 4.0, m, peak, false);
+            stack_rects(&mut s, &mut labels, x0 + bar_w + 4.0, m, peak, false);
             used.extend(m.iter().filter(|x| x.bytes.0 > 0).map(|x| x.category));
         }
         let _ = write!(
@@ -250,6 +257,7 @@ pub fn anatomy_svg(a: &StepAnatomy, budget: Option<Bytes>) -> String {
             top + plot_h + 30.0
         );
     }
+    write_labels(&mut s, labels);
     if let Some(b) = budget {
         let yy = y(b.0);
         let _ = write!(

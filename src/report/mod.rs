@@ -2,6 +2,7 @@
 //! [`crate::results`].
 
 mod anatomy;
+mod labels;
 mod render;
 
 pub use anatomy::{anatomy_svg, anatomy_text};
