@@ -22,10 +22,7 @@ pub struct RunDetail {
     pub explain: Option<String>,
 }
 
-const COLORS: [&str; 12] = [
-    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-    "#bcbd22", "#17becf", "#393b79", "#637939",
-];
+use super::plot::COLORS;
 
 /// The chart: one polyline per series (class `series`), a tick at every step boundary.
 fn chart(series: &[Series], y_label: &str, budget: Option<Bytes>) -> String {

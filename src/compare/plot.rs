@@ -5,6 +5,20 @@ use plotters::prelude::*;
 
 use crate::units::Bytes;
 
+/// The series' colours, in row order, in memory.svg and in report.html's chart alike (a
+/// lecturer showing both sees each row in one colour).
+pub const COLORS: [&str; 12] = [
+    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+    "#bcbd22", "#17becf", "#393b79", "#637939",
+];
+
+/// Series `i`'s colour for plotters.
+fn color(i: usize) -> RGBColor {
+    let hex = COLORS[i % COLORS.len()];
+    let byte = |k: usize| u8::from_str_radix(&hex[k..k + 2], 16).unwrap_or(0);
+    RGBColor(byte(1), byte(3), byte(5))
+}
+
 /// One strategy's memory samples: `(position, bytes, step)`, the position in optimizer
 /// steps from the start of the first one (step 3 half done: 2.5).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -166,7 +180,7 @@ pub fn memory_svg(
             .draw()
             .map_err(|e| e.to_string())?;
         for (i, s) in series.iter().enumerate() {
-            let color = Palette99::pick(i).to_rgba();
+            let color = color(i);
             let line: Vec<(f64, f64)> = s.points.iter().map(|p| (p.0, Bytes(p.1).mib())).collect();
             chart
                 .draw_series(LineSeries::new(line, color.stroke_width(2)))
@@ -212,6 +226,22 @@ pub fn memory_svg(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_row_has_the_colour_of_its_row_in_the_report() {
+        let csv =
+            "t_s,step,in_use_bytes,process_bytes,device_used_bytes\n0.0,0,,100,\n1.0,1,,200,\n";
+        let rows: Vec<Series> = ["a", "b", "c"]
+            .iter()
+            .map(|l| Series::from_memory_csv(l, csv, false))
+            .collect();
+        let svg = memory_svg("memory", "MiB", &rows, None)
+            .unwrap()
+            .to_lowercase();
+        for hex in &COLORS[..3] {
+            assert!(svg.contains(hex), "{hex} not in memory.svg");
+        }
+    }
 
     #[test]
     fn the_chart_counts_steps_not_seconds() {
