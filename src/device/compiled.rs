@@ -72,7 +72,7 @@ fn chunk_name(pack: &CompiledPack) -> String {
     format!("oomlab-{:08x}.cbor", crc32fast::hash(pack.chunk_xz))
 }
 
-/// What [`install_compiled`] did, and where the pack came from ([`Installed::note`]).
+/// What [`install_compiled`] did, and where the pack came from ([`Install::note`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Install {
     /// What was done.

@@ -289,7 +289,9 @@ fn library_loads() -> bool {
 /// the bound measures the rounding path in bf16). The 66 MiB was cuBLAS's workspace
 /// (docs/results/2026-12-05-h200-step-levers: with one of 4 MiB, +6 MiB, and the loss
 /// 4.9e-4 from the defaults'), hence `OOMLAB_CUBLAS_WORKSPACE` ([`WORKSPACE_SUGGESTED`]);
-/// bf16 moves here once that is measured in oomlab's own handle on the H200.
+/// with `OOMLAB_CUBLAS_WORKSPACE=4MiB` (now cuBLAS's own variable) an H100 measured the
+/// same +6 MiB (docs/results/2026-12-05-h100-cublas-workspace-config). bf16 moves here once
+/// f32 is measured with that process-wide workspace too.
 pub fn by_default(dtype: DType) -> bool {
     dtype == DType::F32
 }
