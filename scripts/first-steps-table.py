@@ -4,10 +4,14 @@
 
     python3 scripts/first-steps-table.py LABEL=LOG [LABEL=LOG ...] > table.md
 
+A LOG may also be `RUN.json:ROW`: the JSON `oomlab train --json` printed for one run made
+by hand, shown as row ROW of its column (no exit code: the JSON has none).
+
 Reads the card line (nvidia-smi's name, driver, memory), the commit line, each first step
 ("NAME: exit N, process S s, time to first step S s, warm-up step S s, kernels compiled N,
 autotuned N, ..."), the lesson's line ("lesson: exit N, S s") and the OOM check's exit.
 """
+import json
 import re
 import sys
 from pathlib import Path
@@ -18,7 +22,19 @@ STEP = re.compile(
 )
 
 
+def read_json(path, row):
+    """One `oomlab train --json` output as row `row`."""
+    d = json.loads(Path(path).read_text())
+    added = (d.get("kernel_cache") or {}).get("added_in_run") or {}
+    first = d.get("time_to_first_step_s")
+    card = (d.get("device") or {}) if isinstance(d.get("device"), dict) else {}
+    meta = {"card": card.get("label", "?"), "commit": "see the folder's README"}
+    return meta, {row: (None, first, added.get("kernels"), added.get("tuned"))}
+
+
 def read(path):
+    if ".json:" in path:
+        return read_json(*path.rsplit(":", 1))
     text = Path(path).read_text()
     rows, meta = {}, {}
     for line in text.splitlines():
@@ -40,9 +56,10 @@ def cell(row):
     if row is None:
         return "not run"
     code, first, compiled, tuned = row
-    parts = [f"exit {code}"]
+    parts = [] if code is None else [f"exit {code}"]
     if first not in (None, "None"):
-        parts.append(f"{float(first):.1f} s")
+        first = float(first)
+        parts.append(f"{first:.1f} s")
     if compiled not in (None, "None"):
         parts.append(f"{compiled} compiled, {tuned} tuned")
     return ", ".join(parts)
