@@ -25,7 +25,14 @@
 #           left the 66 MiB in place: docs/results/2026-12-05-h100-step-levers-paired); the
 #           candidate for bf16's products on cuBLAS by default.
 #   ws4:    f32 (on cuBLAS by default) with that workspace: on an H100 it stepped 1.1 ms
-#           slower and peaked 2 MiB higher (docs/results/2026-12-05-h100-cublas-workspace-f32).
+#           slower and peaked 2 MiB higher (docs/results/2026-12-05-h100-cublas-workspace-f32),
+#           before the workspace went through CUBLAS_WORKSPACE_CONFIG; through it, 1.2 ms
+#           slower and 62 MiB lower (docs/results/2026-12-05-h100-workspace-f32-bf16).
+# Since the defaults took bf16 on cuBLAS, the 4 MiB workspace and f32's split sums, these
+# give the defaults before that change, to measure against:
+#   before32: f32 with OOMLAB_COLUMN_SUMS=one,OOMLAB_CUBLAS_WORKSPACE=cublas
+#   before16: bf16 with OOMLAB_CUBLAS=0 (cubecl's products, as before)
+#   dense32: f32 with OOMLAB_EMBEDDING_GRAD=dense on top of the defaults
 # Parts (PARTS, default "test warm paired long profile"):
 #   test:    (needs .device-bin/gpu.xz, the test binary of `cargo test --release --features
 #            gpu-tests --test gpu --no-run`) tests/gpu/linear.rs with the defaults (the cuBLAS
@@ -99,6 +106,9 @@ variant_env() {
     cublas16-ws) settings=OOMLAB_CUBLAS=1,CUBLAS_WORKSPACE_CONFIG=:4096:1;;
     cublas16-ws4) settings=OOMLAB_CUBLAS=1,OOMLAB_CUBLAS_WORKSPACE=4MiB;;
     ws4) settings=OOMLAB_CUBLAS_WORKSPACE=4MiB;;
+    before32) settings=OOMLAB_COLUMN_SUMS=one,OOMLAB_CUBLAS_WORKSPACE=cublas;;
+    before16) settings=OOMLAB_CUBLAS=0;;
+    dense32) settings=OOMLAB_EMBEDDING_GRAD=dense;;
     defaults) settings="";;
     *) echo "unknown variant $1" >&2; return 1;;
   esac
@@ -117,7 +127,7 @@ cache_setting() {
 # precisions NAME: the precisions whose graph the variant changes (cuBLAS already runs f32's
 # products by default, so the cublas16 variants' f32 runs would be the defaults').
 precisions() {
-  case $1 in cublas16*) echo bf16;; ws4) echo f32;; *) echo f32 bf16;; esac
+  case $1 in cublas16*|*16) echo bf16;; ws4|*32) echo f32;; *) echo f32 bf16;; esac
 }
 # with_env NAME CMD...: CMD with the variant's variables set.
 with_env() {

@@ -30,8 +30,8 @@
 //! `allow_tf32`), bf16 and f16 with f32 accumulation. libcublas is loaded at run time
 //! (cudarc's dynamic loading, from the library path: the CUDA toolkit's `lib64`, which
 //! oomlab adds for NVRTC); where it does not load, or the dtype has no cuBLAS type, burn's
-//! matmul runs instead ([`engine`] says which). By default only f32's products run here
-//! ([`by_default`] says why).
+//! matmul runs instead ([`engine`] says which). By default f32's and bf16's products run
+//! here, f16's on cubecl ([`by_default`] says why).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -150,14 +150,14 @@ pub const WORKSPACE_ENV: &str = "OOMLAB_CUBLAS_WORKSPACE";
 /// created.
 pub const CUBLAS_WORKSPACE_ENV: &str = "CUBLAS_WORKSPACE_CONFIG";
 
-/// The size `OOMLAB_CUBLAS_WORKSPACE` suggests for bf16 on cuBLAS: 4 MiB. On the H200
-/// (docs/results/2026-12-05-h200-step-levers) cuBLAS's own workspace made the gpu config's
-/// AMP bf16 NVML peak 66 MiB higher than cubecl's products, and one of 4 MiB
-/// (`CUBLAS_WORKSPACE_CONFIG=:4096:1`) 6 MiB higher, with the step no slower (59.7 ms
-/// against 60.4). Not the default: for f32 (on an H100,
-/// docs/results/2026-12-05-h100-cublas-workspace-f32) a 4 MiB buffer peaked 2 MiB higher
-/// than cuBLAS's own and stepped 1.1 ms slower.
-pub const WORKSPACE_SUGGESTED: Bytes = Bytes(4 << 20);
+/// cuBLAS's workspace when `OOMLAB_CUBLAS_WORKSPACE` is unset: one buffer of 4 MiB. On an
+/// H100 (docs/results/2026-12-05-h100-workspace-f32-bf16, the gpu config, 100 steps):
+/// AMP bf16 with its products on cuBLAS peaked 66 MiB above cubecl's products with
+/// cuBLAS's own pool and 6 MiB above with this one; f32 (on cuBLAS already) peaked 62 MiB
+/// lower with it than with cuBLAS's own pool and stepped 1.5% slower (82.4 ms against
+/// 81.2 in the paired rows), its final loss 4.9e-4 (relative) away. `cublas` gives cuBLAS
+/// its own pool back.
+pub const WORKSPACE_DEFAULT: Bytes = Bytes(4 << 20);
 
 /// How large cuBLAS's workspace is.
 ///
@@ -171,17 +171,18 @@ pub const WORKSPACE_SUGGESTED: Bytes = Bytes(4 << 20);
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Workspace {
     /// One buffer of this size (0: none, cuBLAS picks algorithms that need none), through
-    /// `CUBLAS_WORKSPACE_CONFIG`.
+    /// `CUBLAS_WORKSPACE_CONFIG` (the default: [`WORKSPACE_DEFAULT`]).
     Sized(Bytes),
-    /// cuBLAS's own pool, sized by cuBLAS (the default).
+    /// cuBLAS's own pool, sized by cuBLAS (`OOMLAB_CUBLAS_WORKSPACE=cublas`).
     Library,
     /// The user's `CUBLAS_WORKSPACE_CONFIG`, which oomlab leaves as it is.
     Users,
 }
 
 impl Workspace {
-    /// `OOMLAB_CUBLAS_WORKSPACE`: a size (`4MiB`, `0`), or `cublas` or unset for cuBLAS's
-    /// own; with what was ignored, when the value was neither. A `CUBLAS_WORKSPACE_CONFIG`
+    /// `OOMLAB_CUBLAS_WORKSPACE`: a size (`4MiB`, `0`; unset: [`WORKSPACE_DEFAULT`]), or
+    /// `cublas` for cuBLAS's own pool; with what was ignored, when the value was neither
+    /// (the default size then). A `CUBLAS_WORKSPACE_CONFIG`
     /// of the user's wins over either.
     pub fn from_env() -> (Workspace, Option<&'static str>) {
         static WORKSPACE: OnceLock<(Workspace, Option<String>)> = OnceLock::new();
@@ -196,10 +197,11 @@ impl Workspace {
 
     fn parse(value: Option<&str>, users: bool) -> (Workspace, Option<String>) {
         let (w, ignored) = match value.map(str::trim) {
-            None | Some("") | Some("cublas") => (Workspace::Library, None),
+            None | Some("") => (Workspace::Sized(WORKSPACE_DEFAULT), None),
+            Some("cublas") => (Workspace::Library, None),
             Some(v) => match crate::units::parse_size(v) {
                 Ok(b) => (Workspace::Sized(b), None),
-                Err(_) => (Workspace::Library, Some(v.to_string())),
+                Err(_) => (Workspace::Sized(WORKSPACE_DEFAULT), Some(v.to_string())),
             },
         };
         (if users { Workspace::Users } else { w }, ignored)
@@ -211,7 +213,7 @@ impl Workspace {
     fn users(ours: Option<&str>, cublas: Option<&str>) -> bool {
         match (cublas, Workspace::parse(ours, false)) {
             (None, _) => false,
-            (Some(c), (Workspace::Sized(b), None)) => c != Workspace::cublas_config(b),
+            (Some(c), (Workspace::Sized(b), _)) => c != Workspace::cublas_config(b),
             (Some(_), _) => true,
         }
     }
@@ -224,8 +226,8 @@ impl Workspace {
         }
     }
 
-    /// Sets `CUBLAS_WORKSPACE_CONFIG` from `OOMLAB_CUBLAS_WORKSPACE` when the latter is a
-    /// size and the former is not set. Call it before any thread starts (the binary does,
+    /// Sets `CUBLAS_WORKSPACE_CONFIG` from `OOMLAB_CUBLAS_WORKSPACE` (unset: the default
+    /// size) unless the former is set or the latter is `cublas`. Call it before any thread starts (the binary does,
     /// first thing): setting a variable while another thread reads the environment is a
     /// data race in the C library.
     pub fn apply() {
@@ -233,7 +235,7 @@ impl Workspace {
             return;
         }
         let value = std::env::var(WORKSPACE_ENV).ok();
-        if let (Workspace::Sized(b), None) = Workspace::parse(value.as_deref(), false) {
+        if let (Workspace::Sized(b), _) = Workspace::parse(value.as_deref(), false) {
             std::env::set_var(CUBLAS_WORKSPACE_ENV, Workspace::cublas_config(b));
         }
     }
@@ -243,12 +245,16 @@ impl Workspace {
             Workspace::Sized(b) if b.0 == 0 => format!(
                 "no cuBLAS workspace ({WORKSPACE_ENV}=0, as {CUBLAS_WORKSPACE_ENV}=:0:0)"
             ),
+            Workspace::Sized(b) if b == WORKSPACE_DEFAULT => format!(
+                "a {b} cuBLAS workspace, outside burn's pool (the default, as {CUBLAS_WORKSPACE_ENV}={}; {WORKSPACE_ENV}=cublas gives cuBLAS its own pool)",
+                Workspace::cublas_config(b)
+            ),
             Workspace::Sized(b) => format!(
                 "a {b} cuBLAS workspace, outside burn's pool ({WORKSPACE_ENV}, as {CUBLAS_WORKSPACE_ENV}={})",
                 Workspace::cublas_config(b)
             ),
             Workspace::Library => format!(
-                "cuBLAS's own workspace ({WORKSPACE_ENV}=4MiB makes it one 4 MiB buffer)"
+                "cuBLAS's own workspace pool ({WORKSPACE_ENV}=cublas; unset, one {WORKSPACE_DEFAULT} buffer)"
             ),
             Workspace::Users => format!(
                 "cuBLAS's workspace as {CUBLAS_WORKSPACE_ENV}={} sets it",
@@ -279,21 +285,22 @@ fn library_loads() -> bool {
     })
 }
 
-/// Whether cuBLAS runs a product of `dtype` when `OOMLAB_CUBLAS` is unset: f32's. On
-/// the H200 (docs/results/2026-12-04-h200-cublas-queued) the gpu config's f32 step took
-/// 0.85x cubecl's, its final loss after 100 steps 7.9e-5 (relative) from cubecl's and its
-/// NVML peak 254 MiB lower; bf16's steps were faster too, but the gpu config's AMP bf16
-/// loss after 100 steps moved by 3.6e-3 relative and its NVML peak rose by 66 MiB (issue
-/// 29 allows neither), so bf16 and f16 stay on cubecl unless `OOMLAB_CUBLAS=1`. That
-/// loss is nearer f32's than cubecl's bf16 loss is (docs/results/2026-12-05-loss-agreement.md:
-/// the bound measures the rounding path in bf16). The 66 MiB was cuBLAS's workspace
-/// (docs/results/2026-12-05-h200-step-levers: with one of 4 MiB, +6 MiB, and the loss
-/// 4.9e-4 from the defaults'), hence `OOMLAB_CUBLAS_WORKSPACE` ([`WORKSPACE_SUGGESTED`]);
-/// with `OOMLAB_CUBLAS_WORKSPACE=4MiB` (now cuBLAS's own variable) an H100 measured the
-/// same +6 MiB (docs/results/2026-12-05-h100-cublas-workspace-config). bf16 moves here once
-/// f32 is measured with that process-wide workspace too.
+/// Whether cuBLAS runs a product of `dtype` when `OOMLAB_CUBLAS` is unset: f32's and
+/// bf16's.
+///
+/// f32: on the H200 (docs/results/2026-12-04-h200-cublas-queued) the gpu config's f32
+/// step took 0.85x cubecl's, its final loss after 100 steps 7.9e-5 (relative) from
+/// cubecl's and its NVML peak 254 MiB lower.
+///
+/// bf16: with cuBLAS's own workspace pool the gpu config's AMP bf16 NVML peak rose by
+/// 66 MiB (docs/results/2026-12-05-h200-step-levers); with the 4 MiB workspace that is now
+/// the default ([`WORKSPACE_DEFAULT`]) an H100 measured the steps 8% shorter than cubecl's
+/// products (67.6 ms against 73.5 in the paired rows), the peak 6 MiB higher and the
+/// final loss after 100 steps 4.9e-4 from cubecl's
+/// (docs/results/2026-12-05-h100-workspace-f32-bf16). f16 has not been measured on cuBLAS
+/// in the step and stays on cubecl unless `OOMLAB_CUBLAS=1`.
 pub fn by_default(dtype: DType) -> bool {
-    dtype == DType::F32
+    matches!(dtype, DType::F32 | DType::BF16)
 }
 
 /// Whether cuBLAS runs a product of `dtype`: as `OOMLAB_CUBLAS` says, else
@@ -313,7 +320,7 @@ pub fn label() -> Option<&'static str> {
     match (available(), custom_products_setting()) {
         (false, _) => None,
         (true, Some(true)) => Some("linear layers' products on cuBLAS"),
-        (true, _) => Some("linear layers' f32 products on cuBLAS"),
+        (true, _) => Some("linear layers' f32 and bf16 products on cuBLAS"),
     }
 }
 
@@ -324,10 +331,10 @@ pub fn engine() -> String {
             "matrix products: {} ({}; {}",
             match (Api::from_env(), custom_products_setting()) {
                 (Api::GemmEx, Some(true)) => "cuBLAS",
-                (Api::GemmEx, _) => "cuBLAS for f32, cubecl for bf16 and f16",
+                (Api::GemmEx, _) => "cuBLAS for f32 and bf16, cubecl for f16",
                 (Api::Lt, Some(true)) => "cuBLASLt, a plan per shape (OOMLAB_CUBLAS_API=lt)",
                 (Api::Lt, _) => {
-                    "cuBLASLt for f32, a plan per shape (OOMLAB_CUBLAS_API=lt), cubecl for bf16 and f16"
+                    "cuBLASLt for f32 and bf16, a plan per shape (OOMLAB_CUBLAS_API=lt), cubecl for f16"
                 }
             },
             match custom_products_setting() {
@@ -335,7 +342,7 @@ pub fn engine() -> String {
                     "{CUSTOM_PRODUCTS_ENV}=1; f32 as TF32, bf16 and f16 with f32 accumulation"
                 ),
                 _ => format!(
-                    "the default on CUDA: {CUSTOM_PRODUCTS_ENV}=1 puts bf16 and f16 on cuBLAS too, =0 keeps all on cubecl; f32 as TF32"
+                    "the default on CUDA: {CUSTOM_PRODUCTS_ENV}=1 puts f16 on cuBLAS too, =0 keeps all on cubecl; f32 as TF32, bf16 with f32 accumulation"
                 ),
             },
             Order::from_env().describe()
@@ -353,7 +360,7 @@ pub fn engine() -> String {
         "matrix products: cubecl (libcublas is not on the library path)".to_string()
     } else {
         format!(
-            "matrix products: cubecl ({CUSTOM_PRODUCTS_ENV}=0; unset, cuBLAS runs the f32 ones)"
+            "matrix products: cubecl ({CUSTOM_PRODUCTS_ENV}=0; unset, cuBLAS runs the f32 and bf16 ones)"
         )
     }
 }
@@ -955,6 +962,12 @@ impl ProductBackend for CubeCuda {
         by_default(dtype) && library_loads()
     }
 
+    /// f32's sums in two stages (crate::model's column_sum module says why, and why not
+    /// bf16's).
+    fn split_sums_by_default(dtype: DType) -> bool {
+        dtype == DType::F32
+    }
+
     fn product(
         a: CubeTensor<CudaRuntime>,
         b: CubeTensor<CudaRuntime>,
@@ -973,12 +986,16 @@ mod tests {
 
     #[test]
     fn the_workspace_variable_takes_a_size_or_cublas_and_says_what_it_ignored() {
-        let library = (Workspace::Library, None);
-        assert_eq!(Workspace::parse(None, false), library);
-        assert_eq!(Workspace::parse(Some("cublas"), false), library);
+        let default = (Workspace::Sized(WORKSPACE_DEFAULT), None);
+        assert_eq!(Workspace::parse(None, false), default);
+        assert_eq!(Workspace::parse(Some(""), false), default);
+        assert_eq!(
+            Workspace::parse(Some("cublas"), false),
+            (Workspace::Library, None)
+        );
         assert_eq!(
             Workspace::parse(Some("4MiB"), false),
-            (Workspace::Sized(WORKSPACE_SUGGESTED), None)
+            (Workspace::Sized(WORKSPACE_DEFAULT), None)
         );
         assert_eq!(
             Workspace::parse(Some("0"), false),
@@ -987,7 +1004,7 @@ mod tests {
         // A CUBLAS_WORKSPACE_CONFIG of the user's wins.
         assert_eq!(Workspace::parse(Some("4MiB"), true).0, Workspace::Users);
         let (w, ignored) = Workspace::parse(Some("lots"), false);
-        assert_eq!(w, Workspace::Library);
+        assert_eq!(w, Workspace::Sized(WORKSPACE_DEFAULT));
         assert!(w
             .describe(ignored.as_deref())
             .contains("\"lots\" is not a size"));
@@ -995,24 +1012,36 @@ mod tests {
 
     #[test]
     fn a_size_becomes_cublas_own_variable_of_one_buffer() {
-        assert_eq!(Workspace::cublas_config(WORKSPACE_SUGGESTED), ":4096:1");
+        assert_eq!(Workspace::cublas_config(WORKSPACE_DEFAULT), ":4096:1");
         assert_eq!(Workspace::cublas_config(Bytes(1)), ":1:1");
         assert_eq!(Workspace::cublas_config(Bytes(0)), ":0:0");
-        assert!(Workspace::Sized(WORKSPACE_SUGGESTED)
+        assert!(Workspace::Sized(WORKSPACE_DEFAULT)
             .describe(None)
             .contains("CUBLAS_WORKSPACE_CONFIG=:4096:1"));
         // oomlab's own setting, inherited or not, is not taken for the user's.
         assert!(!Workspace::users(Some("4MiB"), Some(":4096:1")));
         assert!(!Workspace::users(Some("4MiB"), None));
         assert!(Workspace::users(Some("4MiB"), Some(":16384:8")));
-        assert!(Workspace::users(None, Some(":4096:1")));
+        // Unset, oomlab's default size is what this process (or a parent) set.
+        assert!(!Workspace::users(None, Some(":4096:1")));
+        assert!(Workspace::users(None, Some(":16384:8")));
+        assert!(Workspace::users(Some("cublas"), Some(":4096:1")));
     }
 
     #[test]
-    fn only_f32_products_go_to_cublas_by_default() {
+    fn f32_and_bf16_products_go_to_cublas_by_default() {
         assert!(by_default(DType::F32));
-        for dtype in [DType::BF16, DType::F16, DType::F64] {
+        assert!(by_default(DType::BF16));
+        for dtype in [DType::F16, DType::F64] {
             assert!(!by_default(dtype), "{dtype:?}");
+        }
+    }
+
+    #[test]
+    fn only_f32_sums_are_split_by_default_on_cuda() {
+        assert!(<CubeCuda as ProductBackend>::split_sums_by_default(DType::F32));
+        for dtype in [DType::BF16, DType::F16] {
+            assert!(!<CubeCuda as ProductBackend>::split_sums_by_default(dtype));
         }
     }
 }

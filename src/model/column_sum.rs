@@ -15,21 +15,24 @@
 //! `d` outputs of `k` values. The order of the additions changes (the result differs in
 //! the last bits), the arithmetic does not.
 //!
-//! Opt-in (`OOMLAB_COLUMN_SUMS=split`) until it is measured on the H200: it changes the
-//! step's graph, and the kernels and autotune results oomlab ships for the H200
-//! (kernels/nvidia-h200/) do not hold its reductions yet, so a new user's first step would
-//! compile and tune them (scripts/gpu/step-levers.sh measures it and says what comes
-//! after). Unset, every sum is the one-stage `sum_dim(0)` it was.
+//! On CUDA the f32 sums are split by default ([`crate::model::ProductBackend::split_sums_by_default`]):
+//! on the H200 (docs/results/2026-12-05-h200-step-levers) the gpu config's f32 step took
+//! 63.3 ms split against 73.1, its final loss after 100 steps 1.1e-4 (relative) away and
+//! its NVML peak 2 MiB higher. bf16's sums (AMP) stay in one stage there: split, the final
+//! loss moved by 1.5e-3, over issue 29's bound, and the peak rose by 32 MiB. On the CPU
+//! every sum is in one stage. `OOMLAB_COLUMN_SUMS=split` splits them all, `=one` none.
 
 use burn::prelude::*;
 
-/// The variable that asks for the two-stage sums (`split`).
+/// The variable that chooses the sums: `split` (two stages) or `one`; unset, the
+/// backend's default.
 pub const COLUMN_SUMS_ENV: &str = "OOMLAB_COLUMN_SUMS";
 
-/// Whether `OOMLAB_COLUMN_SUMS=split` asks for the two-stage sums (read once).
-pub fn split_asked() -> bool {
-    static SPLIT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    super::env_is(&SPLIT, COLUMN_SUMS_ENV, "split")
+/// What `OOMLAB_COLUMN_SUMS` chooses (read once): `Some(true)` for `split`, `Some(false)`
+/// for `one`, `None` (the backend's default for the dtype) otherwise.
+pub fn split_setting() -> Option<bool> {
+    static SPLIT: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
+    super::env_setting(&SPLIT, COLUMN_SUMS_ENV, "split", "one")
 }
 
 /// `(m, k)` with `m·k = rows` and `k` the largest divisor of `rows` not above √rows (1

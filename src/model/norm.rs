@@ -26,8 +26,9 @@
 //! - dγ = Σ_rows dy·x̂, dβ = Σ_rows dy
 //! - dx = rstd·(g − mean(g) − x̂·mean(g·x̂)), means over the normalised dimension
 //!
-//! With `OOMLAB_COLUMN_SUMS=split` the sums over rows (dγ, dβ) run in two stages
-//! ([`column_sum`]).
+//! The sums over rows (dγ, dβ) run in two stages ([`column_sum`]) where
+//! [`crate::model::LinearBackend::split_sums`] says so for x's dtype (f32 on CUDA, unless
+//! `OOMLAB_COLUMN_SUMS` says otherwise).
 
 use std::marker::PhantomData;
 
@@ -44,7 +45,8 @@ use burn::prelude::*;
 use burn::tensor::ops::FloatTensor;
 use burn::tensor::{DType, TensorPrimitive};
 
-use super::column_sum::{column_sum, split_asked};
+use super::column_sum::column_sum;
+use super::LinearBackend;
 use super::{in_dtype, in_f32};
 
 /// The epsilon of every LayerNorm in oomlab's models (burn's default).
@@ -177,15 +179,18 @@ impl<B: Backend> RetroForward for RetroRowNorm<B> {
     }
 }
 
-impl<B: Backend, C: CheckpointStrategy> NormBackend for Autodiff<B, C> {
+impl<B: super::ProductBackend, C: CheckpointStrategy> NormBackend for Autodiff<B, C> {
     fn layer_norm_rows(
         x: FloatTensor<Self>,
         gamma: FloatTensor<Self>,
         beta: FloatTensor<Self>,
         epsilon: f64,
     ) -> FloatTensor<Self> {
+        /// `split_sum`: whether dγ and dβ are summed in two stages.
         #[derive(Debug)]
-        struct RowNorm;
+        struct RowNorm {
+            split_sum: bool,
+        }
 
         impl<B: Backend> Backward<B, 3> for RowNorm {
             /// x's and γ's nodes (their values come from the checkpointer: kept, or
@@ -207,7 +212,7 @@ impl<B: Backend, C: CheckpointStrategy> NormBackend for Autodiff<B, C> {
                     checkpointer.retrieve_node_output(gamma),
                 ));
                 let (dx, dgamma, dbeta) =
-                    backward_rows(x, gamma, m(grad), epsilon, beta_dtype, split_asked());
+                    backward_rows(x, gamma, m(grad), epsilon, beta_dtype, self.split_sum);
                 if let Some(node) = node_x {
                     grads.register::<B>(node.id, dx.into_primitive().tensor());
                 }
@@ -229,7 +234,8 @@ impl<B: Backend, C: CheckpointStrategy> NormBackend for Autodiff<B, C> {
             epsilon,
             _backend: PhantomData,
         };
-        match RowNorm
+        let split_sum = Self::split_sums(burn::tensor::TensorMetadata::dtype(&x.primitive));
+        match (RowNorm { split_sum })
             .prepare::<C>([x.node.clone(), gamma.node.clone(), beta.node.clone()])
             .memory_bound()
             .retro_forward(retro)

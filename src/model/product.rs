@@ -113,6 +113,13 @@ pub trait ProductBackend: Backend {
     fn linear_2d_by_default() -> bool {
         false
     }
+
+    /// Whether the sums over every token (LayerNorm's dγ and dβ, a bias's gradient) of
+    /// `dtype` activations run in two stages (super::column_sum) when `OOMLAB_COLUMN_SUMS`
+    /// is unset: not by default.
+    fn split_sums_by_default(_dtype: DType) -> bool {
+        false
+    }
 }
 
 /// The CPU: the 2-D linear by default (docs/results/2026-12-04-cpu-linear-default: a
@@ -136,6 +143,10 @@ impl<B: burn_fusion::FusionBackend + ProductBackend> ProductBackend for burn_fus
 
     fn linear_2d_by_default() -> bool {
         B::linear_2d_by_default()
+    }
+
+    fn split_sums_by_default(dtype: DType) -> bool {
+        B::split_sums_by_default(dtype)
     }
 
     fn product(a: FloatTensor<Self>, b: FloatTensor<Self>, form: Form) -> FloatTensor<Self> {
@@ -201,6 +212,10 @@ pub trait LinearBackend: Backend {
     /// Whether [`linear`] runs [`linear_2d`] where it does not run the custom product: as
     /// `OOMLAB_LINEAR` says, else as [`ProductBackend::linear_2d_by_default`].
     fn linear_2d() -> bool;
+
+    /// Whether the sums over every token of `dtype` activations run in two stages: as
+    /// `OOMLAB_COLUMN_SUMS` says, else as [`ProductBackend::split_sums_by_default`].
+    fn split_sums(dtype: DType) -> bool;
 }
 
 impl<B: ProductBackend, C: CheckpointStrategy> LinearBackend for Autodiff<B, C> {
@@ -210,6 +225,10 @@ impl<B: ProductBackend, C: CheckpointStrategy> LinearBackend for Autodiff<B, C> 
 
     fn linear_2d() -> bool {
         linear_setting().unwrap_or_else(B::linear_2d_by_default)
+    }
+
+    fn split_sums(dtype: DType) -> bool {
+        super::column_sum::split_setting().unwrap_or_else(|| B::split_sums_by_default(dtype))
     }
 
     fn linear_product(x: FloatTensor<Self>, w: FloatTensor<Self>) -> FloatTensor<Self> {
@@ -337,14 +356,17 @@ pub fn linear_burn<B: LinearBackend, const D: usize>(
 /// # Shapes
 /// - x: `[..., d_input]`
 /// - output: `[..., d_output]`
-pub fn linear_2d<B: Backend, const D: usize>(layer: &Linear<B>, x: Tensor<B, D>) -> Tensor<B, D> {
+pub fn linear_2d<B: LinearBackend, const D: usize>(
+    layer: &Linear<B>,
+    x: Tensor<B, D>,
+) -> Tensor<B, D> {
     on_rows(layer, x, |x, w| burn::tensor::module::linear(x, w, None))
 }
 
 /// `product(x, W) + b` with x seen as one matrix `[rows, d_input]`, the bias added by
-/// [`super::column_sum::add_to_rows`] (two stages with `OOMLAB_COLUMN_SUMS=split`), the
-/// result in x's shape.
-fn on_rows<B: Backend, const D: usize>(
+/// [`super::column_sum::add_to_rows`] (its gradient in two stages where
+/// [`LinearBackend::split_sums`] says so), the result in x's shape.
+fn on_rows<B: LinearBackend, const D: usize>(
     layer: &Linear<B>,
     x: Tensor<B, D>,
     product: impl FnOnce(Tensor<B, 2>, Tensor<B, 2>) -> Tensor<B, 2>,
@@ -354,11 +376,10 @@ fn on_rows<B: Backend, const D: usize>(
     let rows = x.shape().num_elements() / k.max(1);
     let w = layer.weight.val();
     let n = w.dims()[1];
+    let dtype = x.dtype();
     let y = product(x.reshape([rows, k]), w);
     let y = match &layer.bias {
-        Some(bias) => {
-            super::column_sum::add_to_rows(y, bias.val(), super::column_sum::split_asked())
-        }
+        Some(bias) => super::column_sum::add_to_rows(y, bias.val(), B::split_sums(dtype)),
         None => y,
     };
     dims[D - 1] = n;
@@ -366,8 +387,8 @@ fn on_rows<B: Backend, const D: usize>(
 }
 
 /// `layer.forward(x)` with the product as [`LinearBackend::linear_product`]: x·W + b over
-/// the last dimension (with `OOMLAB_COLUMN_SUMS=split`, b's gradient summed in two stages:
-/// super::column_sum).
+/// the last dimension (b's gradient summed in two stages where
+/// [`LinearBackend::split_sums`] says so: super::column_sum).
 ///
 /// # Shapes
 /// - x: `[..., d_input]`
@@ -437,6 +458,10 @@ mod tests {
         assert_eq!(cublas(Some("0")), Some(false));
         assert_eq!(cublas(None), None);
         assert_eq!(cublas(Some("yes")), None);
+        let sums = |v| super::super::parse_setting(v, "split", "one");
+        assert_eq!(sums(Some("split")), Some(true));
+        assert_eq!(sums(Some("one")), Some(false));
+        assert_eq!(sums(None), None);
         let linear = |v| super::super::parse_setting(v, "2d", "burn");
         assert_eq!(linear(Some("2d")), Some(true));
         assert_eq!(linear(Some("burn")), Some(false));
@@ -447,6 +472,8 @@ mod tests {
     fn the_cpu_takes_the_2d_linear_not_the_custom_product_unless_asked() {
         for dtype in [DType::F32, DType::BF16, DType::F16] {
             assert!(!<burn::backend::Flex as ProductBackend>::custom_products_by_default(dtype));
+            // The CPU path stays as measured: every sum in one stage.
+            assert!(!<burn::backend::Flex as ProductBackend>::split_sums_by_default(dtype));
         }
         assert!(<burn::backend::Flex as ProductBackend>::linear_2d_by_default());
     }
