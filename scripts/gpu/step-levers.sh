@@ -28,11 +28,13 @@
 #           slower and peaked 2 MiB higher (docs/results/2026-12-05-h100-cublas-workspace-f32),
 #           before the workspace went through CUBLAS_WORKSPACE_CONFIG; through it, 1.2 ms
 #           slower and 62 MiB lower (docs/results/2026-12-05-h100-workspace-f32-bf16).
-# Since the defaults took bf16 on cuBLAS, the 4 MiB workspace and f32's split sums, these
-# give the defaults before that change, to measure against:
-#   before32: f32 with OOMLAB_COLUMN_SUMS=one,OOMLAB_CUBLAS_WORKSPACE=cublas
+# Since the defaults took bf16 on cuBLAS, the 4 MiB workspace and f32's split sums and
+# dense embeddings (docs/results/2026-12-05-h100-new-defaults), these give the defaults
+# before that change, to measure against:
+#   before32: f32 with OOMLAB_COLUMN_SUMS=one,OOMLAB_EMBEDDING_GRAD=scatter,
+#             OOMLAB_CUBLAS_WORKSPACE=cublas
 #   before16: bf16 with OOMLAB_CUBLAS=0 (cubecl's products, as before)
-#   dense32: f32 with OOMLAB_EMBEDDING_GRAD=dense on top of the defaults
+#   dense32: f32 with OOMLAB_EMBEDDING_GRAD=dense (the default since the run that measured it)
 # Parts (PARTS, default "test warm paired long profile"):
 #   test:    (needs .device-bin/gpu.xz, the test binary of `cargo test --release --features
 #            gpu-tests --test gpu --no-run`) tests/gpu/linear.rs with the defaults (the cuBLAS
@@ -106,7 +108,7 @@ variant_env() {
     cublas16-ws) settings=OOMLAB_CUBLAS=1,CUBLAS_WORKSPACE_CONFIG=:4096:1;;
     cublas16-ws4) settings=OOMLAB_CUBLAS=1,OOMLAB_CUBLAS_WORKSPACE=4MiB;;
     ws4) settings=OOMLAB_CUBLAS_WORKSPACE=4MiB;;
-    before32) settings=OOMLAB_COLUMN_SUMS=one,OOMLAB_CUBLAS_WORKSPACE=cublas;;
+    before32) settings=OOMLAB_COLUMN_SUMS=one,OOMLAB_EMBEDDING_GRAD=scatter,OOMLAB_CUBLAS_WORKSPACE=cublas;;
     before16) settings=OOMLAB_CUBLAS=0;;
     dense32) settings=OOMLAB_EMBEDDING_GRAD=dense;;
     defaults) settings="";;

@@ -968,6 +968,12 @@ impl ProductBackend for CubeCuda {
         dtype == DType::F32
     }
 
+    /// f32's embeddings on the dense path (crate::model's embedding module says why, and
+    /// why not bf16's).
+    fn dense_embeddings_by_default(dtype: DType) -> bool {
+        dtype == DType::F32
+    }
+
     fn product(
         a: CubeTensor<CudaRuntime>,
         b: CubeTensor<CudaRuntime>,
@@ -1038,10 +1044,12 @@ mod tests {
     }
 
     #[test]
-    fn only_f32_sums_are_split_by_default_on_cuda() {
+    fn only_f32_sums_and_embeddings_change_by_default_on_cuda() {
         assert!(<CubeCuda as ProductBackend>::split_sums_by_default(DType::F32));
+        assert!(<CubeCuda as ProductBackend>::dense_embeddings_by_default(DType::F32));
         for dtype in [DType::BF16, DType::F16] {
             assert!(!<CubeCuda as ProductBackend>::split_sums_by_default(dtype));
+            assert!(!<CubeCuda as ProductBackend>::dense_embeddings_by_default(dtype));
         }
     }
 }

@@ -19,22 +19,21 @@
 //! a product and element-wise kernels more in every forward pass. This operation adds
 //! nothing to the forward pass.
 //!
-//! Where it runs: with `OOMLAB_EMBEDDING_GRAD=dense`, on backends whose
-//! [`ProductBackend::dense_embedding_grad`] says so (CUDA; on the CPU the product's `vocab`
-//! times more arithmetic would not pay), for vocabularies of at most [`MAX_DENSE_VOCAB`]
-//! tokens. The position embedding then needs none of it ([`embed`]): every sequence
-//! starts at position 0, so the model adds the table's first `seq_len` rows to each, and
-//! the gradient is a sum over the batch.
+//! Where it runs: where [`EmbeddingBackend::dense_embeddings`] says so for the table's
+//! dtype (on CUDA for f32 by default, `OOMLAB_EMBEDDING_GRAD=dense` or `=scatter` says
+//! otherwise), on backends whose [`ProductBackend::dense_embedding_grad`] says the product
+//! pays (CUDA; on the CPU the product's `vocab` times more arithmetic would not), for
+//! vocabularies of at most [`MAX_DENSE_VOCAB`] tokens. The position embedding then needs
+//! none of it ([`embed`]): every sequence starts at position 0, so the model adds the
+//! table's first `seq_len` rows to each, and the gradient is a sum over the batch.
 //!
-//! Opt-in, measured (docs/results/2026-12-04-h200-cublas-oom): the `gpu` config's f32
-//! step 4.3 ms faster on cubecl's products, AMP bf16 level. Not the default because it
-//! changes the step's fused graph, which the autotune results and kernels oomlab ships for
-//! the H200 (kernels/nvidia-h200/) were measured without: on a fresh machine with it on,
-//! tests/gpu/oom.rs reached its time limit where it passes without it. Rebuilding the
-//! pack with it on (`MODE=build bash scripts/gpu/run.sh first-result`,
-//! scripts/kernel-pack.py) comes first. Its gain since f32's products run on cuBLAS is
-//! not measured yet: scripts/gpu/step-levers.sh measures it beside the two-stage column
-//! sums (super::column_sum) and says how the pack is then rebuilt.
+//! Measured: on cubecl's products (docs/results/2026-12-04-h200-cublas-oom) the `gpu`
+//! config's f32 step 4.3 ms faster, AMP bf16 level. With f32's products on cuBLAS and the
+//! split column sums (docs/results/2026-12-05-h100-new-defaults, an H100) the f32 step took
+//! 62.3 ms against 70.9, the final loss after 100 steps 3.3e-4 (relative) away, the NVML
+//! peak the same, 4 kernels more to compile on top of the shipped pack: the default for
+//! f32 on CUDA since. bf16's (AMP, pure half) stays burn's scatter: not measured on
+//! cuBLAS's products.
 
 use burn::backend::autodiff::checkpoint::base::Checkpointer;
 use burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy;
@@ -44,7 +43,7 @@ use burn::backend::Autodiff;
 use burn::nn::Embedding;
 use burn::prelude::*;
 use burn::tensor::ops::{FloatTensor, IntTensor};
-use burn::tensor::{FloatDType, TensorMetadata, TensorPrimitive};
+use burn::tensor::{DType, FloatDType, TensorMetadata, TensorPrimitive};
 
 use super::{Form, ProductBackend};
 
@@ -53,13 +52,15 @@ use super::{Form, ProductBackend};
 /// config's batch).
 pub const MAX_DENSE_VOCAB: usize = 512;
 
-/// The variable that turns the dense gradients on (`dense`).
+/// The variable that chooses the embeddings' gradients: `dense` or `scatter` (burn's);
+/// unset, the backend's default for the table's dtype.
 pub const EMBEDDING_GRAD_ENV: &str = "OOMLAB_EMBEDDING_GRAD";
 
-/// Whether `OOMLAB_EMBEDDING_GRAD=dense` asks for the dense gradients (read once).
-fn dense_asked() -> bool {
-    static DENSE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    super::env_is(&DENSE, EMBEDDING_GRAD_ENV, "dense")
+/// What `OOMLAB_EMBEDDING_GRAD` chooses (read once): `Some(true)` for `dense`,
+/// `Some(false)` for `scatter`, `None` otherwise.
+fn dense_setting() -> Option<bool> {
+    static DENSE: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
+    super::env_setting(&DENSE, EMBEDDING_GRAD_ENV, "dense", "scatter")
 }
 
 /// A backend that can run [`embed`]'s operation: every autodiff backend over a
@@ -67,6 +68,10 @@ fn dense_asked() -> bool {
 pub trait EmbeddingBackend: Backend {
     /// Whether the gradient as a product pays on this backend.
     fn dense_embedding_grad() -> bool;
+
+    /// Whether [`embed`] takes its dense path for a table of `dtype`: as
+    /// `OOMLAB_EMBEDDING_GRAD` says, else as [`ProductBackend::dense_embeddings_by_default`].
+    fn dense_embeddings(dtype: DType) -> bool;
 
     /// The rows of `weights` the indices name, with the table's gradient as
     /// onehot(indices)ᵀ·dY.
@@ -84,6 +89,10 @@ pub trait EmbeddingBackend: Backend {
 impl<B: ProductBackend, C: CheckpointStrategy> EmbeddingBackend for Autodiff<B, C> {
     fn dense_embedding_grad() -> bool {
         B::dense_embedding_grad()
+    }
+
+    fn dense_embeddings(dtype: DType) -> bool {
+        dense_setting().unwrap_or_else(|| B::dense_embeddings_by_default(dtype))
     }
 
     fn embedding_dense_grad(
@@ -160,9 +169,9 @@ fn table_grad<B: ProductBackend>(
 /// The token rows plus the position rows of a batch of sequences that each start at
 /// position 0.
 ///
-/// Without `OOMLAB_EMBEDDING_GRAD=dense`: burn's two embeddings, the positions repeated
+/// Where [`EmbeddingBackend::dense_embeddings`] says no: burn's two embeddings, the positions repeated
 /// for every sequence (both gradients burn's scatter), the operations in the order the
-/// shipped autotune results and kernels were measured with. With it: the token rows by
+/// shipped autotune results and kernels were measured with. Where it says yes: the token rows by
 /// [`EmbeddingBackend::embedding_dense_grad`] (where the backend says it pays and the
 /// vocabulary is at most [`MAX_DENSE_VOCAB`]) and the position table's first `seq_len`
 /// rows added to every sequence by broadcasting (its gradient a sum over the batch).
@@ -176,7 +185,7 @@ pub fn embed<B: EmbeddingBackend>(
     inputs: Tensor<B, 2, Int>,
 ) -> Tensor<B, 3> {
     let [batch, seq_len] = inputs.dims();
-    if !dense_asked() {
+    if !B::dense_embeddings(tokens.weight.val().dtype()) {
         let device = inputs.device();
         let ids = Tensor::<B, 1, Int>::arange(0..seq_len as i64, &device)
             .reshape([1, seq_len])

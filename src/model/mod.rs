@@ -89,15 +89,9 @@ impl<B: ModelBackend> Net<B> {
     }
 }
 
-/// Whether the environment variable `name` is `value`, read once into `cell` (the step's
-/// opt-in levers: a run's graph does not change halfway).
-fn env_is(cell: &std::sync::OnceLock<bool>, name: &str, value: &str) -> bool {
-    *cell.get_or_init(|| std::env::var(name).is_ok_and(|v| v == value))
-}
-
-/// What the environment variable `name` chooses, read once into `cell` (as [`env_is`]):
-/// `Some(true)` for `on`, `Some(false)` for `off`, `None` (the backend's default) when
-/// unset or anything else.
+/// What the environment variable `name` chooses, read once into `cell` (the step's
+/// levers: a run's graph does not change halfway): `Some(true)` for `on`, `Some(false)` for
+/// `off`, `None` (the backend's default) when unset or anything else.
 fn env_setting(
     cell: &std::sync::OnceLock<Option<bool>>,
     name: &str,
@@ -116,9 +110,9 @@ fn parse_setting(value: Option<&str>, on: &str, off: &str) -> Option<bool> {
     }
 }
 
-/// The step's variables (issue 29's levers: the split sums and dense embeddings kept off
-/// until measured on the H200, the 2-D linear on by default on the CPU only) that are
-/// set: one line for the run's header, or `None` when none is.
+/// The step's variables (issue 29's levers: the split sums and dense embeddings on by
+/// default for f32 on CUDA, the 2-D linear on by default on the CPU only) that are set:
+/// one line for the run's header, or `None` when none is.
 pub fn opt_in_line() -> Option<String> {
     let set: Vec<String> = [COLUMN_SUMS_ENV, EMBEDDING_GRAD_ENV, LINEAR_ENV]
         .iter()

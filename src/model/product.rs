@@ -120,6 +120,12 @@ pub trait ProductBackend: Backend {
     fn split_sums_by_default(_dtype: DType) -> bool {
         false
     }
+
+    /// Whether the embeddings take their dense path (super::embedding) for a table of
+    /// `dtype` when `OOMLAB_EMBEDDING_GRAD` is unset: not by default.
+    fn dense_embeddings_by_default(_dtype: DType) -> bool {
+        false
+    }
 }
 
 /// The CPU: the 2-D linear by default (docs/results/2026-12-04-cpu-linear-default: a
@@ -147,6 +153,10 @@ impl<B: burn_fusion::FusionBackend + ProductBackend> ProductBackend for burn_fus
 
     fn split_sums_by_default(dtype: DType) -> bool {
         B::split_sums_by_default(dtype)
+    }
+
+    fn dense_embeddings_by_default(dtype: DType) -> bool {
+        B::dense_embeddings_by_default(dtype)
     }
 
     fn product(a: FloatTensor<Self>, b: FloatTensor<Self>, form: Form) -> FloatTensor<Self> {
@@ -474,6 +484,7 @@ mod tests {
             assert!(!<burn::backend::Flex as ProductBackend>::custom_products_by_default(dtype));
             // The CPU path stays as measured: every sum in one stage.
             assert!(!<burn::backend::Flex as ProductBackend>::split_sums_by_default(dtype));
+            assert!(!<burn::backend::Flex as ProductBackend>::dense_embeddings_by_default(dtype));
         }
         assert!(<burn::backend::Flex as ProductBackend>::linear_2d_by_default());
     }

@@ -58,7 +58,8 @@ fn the_mlp_model_trains_too() {
 /// which then also sum the linear layers' bias gradients. Each set lands where the
 /// defaults do (the same arithmetic in another order: the loss within 1e-4), its final
 /// weights differ in their last bits from the same set without the split sums (so they
-/// ran), and the run names the variables that are set.
+/// ran), and the run names the variables that are set. `one` and `scatter`, the CPU's
+/// defaults (CUDA's for bf16), give the defaults' bits.
 #[test]
 fn the_step_levers_train_to_the_defaults_loss_and_the_run_names_them() {
     let run = |vars: &[(&str, &str)]| {
@@ -67,8 +68,14 @@ fn the_step_levers_train_to_the_defaults_loss_and_the_run_names_them() {
         let params = s["final_params"]["fnv1a64"].clone();
         (f(&s, "final_loss"), params, stderr)
     };
-    let (without, _, plain) = run(&[]);
+    let (without, default_params, plain) = run(&[]);
     assert!(!plain.contains("step options"), "{plain}");
+    // `one` and `scatter` ask for what the CPU does by default: the same bits.
+    let (_, off_params, _) = run(&[
+        ("OOMLAB_COLUMN_SUMS", "one"),
+        ("OOMLAB_EMBEDDING_GRAD", "scatter"),
+    ]);
+    assert_eq!(off_params, default_params);
     let split = ("OOMLAB_COLUMN_SUMS", "split");
     for (others, line) in [
         (
