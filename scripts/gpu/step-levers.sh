@@ -1,6 +1,8 @@
 # Issue 29: the step's opt-in levers, measured in one call against the defaults, with
 # PyTorch's rows in the same script run. Levers (each an environment variable of oomlab's,
-# off by default until measured here):
+# off by default until measured here; since c5a8e16 bf16's products on cuBLAS, the 4 MiB
+# workspace and, for f32, split and dense are CUDA's defaults, so those variants now
+# differ from the defaults only where they reach further, e.g. split's bf16 rows):
 #   split:  OOMLAB_COLUMN_SUMS=split, sums over the tokens (LayerNorm's dγ and dβ, the cuBLAS
 #           linear's bias) in two stages (src/model/column_sum.rs)
 #   dense:  OOMLAB_EMBEDDING_GRAD=dense, the embeddings' gradients as a product and a sum
@@ -45,7 +47,8 @@
 #            (a changed graph's first run took 70-81 s in docs/results/2026-12-04-h200-embed-grad);
 #            the log has each one's time to first step.
 #   paired:  benches/paired.py on $CONFIG (default gpu): the defaults rows and those of each
-#            variant in VARIANTS (default "split linear2d cublas16 cublas16-ws levers": dense
+#            variant in VARIANTS (default "before32 before16"; before c5a8e16 it was
+#            "split linear2d cublas16 cublas16-ws levers": dense
 #            alone was measured in docs/results/2026-12-04-h200-cublas-order, on cubecl's
 #            products; it stays in "levers"), PyTorch f32 SDPA and AMP bf16
 #            SDPA; $REPEATS (default 2) repeats of $STEPS (default 20) steps, interleaved.
@@ -92,7 +95,7 @@ CONFIG=${CONFIG:-gpu}
 BUDGET=${BUDGET:-560}
 PARTS=${PARTS:-test warm paired long profile}
 TEST_PID=
-VARIANTS=${VARIANTS:-split linear2d cublas16 cublas16-ws levers}
+VARIANTS=${VARIANTS:-before32 before16}
 start_log "step-levers-$CONFIG"
 left() { echo $(( BUDGET - SECONDS )); }
 has() { case " $PARTS " in *" $1 "*) return 0;; esac; return 1; }

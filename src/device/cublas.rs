@@ -1045,11 +1045,17 @@ mod tests {
 
     #[test]
     fn only_f32_sums_and_embeddings_change_by_default_on_cuda() {
-        assert!(<CubeCuda as ProductBackend>::split_sums_by_default(DType::F32));
-        assert!(<CubeCuda as ProductBackend>::dense_embeddings_by_default(DType::F32));
+        assert!(<CubeCuda as ProductBackend>::split_sums_by_default(
+            DType::F32
+        ));
+        assert!(<CubeCuda as ProductBackend>::dense_embeddings_by_default(
+            DType::F32
+        ));
         for dtype in [DType::BF16, DType::F16] {
             assert!(!<CubeCuda as ProductBackend>::split_sums_by_default(dtype));
-            assert!(!<CubeCuda as ProductBackend>::dense_embeddings_by_default(dtype));
+            assert!(!<CubeCuda as ProductBackend>::dense_embeddings_by_default(
+                dtype
+            ));
         }
     }
 }

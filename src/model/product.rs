@@ -12,11 +12,12 @@
 //! stream forces around each call is still faster than cubecl's, measured alone
 //! (docs/results/2026-12-04-h200-gemm-handshake, benches/gemm_handshake.rs).
 //!
-//! Where it runs ([`LinearBackend::custom_products`]): on CUDA for f32 inputs by default,
-//! for every dtype with `OOMLAB_CUBLAS=1`, nowhere with `OOMLAB_CUBLAS=0`; on the CPU only
-//! with `OOMLAB_CUBLAS=1`. On the H200 the `gpu` config's f32 step took 74.1 ms with it
-//! against cubecl's 87.5 (docs/results/2026-12-04-h200-cublas-queued, where
-//! src/device/cublas.rs says why bf16 stays on cubecl). Elsewhere [`linear`] is burn's
+//! Where it runs ([`LinearBackend::custom_products`]): on CUDA for f32 and bf16 inputs by
+//! default, for every dtype with `OOMLAB_CUBLAS=1`, nowhere with `OOMLAB_CUBLAS=0`; on the
+//! CPU only with `OOMLAB_CUBLAS=1`. On the H200 the `gpu` config's f32 step took 74.1 ms
+//! with it against cubecl's 87.5 (docs/results/2026-12-04-h200-cublas-queued;
+//! src/device/cublas.rs's `by_default` has bf16's measurements and why f16 stays on
+//! cubecl). Elsewhere [`linear`] is burn's
 //! linear on the input seen as one matrix ([`linear_2d`]) on the CPU and with
 //! `OOMLAB_LINEAR=2d`, burn's `Linear::forward` on CUDA and with `OOMLAB_LINEAR=burn`.
 //!

@@ -21,8 +21,8 @@ pub struct DeviceInfo {
     pub kind: crate::vocab::DeviceKind,
     /// Device index (0 on the CPU).
     pub index: usize,
-    /// The burn backend, e.g. `flex`, `cuda (cubecl; linear layers' f32 products on
-    /// cuBLAS)` (the default where libcublas loads) or, with `OOMLAB_CUBLAS=1`, `cuda
+    /// The burn backend, e.g. `flex`, `cuda (cubecl; linear layers' f32 and bf16 products
+    /// on cuBLAS)` (the default where libcublas loads) or, with `OOMLAB_CUBLAS=1`, `cuda
     /// (cubecl; linear layers' products on cuBLAS)`.
     pub backend: String,
     /// A label for humans, e.g. `cuda:0` or `cpu`.
