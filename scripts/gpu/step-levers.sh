@@ -37,6 +37,12 @@
 #             OOMLAB_CUBLAS_WORKSPACE=cublas
 #   before16: bf16 with OOMLAB_CUBLAS=0 (cubecl's products, as before)
 #   dense32: f32 with OOMLAB_EMBEDDING_GRAD=dense (the default since the run that measured it)
+#   attnw:  OOMLAB_ATTENTION_FORWARD=written, the efficient attention's forward pass as
+#           tensor operations a group of heads at a time (src/model/attention/efficient.rs)
+#           instead of burn-cubecl's attention, whose written-out fallback runs each step
+#           as a kernel of its own
+#   head:   OOMLAB_HEAD=cublas, the GPT's head on the linear layers' product (cuBLAS)
+#           instead of burn's linear on cubecl (src/model/gpt.rs)
 # Parts (PARTS, default "test warm paired long profile"):
 #   test:    (needs .device-bin/gpu.xz, the test binary of `cargo test --release --features
 #            gpu-tests --test gpu --no-run`) tests/gpu/linear.rs with the defaults (the cuBLAS
@@ -56,9 +62,9 @@
 #            bf16, one process each, and the defaults once more (how far two runs of the same
 #            binary and settings land apart; every such pair committed so far gave the same
 #            bits, docs/results/2026-12-05-loss-agreement.md): long-VARIANT-P.json.
-#   profile: cubecl's kernel profiler (3 and 8 steps, f32) on the defaults and on "levers"
-#            (profile-defaults-f32-N, profile-levers-f32-N; read with
-#            `python3 benches/profile_breakdown.py DIR defaults levers`). cuBLAS's own
+#   profile: cubecl's kernel profiler (3 and 8 steps, f32) on the defaults and on each of
+#            PROFILE_VARIANTS (default "levers") (profile-defaults-f32-N, profile-levers-f32-N;
+#            read with `python3 benches/profile_breakdown.py DIR defaults levers`). cuBLAS's own
 #            kernels are not in it (cubecl's profiler sees cubecl's kernels only).
 # WARM_JOBS (default 1): how many variants warm side by side. With more than 1 each variant
 # gets its own kernel cache folder ($KERNEL_CACHES/NAME; cublas16-ws shares cublas16's, whose
@@ -114,6 +120,8 @@ variant_env() {
     before32) settings=OOMLAB_COLUMN_SUMS=one,OOMLAB_EMBEDDING_GRAD=scatter,OOMLAB_CUBLAS_WORKSPACE=cublas;;
     before16) settings=OOMLAB_CUBLAS=0;;
     dense32) settings=OOMLAB_EMBEDDING_GRAD=dense;;
+    attnw) settings=OOMLAB_ATTENTION_FORWARD=written;;
+    head) settings=OOMLAB_HEAD=cublas;;
     defaults) settings="";;
     *) echo "unknown variant $1" >&2; return 1;;
   esac
@@ -240,7 +248,7 @@ if has long; then
 fi
 
 if has profile; then
-  for v in defaults levers; do for n in 3 8; do
+  for v in defaults ${PROFILE_VARIANTS:-levers}; do for n in 3 8; do
     [ "$(left)" -gt 25 ] || break
     say "profile: $v, f32, $n steps"
     with_env $v env CUBECL_DEBUG_OPTION=profile CUBECL_DEBUG_LOG="$R/profile-$v-f32-$n.log" timeout 30 $BIN train \

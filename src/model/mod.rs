@@ -15,7 +15,7 @@ pub use attention::{AttentionBackend, AttentionKind};
 pub use block::{Block, BlockConfig};
 pub use column_sum::COLUMN_SUMS_ENV;
 pub use embedding::{embed, EmbeddingBackend, EMBEDDING_GRAD_ENV, MAX_DENSE_VOCAB};
-pub use gpt::{Gpt, GptConfig};
+pub use gpt::{Gpt, GptConfig, HEAD_ENV};
 pub use mlp::{Mlp, MlpConfig};
 pub use norm::NormBackend;
 pub use params::{
@@ -114,13 +114,19 @@ fn parse_setting(value: Option<&str>, on: &str, off: &str) -> Option<bool> {
 /// default for f32 on CUDA, the 2-D linear on by default on the CPU only) that are set:
 /// one line for the run's header, or `None` when none is.
 pub fn opt_in_line() -> Option<String> {
-    let set: Vec<String> = [COLUMN_SUMS_ENV, EMBEDDING_GRAD_ENV, LINEAR_ENV]
-        .iter()
-        .filter_map(|name| {
-            let value = std::env::var(name).ok()?;
-            Some(format!("{name}={value}"))
-        })
-        .collect();
+    let set: Vec<String> = [
+        COLUMN_SUMS_ENV,
+        EMBEDDING_GRAD_ENV,
+        LINEAR_ENV,
+        HEAD_ENV,
+        attention::efficient::FORWARD_ENV,
+    ]
+    .iter()
+    .filter_map(|name| {
+        let value = std::env::var(name).ok()?;
+        Some(format!("{name}={value}"))
+    })
+    .collect();
     (!set.is_empty()).then(|| format!("step options from the environment: {}", set.join(", ")))
 }
 

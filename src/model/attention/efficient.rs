@@ -67,6 +67,86 @@ pub fn causal_attention<B: AttentionBackend>(
     )))
 }
 
+/// The variable choosing the forward pass: `written` (tensor operations, [`written_forward`])
+/// or the backend's fused attention (also when unset or anything else).
+pub const FORWARD_ENV: &str = "OOMLAB_ATTENTION_FORWARD";
+
+/// Whether `OOMLAB_ATTENTION_FORWARD=written` asks for the written-out forward pass (read
+/// once: a run's graph does not change halfway).
+pub fn written_forward_asked() -> bool {
+    static WRITTEN: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *WRITTEN.get_or_init(|| std::env::var(FORWARD_ENV).is_ok_and(|v| v == "written"))
+}
+
+/// The forward pass: [`written_forward`] with `OOMLAB_ATTENTION_FORWARD=written`, else
+/// the backend's fused attention ([`fused_forward`]).
+fn forward<B: Backend>(q: FloatTensor<B>, k: FloatTensor<B>, v: FloatTensor<B>) -> FloatTensor<B> {
+    if written_forward_asked() {
+        let t = |p| Tensor::<B, 4>::from_primitive(TensorPrimitive::Float(p));
+        written_forward(t(q), t(k), t(v)).into_primitive().tensor()
+    } else {
+        fused_forward::<B>(q, k, v)
+    }
+}
+
+/// softmax(QKᵀ/√d + causal mask)·V as tensor operations, a group of heads at a time (as
+/// the backward pass, [`heads_per_chunk`]): on CUDA burn's fusion can then merge the
+/// element-wise steps into fewer kernels, where burn-cubecl's attention, when its autotune
+/// picks the written-out fallback, runs each step (scale, mask, max, subtract, exp, sum,
+/// divide) as a kernel of its own over the `[batch, heads, seq, seq]` scores (the f32
+/// profile of docs/results/2026-12-05-h200-step-levers). The scores and the softmax are in
+/// f32, the products in the inputs' dtype, as in the backward pass.
+///
+/// # Shapes
+/// - q, k, v: `[batch, heads, seq_len, head_dim]`
+/// - output: `[batch, heads, seq_len, head_dim]`
+pub fn written_forward<B: Backend>(
+    q: Tensor<B, 4>,
+    k: Tensor<B, 4>,
+    v: Tensor<B, 4>,
+) -> Tensor<B, 4> {
+    let [batch, heads, seq_len, _] = q.dims();
+    forward_in_groups(q, k, v, heads_per_chunk(batch, heads, seq_len))
+}
+
+/// [`written_forward`], `group` heads at a time.
+fn forward_in_groups<B: Backend>(
+    q: Tensor<B, 4>,
+    k: Tensor<B, 4>,
+    v: Tensor<B, 4>,
+    group: usize,
+) -> Tensor<B, 4> {
+    let [batch, heads, seq_len, head_dim] = q.dims();
+    let dtype = q.dtype();
+    let s = scale(head_dim);
+    let group = group.clamp(1, heads.max(1));
+    let device = q.device();
+    let mut outs = Vec::new();
+    for start in (0..heads).step_by(group) {
+        let n = group.min(heads - start);
+        let part = |t: &Tensor<B, 4>| {
+            if n == heads {
+                t.clone()
+            } else {
+                t.clone().narrow(1, start, n)
+            }
+        };
+        let scores = in_f32(part(&q).matmul(part(&k).swap_dims(2, 3)))
+            .mul_scalar(s)
+            .mask_fill(
+                future_mask::<B>([batch, n, seq_len], &device),
+                f32::NEG_INFINITY,
+            );
+        let p = softmax(scores, 3);
+        outs.push(crate::model::in_dtype(p, dtype).matmul(part(&v)));
+    }
+    if outs.len() == 1 {
+        outs.remove(0)
+    } else {
+        Tensor::cat(outs, 1)
+    }
+}
+
 /// The backend's fused causal attention. A custom scale would send burn-cubecl to its
 /// written-out fallback, so the default one (1/√head_dim) is used.
 fn fused_forward<B: Backend>(
@@ -125,7 +205,7 @@ impl<B: Backend, C: CheckpointStrategy> AttentionBackend for Autodiff<B, C> {
             .stateful()
         {
             OpsKind::Tracked(prep) => {
-                let out = fused_forward::<B>(
+                let out = forward::<B>(
                     q.primitive.clone(),
                     k.primitive.clone(),
                     v.primitive.clone(),
@@ -133,7 +213,7 @@ impl<B: Backend, C: CheckpointStrategy> AttentionBackend for Autodiff<B, C> {
                 prep.finish((q.primitive, k.primitive, v.primitive), out)
             }
             OpsKind::UnTracked(prep) => {
-                prep.finish(fused_forward::<B>(q.primitive, k.primitive, v.primitive))
+                prep.finish(forward::<B>(q.primitive, k.primitive, v.primitive))
             }
         }
     }
@@ -273,6 +353,31 @@ mod tests {
             {
                 let r = relative(e, m);
                 assert!(r <= 1e-5, "{shape:?} {name}: relative difference {r:e}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_written_out_forward_equals_the_backends_attention() {
+        for (i, shape) in [[1, 1, 5, 4], [2, 3, 17, 8], [1, 2, 130, 8]]
+            .into_iter()
+            .enumerate()
+        {
+            let [q, k, v, _] = inputs(shape, 20 + i as u64).map(|t| t.inner());
+            type I = <B as burn::tensor::backend::AutodiffBackend>::InnerBackend;
+            let fused = Tensor::<I, 4>::from_primitive(TensorPrimitive::Float(fused_forward::<I>(
+                q.clone().into_primitive().tensor(),
+                k.clone().into_primitive().tensor(),
+                v.clone().into_primitive().tensor(),
+            )));
+            let heads = shape[1];
+            for group in [heads, 1, 2] {
+                let written = forward_in_groups(q.clone(), k.clone(), v.clone(), group);
+                let r = relative(written, fused.clone());
+                assert!(
+                    r <= 1e-5,
+                    "{shape:?}, {group} heads at a time: relative difference {r:e}"
+                );
             }
         }
     }
