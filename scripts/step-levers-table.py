@@ -109,7 +109,9 @@ def long_table(runs):
 
 
 def profile_tables(root):
-    tags = [t for t in ("defaults", "levers") if list(root.glob(f"profile-{t}-f32-8.log*"))]
+    # Every profiled variant, the defaults first (step-levers.sh's PROFILE_VARIANTS).
+    found = {p.name.split("-f32-8.log")[0][len("profile-"):] for p in root.glob("profile-*-f32-8.log*")}
+    tags = [t for t in ("defaults",) if t in found] + sorted(found - {"defaults"})
     if not tags:
         return []
     script = Path(__file__).resolve().parent.parent / "benches" / "profile_breakdown.py"
