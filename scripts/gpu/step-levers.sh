@@ -41,8 +41,8 @@
 #           tensor operations a group of heads at a time (src/model/attention/efficient.rs)
 #           instead of burn-cubecl's attention, whose written-out fallback runs each step
 #           as a kernel of its own
-#   head:   OOMLAB_HEAD=cublas, the GPT's head on the linear layers' product (cuBLAS)
-#           instead of burn's linear on cubecl (src/model/gpt.rs)
+#   (head, OOMLAB_HEAD=cublas, the GPT's head on cuBLAS, was measured at 6daf8f2 and
+#   removed: docs/results/2026-12-05-h100-attention-forward-head)
 # Parts (PARTS, default "test warm paired long profile"):
 #   test:    (needs .device-bin/gpu.xz, the test binary of `cargo test --release --features
 #            gpu-tests --test gpu --no-run`) tests/gpu/linear.rs with the defaults (the cuBLAS
@@ -121,7 +121,6 @@ variant_env() {
     before16) settings=OOMLAB_CUBLAS=0;;
     dense32) settings=OOMLAB_EMBEDDING_GRAD=dense;;
     attnw) settings=OOMLAB_ATTENTION_FORWARD=written;;
-    head) settings=OOMLAB_HEAD=cublas;;
     defaults) settings="";;
     *) echo "unknown variant $1" >&2; return 1;;
   esac

@@ -8,21 +8,6 @@ use burn::prelude::*;
 use super::attention::AttentionKind;
 use super::block::{Block, BlockConfig};
 
-/// The variable that puts the head's product where the other linear layers' go (`cublas`:
-/// [`super::product::linear`], on CUDA cuBLAS for the dtypes it runs there) instead of
-/// burn's linear (`burn`, also when unset). Opt-in while it is measured (issue 29): the
-/// head's backward product on cubecl took 0.74 ms of a 59 ms f32 step in the H200's
-/// profile (docs/results/2026-12-05-h200-step-levers, `levers`). On the CPU both are
-/// burn's linear.
-pub const HEAD_ENV: &str = "OOMLAB_HEAD";
-
-/// Whether `OOMLAB_HEAD=cublas` asks for the head on the linear layers' product (read
-/// once).
-fn head_on_products() -> bool {
-    static HEAD: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
-    super::env_setting(&HEAD, HEAD_ENV, "cublas", "burn").unwrap_or(false)
-}
-
 /// Shapes of a [`Gpt`].
 #[derive(Config, Debug)]
 pub struct GptConfig {
@@ -90,12 +75,10 @@ impl<B: super::ModelBackend> Gpt<B> {
         for block in &self.blocks {
             x = block.forward(x);
         }
-        let x = super::norm::layer_norm(&self.norm, x, self.norms_in_f32);
-        if head_on_products() {
-            super::product::linear(&self.head, x)
-        } else {
-            super::product::linear_burn(&self.head, x)
-        }
+        super::product::linear_burn(
+            &self.head,
+            super::norm::layer_norm(&self.norm, x, self.norms_in_f32),
+        )
     }
 
     /// Mean cross-entropy over every position.

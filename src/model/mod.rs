@@ -15,7 +15,7 @@ pub use attention::{AttentionBackend, AttentionKind};
 pub use block::{Block, BlockConfig};
 pub use column_sum::COLUMN_SUMS_ENV;
 pub use embedding::{embed, EmbeddingBackend, EMBEDDING_GRAD_ENV, MAX_DENSE_VOCAB};
-pub use gpt::{Gpt, GptConfig, HEAD_ENV};
+pub use gpt::{Gpt, GptConfig};
 pub use mlp::{Mlp, MlpConfig};
 pub use norm::NormBackend;
 pub use params::{
@@ -118,7 +118,6 @@ pub fn opt_in_line() -> Option<String> {
         COLUMN_SUMS_ENV,
         EMBEDDING_GRAD_ENV,
         LINEAR_ENV,
-        HEAD_ENV,
         attention::efficient::FORWARD_ENV,
     ]
     .iter()

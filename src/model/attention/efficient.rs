@@ -3,8 +3,9 @@
 //!
 //! Forward: the backend's fused attention with `is_causal` (no mask tensor). On CUDA,
 //! burn-cubecl autotunes between flash-attention kernels (cubek-attention) and its
-//! written-out fallback; on the CPU, Flex has its own naive and tiled kernels. Whichever
-//! runs, only its output leaves the operation.
+//! written-out fallback; on the CPU, Flex has its own naive and tiled kernels. With
+//! `OOMLAB_ATTENTION_FORWARD=written`, tensor operations a group of heads at a time
+//! ([`written_forward`]). Whichever runs, only its output leaves the operation.
 //!
 //! Saved for backward: Q, K and V (not the output, not the scores).
 //!
@@ -69,6 +70,11 @@ pub fn causal_attention<B: AttentionBackend>(
 
 /// The variable choosing the forward pass: `written` (tensor operations, [`written_forward`])
 /// or the backend's fused attention (also when unset or anything else).
+///
+/// Opt-in: on an H100 (docs/results/2026-12-05-h100-attention-forward-head, the gpu config)
+/// `written` took the f32 step to 0.975x the defaults' (67.5 ms against 69.2, 2 repeats
+/// whose ranges overlap), its final loss after 100 steps 2.6e-4 away; in AMP bf16 0.954x,
+/// but the loss moved by 4.9e-3, over issue 29's 1e-3 (not traced to which operation).
 pub const FORWARD_ENV: &str = "OOMLAB_ATTENTION_FORWARD";
 
 /// Whether `OOMLAB_ATTENTION_FORWARD=written` asks for the written-out forward pass (read
