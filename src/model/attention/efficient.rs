@@ -122,35 +122,59 @@ fn forward_in_groups<B: Backend>(
     v: Tensor<B, 4>,
     group: usize,
 ) -> Tensor<B, 4> {
-    let [batch, heads, seq_len, head_dim] = q.dims();
+    let heads = q.dims()[1];
     let dtype = q.dtype();
-    let s = scale(head_dim);
+    let outs = head_groups(heads, group)
+        .map(|(start, n)| {
+            let part = |t: &Tensor<B, 4>| heads_of(t, start, n);
+            let p = probabilities(part(&q), part(&k));
+            crate::model::in_dtype(p, dtype).matmul(part(&v))
+        })
+        .collect();
+    join_heads(outs)
+}
+
+/// The groups of at most `group` heads (at least one) that cover `heads`: (first, count).
+fn head_groups(heads: usize, group: usize) -> impl Iterator<Item = (usize, usize)> {
     let group = group.clamp(1, heads.max(1));
-    let device = q.device();
-    let mut outs = Vec::new();
-    for start in (0..heads).step_by(group) {
-        let n = group.min(heads - start);
-        let part = |t: &Tensor<B, 4>| {
-            if n == heads {
-                t.clone()
-            } else {
-                t.clone().narrow(1, start, n)
-            }
-        };
-        let scores = in_f32(part(&q).matmul(part(&k).swap_dims(2, 3)))
-            .mul_scalar(s)
-            .mask_fill(
-                future_mask::<B>([batch, n, seq_len], &device),
-                f32::NEG_INFINITY,
-            );
-        let p = softmax(scores, 3);
-        outs.push(crate::model::in_dtype(p, dtype).matmul(part(&v)));
-    }
-    if outs.len() == 1 {
-        outs.remove(0)
+    (0..heads)
+        .step_by(group)
+        .map(move |start| (start, group.min(heads - start)))
+}
+
+/// Heads `start..start + n` of `t` (`t` itself when that is all of them).
+fn heads_of<B: Backend>(t: &Tensor<B, 4>, start: usize, n: usize) -> Tensor<B, 4> {
+    if start == 0 && n == t.dims()[1] {
+        t.clone()
     } else {
-        Tensor::cat(outs, 1)
+        t.clone().narrow(1, start, n)
     }
+}
+
+/// The groups' results back in one tensor, along the heads.
+fn join_heads<B: Backend>(mut parts: Vec<Tensor<B, 4>>) -> Tensor<B, 4> {
+    if parts.len() == 1 {
+        parts.remove(0)
+    } else {
+        Tensor::cat(parts, 1)
+    }
+}
+
+/// P = softmax(QKᵀ/√d + causal mask) in f32.
+///
+/// # Shapes
+/// - q, k: `[batch, heads, seq_len, head_dim]`
+/// - output: `[batch, heads, seq_len, seq_len]`
+fn probabilities<B: Backend>(q: Tensor<B, 4>, k: Tensor<B, 4>) -> Tensor<B, 4> {
+    let [batch, heads, seq_len, head_dim] = q.dims();
+    let device = q.device();
+    let scores = in_f32(q.matmul(k.swap_dims(2, 3)))
+        .mul_scalar(scale(head_dim))
+        .mask_fill(
+            future_mask::<B>([batch, heads, seq_len], &device),
+            f32::NEG_INFINITY,
+        );
+    softmax(scores, 3)
 }
 
 /// The backend's fused causal attention. A custom scale would send burn-cubecl to its
@@ -257,30 +281,15 @@ fn backward_in_groups<B: Backend>(
     grad_out: Tensor<B, 4>,
     group: usize,
 ) -> (Tensor<B, 4>, Tensor<B, 4>, Tensor<B, 4>) {
-    let [batch, heads, seq_len, head_dim] = q.dims();
+    let [_, heads, _, head_dim] = q.dims();
     let dtype = q.dtype();
     let to_dtype = |t: Tensor<B, 4>| crate::model::in_dtype(t, dtype);
     let s = scale(head_dim);
-    let group = group.clamp(1, heads.max(1));
-    let device = q.device();
     let (mut dqs, mut dks, mut dvs) = (Vec::new(), Vec::new(), Vec::new());
-    for start in (0..heads).step_by(group) {
-        let n = group.min(heads - start);
-        let part = |t: &Tensor<B, 4>| {
-            if n == heads {
-                t.clone()
-            } else {
-                t.clone().narrow(1, start, n)
-            }
-        };
+    for (start, n) in head_groups(heads, group) {
+        let part = |t: &Tensor<B, 4>| heads_of(t, start, n);
         let (qc, kc, vc, gc) = (part(&q), part(&k), part(&v), part(&grad_out));
-        let scores = in_f32(qc.clone().matmul(kc.clone().swap_dims(2, 3)))
-            .mul_scalar(s)
-            .mask_fill(
-                future_mask::<B>([batch, n, seq_len], &device),
-                f32::NEG_INFINITY,
-            );
-        let p = softmax(scores, 3);
+        let p = probabilities(qc.clone(), kc.clone());
         dvs.push(to_dtype(p.clone()).swap_dims(2, 3).matmul(gc.clone()));
         let dp = in_f32(gc.matmul(vc.swap_dims(2, 3)));
         let row = (p.clone() * dp.clone()).sum_dim(3);
@@ -288,14 +297,7 @@ fn backward_in_groups<B: Backend>(
         dqs.push(ds.clone().matmul(kc));
         dks.push(ds.swap_dims(2, 3).matmul(qc));
     }
-    let join = |mut parts: Vec<Tensor<B, 4>>| {
-        if parts.len() == 1 {
-            parts.remove(0)
-        } else {
-            Tensor::cat(parts, 1)
-        }
-    };
-    (join(dqs), join(dks), join(dvs))
+    (join_heads(dqs), join_heads(dks), join_heads(dvs))
 }
 
 #[cfg(test)]
