@@ -1,4 +1,9 @@
 //! Raw command-line values (clap derive). Turned into a validated plan by `super::resolve`.
+//!
+//! The doc comments of the argument types are their `--help` text, written for a
+//! terminal: `[loss_scale]` names a config section and `<time>` a placeholder, not a
+//! rustdoc link or an HTML tag.
+#![allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags)]
 
 use std::path::PathBuf;
 

@@ -19,7 +19,7 @@
 //!
 //! Which thread makes the calls ([`Thread`], `OOMLAB_CUBLAS_THREAD`): by default the
 //! product is queued on cubecl's device thread behind the launches before it, and the
-//! caller goes on ([`queue_on_device_thread`]); `device` makes it a blocking round trip
+//! caller goes on (`queue_on_device_thread`); `device` makes it a blocking round trip
 //! there, `caller` makes the calls on the caller's thread. Queued, the `gpu` config's f32
 //! step took 74.1 ms against cubecl's 87.5 and the blocking round trip's 84.0
 //! (docs/results/2026-12-04-h200-cublas-queued).

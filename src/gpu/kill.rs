@@ -66,7 +66,7 @@ pub struct KillPlan {
     pub vram: Option<Bytes>,
     /// A zombie: signalling it does nothing, its parent must reap it.
     pub zombie_parent: Option<u32>,
-    /// When it started ([`super::procinfo::start_time`]), re-checked before each signal.
+    /// When it started (`procinfo::start_time`), re-checked before each signal.
     pub started: Option<u64>,
     /// Stopped: SIGTERM stays pending until it runs again, so SIGCONT follows it.
     pub stopped: bool,

@@ -40,7 +40,7 @@ pub struct GpuSnapshot {
     #[serde(default)]
     pub inheritors: Vec<Inheritor>,
     /// This process's PID namespace when NVML's PIDs cannot be matched to processes here
-    /// ([`unmatched_namespace`]): no holder is visible and the namespace is not the
+    /// (`unmatched_namespace`): no holder is visible and the namespace is not the
     /// host's. `--kill` then refuses to end a process by those PIDs.
     #[serde(default)]
     pub unmatched_pid_namespace: Option<String>,

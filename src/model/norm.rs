@@ -26,7 +26,7 @@
 //! - dγ = Σ_rows dy·x̂, dβ = Σ_rows dy
 //! - dx = rstd·(g − mean(g) − x̂·mean(g·x̂)), means over the normalised dimension
 //!
-//! The sums over rows (dγ, dβ) run in two stages ([`column_sum`]) where
+//! The sums over rows (dγ, dβ) run in two stages (`column_sum`) where
 //! [`crate::model::LinearBackend::split_sums`] says so for x's dtype (f32 on CUDA, unless
 //! `OOMLAB_COLUMN_SUMS` says otherwise).
 

@@ -361,7 +361,7 @@ pub fn linear_burn<B: LinearBackend, const D: usize>(
 /// a 64 x 512 x 2048 intermediate (256 MiB in f32) and 64 products of depth 256 where one
 /// of depth 16,384 does. Seen as `[batch·seq, k]` the weight gradient is that one product.
 /// The bias is added outside burn's operation so that its gradient can take
-/// [`super::column_sum`]'s two stages (`OOMLAB_COLUMN_SUMS=split`); burn's own sums a
+/// `column_sum`'s two stages (`OOMLAB_COLUMN_SUMS=split`); burn's own sums a
 /// matrix's first dimension in one.
 ///
 /// # Shapes

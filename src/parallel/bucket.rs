@@ -25,7 +25,7 @@ use crate::model::Net;
 /// MiB of f32 per bucket when `OOMLAB_BUCKET_MIB` is not set.
 pub const DEFAULT_BUCKET_MIB: usize = 64;
 
-/// Elements per bucket: `OOMLAB_BUCKET_MIB` (MiB of f32), else [`DEFAULT_BUCKET_MIB`];
+/// Elements per bucket: `OOMLAB_BUCKET_MIB` (MiB of f32), else `DEFAULT_BUCKET_MIB`;
 /// `None` for 0: one operation per parameter.
 pub fn bucket_elements() -> Option<usize> {
     let mib = std::env::var("OOMLAB_BUCKET_MIB")

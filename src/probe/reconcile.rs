@@ -128,8 +128,8 @@ impl MemoryReport {
             .map(|l| l.bytes)
     }
 
-    /// What the process holds beyond its tensors: [`OUTSIDE_THE_POOL`] on a GPU,
-    /// [`OUTSIDE_THE_HEAP`] on the host.
+    /// What the process holds beyond its tensors: `OUTSIDE_THE_POOL` on a GPU,
+    /// `OUTSIDE_THE_HEAP` on the host.
     pub fn overhead(&self) -> Option<Bytes> {
         match self.kind {
             MemoryKind::Gpu => self.line(OUTSIDE_THE_POOL),

@@ -15,7 +15,7 @@ use crate::strategy::StepPlan;
 use crate::units::Bytes;
 use crate::vocab::Checks;
 
-/// What the step loop did ([`super::run`]'s `drive`).
+/// What the step loop did (`run`'s `drive`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outcome {
     /// Every finished step.
