@@ -41,6 +41,8 @@
 #           tensor operations a group of heads at a time (src/model/attention/efficient.rs)
 #           instead of burn-cubecl's attention, whose written-out fallback runs each step
 #           as a kernel of its own
+#   qkv:    OOMLAB_QKV=fused, Q, K and V from one product of x with the three weights side
+#           by side (src/model/attention/mod.rs): one cuBLAS product where there were three
 #   (head, OOMLAB_HEAD=cublas, the GPT's head on cuBLAS, was measured at 6daf8f2 and
 #   removed: docs/results/2026-12-05-h100-attention-forward-head)
 # Parts (PARTS, default "test warm paired long profile"):
@@ -121,6 +123,7 @@ variant_env() {
     before16) settings=OOMLAB_CUBLAS=0;;
     dense32) settings=OOMLAB_EMBEDDING_GRAD=dense;;
     attnw) settings=OOMLAB_ATTENTION_FORWARD=written;;
+    qkv) settings=OOMLAB_QKV=fused;;
     defaults) settings="";;
     *) echo "unknown variant $1" >&2; return 1;;
   esac

@@ -23,7 +23,8 @@ pub use params::{
 };
 pub use product::{
     burn_product, custom_products_setting, linear, linear_2d, linear_burn, linear_custom,
-    linear_setting, Form, LinearBackend, ProductBackend, CUSTOM_PRODUCTS_ENV, LINEAR_ENV,
+    linear_parts, linear_setting, Form, LinearBackend, ProductBackend, CUSTOM_PRODUCTS_ENV,
+    LINEAR_ENV,
 };
 
 use burn::prelude::*;
@@ -119,6 +120,7 @@ pub fn opt_in_line() -> Option<String> {
         EMBEDDING_GRAD_ENV,
         LINEAR_ENV,
         attention::efficient::FORWARD_ENV,
+        attention::QKV_ENV,
     ]
     .iter()
     .filter_map(|name| {

@@ -371,26 +371,63 @@ pub fn linear_2d<B: LinearBackend, const D: usize>(
     layer: &Linear<B>,
     x: Tensor<B, D>,
 ) -> Tensor<B, D> {
-    on_rows(layer, x, |x, w| burn::tensor::module::linear(x, w, None))
+    let (w, b) = parts(layer);
+    on_rows(w, b, x, |x, w| burn::tensor::module::linear(x, w, None))
+}
+
+/// A layer's weight and bias as tensors.
+fn parts<B: Backend>(layer: &Linear<B>) -> (Tensor<B, 2>, Option<Tensor<B, 1>>) {
+    (layer.weight.val(), layer.bias.as_ref().map(|b| b.val()))
+}
+
+/// x·W + b for a weight `[d_input, d_output]` and bias `[d_output]` given as tensors (a
+/// computed weight, e.g. several layers' side by side, whose gradient flows back to
+/// them): on the custom product where [`LinearBackend::custom_products`] says so, else
+/// burn's linear on the input seen as one matrix ([`linear_2d`]'s way).
+///
+/// # Shapes
+/// - weight: `[d_input, d_output]`, bias: `[d_output]`
+/// - x: `[..., d_input]`
+/// - output: `[..., d_output]`
+pub fn linear_parts<B: LinearBackend, const D: usize>(
+    weight: Tensor<B, 2>,
+    bias: Option<Tensor<B, 1>>,
+    x: Tensor<B, D>,
+) -> Tensor<B, D> {
+    if B::custom_products(x.dtype()) {
+        on_rows(weight, bias, x, custom_product)
+    } else {
+        on_rows(weight, bias, x, |x, w| {
+            burn::tensor::module::linear(x, w, None)
+        })
+    }
+}
+
+/// x·W on [`LinearBackend::linear_product`].
+fn custom_product<B: LinearBackend>(x: Tensor<B, 2>, w: Tensor<B, 2>) -> Tensor<B, 2> {
+    Tensor::from_primitive(TensorPrimitive::Float(B::linear_product(
+        x.into_primitive().tensor(),
+        w.into_primitive().tensor(),
+    )))
 }
 
 /// `product(x, W) + b` with x seen as one matrix `[rows, d_input]`, the bias added by
 /// [`super::column_sum::add_to_rows`] (its gradient in two stages where
 /// [`LinearBackend::split_sums`] says so), the result in x's shape.
 fn on_rows<B: LinearBackend, const D: usize>(
-    layer: &Linear<B>,
+    w: Tensor<B, 2>,
+    bias: Option<Tensor<B, 1>>,
     x: Tensor<B, D>,
     product: impl FnOnce(Tensor<B, 2>, Tensor<B, 2>) -> Tensor<B, 2>,
 ) -> Tensor<B, D> {
     let mut dims = x.dims();
     let k = dims[D - 1];
     let rows = x.shape().num_elements() / k.max(1);
-    let w = layer.weight.val();
     let n = w.dims()[1];
     let dtype = x.dtype();
     let y = product(x.reshape([rows, k]), w);
-    let y = match &layer.bias {
-        Some(bias) => super::column_sum::add_to_rows(y, bias.val(), B::split_sums(dtype)),
+    let y = match bias {
+        Some(bias) => super::column_sum::add_to_rows(y, bias, B::split_sums(dtype)),
         None => y,
     };
     dims[D - 1] = n;
@@ -408,12 +445,8 @@ pub fn linear_custom<B: LinearBackend, const D: usize>(
     layer: &Linear<B>,
     x: Tensor<B, D>,
 ) -> Tensor<B, D> {
-    on_rows(layer, x, |x, w| {
-        Tensor::from_primitive(TensorPrimitive::Float(B::linear_product(
-            x.into_primitive().tensor(),
-            w.into_primitive().tensor(),
-        )))
-    })
+    let (w, b) = parts(layer);
+    on_rows(w, b, x, custom_product)
 }
 
 #[cfg(test)]

@@ -83,14 +83,34 @@ impl<B: AttentionBackend + crate::model::LinearBackend> CausalSelfAttention<B> {
     /// - x: `[batch, seq_len, d_model]`
     /// - output: `[batch, seq_len, d_model]`
     pub fn forward(&self, x: Tensor<B, 3>) -> Tensor<B, 3> {
+        self.forward_with(x, qkv_fused())
+    }
+
+    /// [`CausalSelfAttention::forward`], with Q, K and V from one product of x with the
+    /// three weights side by side when `fused` ([`QKV_ENV`]).
+    fn forward_with(&self, x: Tensor<B, 3>, fused: bool) -> Tensor<B, 3> {
         let [batch, seq_len, d_model] = x.dims();
         let heads = |t: Tensor<B, 3>| {
             t.reshape([batch, seq_len, self.n_heads, d_model / self.n_heads])
                 .swap_dims(1, 2)
         };
-        let q = heads(linear(&self.query, x.clone()));
-        let k = heads(linear(&self.key, x.clone()));
-        let v = heads(linear(&self.value, x));
+        let qkv = if fused {
+            self.fused_qkv(x.clone())
+        } else {
+            None
+        };
+        let (q, k, v) = match qkv {
+            Some(qkv) => (
+                heads(qkv.clone().narrow(2, 0, d_model)),
+                heads(qkv.clone().narrow(2, d_model, d_model)),
+                heads(qkv.narrow(2, 2 * d_model, d_model)),
+            ),
+            None => (
+                heads(linear(&self.query, x.clone())),
+                heads(linear(&self.key, x.clone())),
+                heads(linear(&self.value, x)),
+            ),
+        };
         let context = if self.efficient {
             efficient::causal_attention(q, k, v)
         } else {
@@ -98,6 +118,39 @@ impl<B: AttentionBackend + crate::model::LinearBackend> CausalSelfAttention<B> {
         };
         let context = context.swap_dims(1, 2).reshape([batch, seq_len, d_model]);
         self.dropout.forward(linear(&self.output, context))
+    }
+}
+
+/// The variable that computes Q, K and V in one product (`fused`): x·[W_Q W_K W_V] +
+/// [b_Q b_K b_V], the weights put side by side every step (their gradients flow back
+/// through that), then Q, K and V as views of the result. On CUDA that is one cuBLAS
+/// product instead of three in the forward pass and in each of the backward pass's two,
+/// with one bias sum. Opt-in until measured on a GPU (scripts/gpu/step-levers.sh, variant
+/// `qkv`); the parameters stay three layers, so checkpoints do not change.
+pub const QKV_ENV: &str = "OOMLAB_QKV";
+
+/// Whether `OOMLAB_QKV=fused` asks for the one product (read once).
+fn qkv_fused() -> bool {
+    static FUSED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *FUSED.get_or_init(|| std::env::var(QKV_ENV).is_ok_and(|v| v == "fused"))
+}
+
+impl<B: AttentionBackend + crate::model::LinearBackend> CausalSelfAttention<B> {
+    /// x·[W_Q W_K W_V] + [b_Q b_K b_V] (`[batch, seq_len, 3·d_model]`), or `None` when
+    /// the three layers do not all have a bias or all lack one.
+    fn fused_qkv(&self, x: Tensor<B, 3>) -> Option<Tensor<B, 3>> {
+        let layers = [&self.query, &self.key, &self.value];
+        let weight = Tensor::cat(layers.iter().map(|l| l.weight.val()).collect(), 1);
+        let biases: Vec<_> = layers
+            .iter()
+            .filter_map(|l| l.bias.as_ref().map(|b| b.val()))
+            .collect();
+        let bias = match biases.len() {
+            0 => None,
+            3 => Some(Tensor::cat(biases, 0)),
+            _ => return None,
+        };
+        Some(crate::model::linear_parts(weight, bias, x))
     }
 }
 
@@ -118,4 +171,60 @@ fn future_mask<B: Backend>(
     Tensor::<B, 2, Bool>::tril_mask([seq_len, seq_len], 0, device)
         .unsqueeze::<4>()
         .expand([batch, heads, seq_len, seq_len])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::CpuBackend;
+    use burn::tensor::Distribution;
+
+    type B = CpuBackend;
+
+    /// ‖a − b‖ / ‖b‖
+    fn relative<const D: usize>(a: Tensor<B, D>, b: Tensor<B, D>) -> f64 {
+        let norm = |t: Tensor<B, D>| t.powi_scalar(2).sum().into_scalar().elem::<f64>().sqrt();
+        norm(a - b.clone()) / norm(b)
+    }
+
+    #[test]
+    fn q_k_v_in_one_product_give_the_same_output_and_gradients() {
+        let device = Default::default();
+        for kind in [AttentionKind::Efficient, AttentionKind::Math] {
+            let layer = CausalSelfAttentionConfig::new(16, 4, kind).init::<B>(&device);
+            let x = Tensor::<B, 3>::random([2, 9, 16], Distribution::Normal(0.0, 1.0), &device)
+                .require_grad();
+            let w = Tensor::<B, 3>::random([2, 9, 16], Distribution::Normal(0.0, 1.0), &device);
+            let run = |fused: bool| {
+                let out = layer.forward_with(x.clone(), fused);
+                let grads = (out.clone() * w.clone()).sum().backward();
+                let weight_grads: Vec<Tensor<B, 2>> = [&layer.query, &layer.key, &layer.value]
+                    .iter()
+                    .map(|l| Tensor::from_inner(l.weight.val().grad(&grads).unwrap()))
+                    .collect();
+                let bias_grad = Tensor::<B, 1>::from_inner(
+                    layer.key.bias.as_ref().unwrap().val().grad(&grads).unwrap(),
+                );
+                (
+                    out,
+                    Tensor::from_inner(x.grad(&grads).unwrap()),
+                    weight_grads,
+                    bias_grad,
+                )
+            };
+            // The fused path runs: all three layers have a bias.
+            assert!(layer.fused_qkv(x.clone()).is_some());
+            let (out1, dx1, dw1, db1) = run(false);
+            let (out3, dx3, dw3, db3) = run(true);
+            assert!(relative(out3, out1) <= 1e-5, "{kind:?} output");
+            assert!(relative(dx3, dx1) <= 1e-5, "{kind:?} dX");
+            for (i, (a, b)) in dw3.into_iter().zip(dw1).enumerate() {
+                assert!(relative(a, b) <= 1e-5, "{kind:?} dW of projection {i}");
+            }
+            assert!(
+                relative(db3, db1) <= 1e-5,
+                "{kind:?} db of the key projection"
+            );
+        }
+    }
 }
