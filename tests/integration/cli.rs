@@ -51,10 +51,12 @@ fn the_mlp_model_trains_too() {
     assert!(f(&s, "final_loss") < f(&s, "first_loss"), "{s}");
 }
 
-/// Issue 29's opt-in levers on the CPU, in two sets: the custom linear product
+/// Issue 29's opt-in levers on the CPU, in three sets: the custom linear product
 /// (`OOMLAB_CUBLAS=1`) with the broadcast position embedding (`OOMLAB_EMBEDDING_GRAD=dense`;
 /// the token table keeps burn's scatter on the CPU), and burn's linear on 2-D inputs
-/// (`OOMLAB_LINEAR=2d`, the CPU's default since 683cd81, set so that the run names it); each with the two-stage column sums (`OOMLAB_COLUMN_SUMS=split`),
+/// (`OOMLAB_LINEAR=2d`, the CPU's default since 683cd81, set so that the run names it), and
+/// Q, K and V from one product with the attention's forward written out (`OOMLAB_QKV=fused`,
+/// `OOMLAB_ATTENTION_FORWARD=written`); each with the two-stage column sums (`OOMLAB_COLUMN_SUMS=split`),
 /// which then also sum the linear layers' bias gradients. Each set lands where the
 /// defaults do (the same arithmetic in another order: the loss within 1e-4), its final
 /// weights differ in their last bits from the same set without the split sums (so they
@@ -85,6 +87,10 @@ fn the_step_levers_train_to_the_defaults_loss_and_the_run_names_them() {
         (
             &[("OOMLAB_LINEAR", "2d")][..],
             "step options from the environment: OOMLAB_COLUMN_SUMS=split, OOMLAB_LINEAR=2d",
+        ),
+        (
+            &[("OOMLAB_QKV", "fused"), ("OOMLAB_ATTENTION_FORWARD", "written")][..],
+            "step options from the environment: OOMLAB_COLUMN_SUMS=split, OOMLAB_ATTENTION_FORWARD=written, OOMLAB_QKV=fused",
         ),
     ] {
         let (with, with_params, stderr) = run(&[&[split][..], others].concat());

@@ -49,6 +49,46 @@ pub trait AttentionBackend: Backend {
         k: FloatTensor<Self>,
         v: FloatTensor<Self>,
     ) -> FloatTensor<Self>;
+
+    /// The same from Q, K and V side by side in one tensor (one product's output:
+    /// super's `OOMLAB_QKV=fused`); its gradient comes back as one tensor too, so the
+    /// product's backward pass is one product again.
+    ///
+    /// # Shapes
+    /// - qkv: `[batch, seq_len, 3·heads·head_dim]`
+    /// - output: `[batch, heads, seq_len, head_dim]`
+    fn causal_attention_packed(qkv: FloatTensor<Self>, heads: usize) -> FloatTensor<Self>;
+}
+
+/// Q, K and V of a packed `[batch, seq_len, 3·d_model]` tensor, each `[batch, heads,
+/// seq_len, head_dim]` (views).
+pub fn unpack<B: Backend>(
+    qkv: Tensor<B, 3>,
+    heads: usize,
+) -> (Tensor<B, 4>, Tensor<B, 4>, Tensor<B, 4>) {
+    let [batch, seq_len, width] = qkv.dims();
+    let d_model = width / 3;
+    let part = |i: usize| {
+        qkv.clone()
+            .narrow(2, i * d_model, d_model)
+            .reshape([batch, seq_len, heads, d_model / heads.max(1)])
+            .swap_dims(1, 2)
+    };
+    (part(0), part(1), part(2))
+}
+
+/// dQ, dK and dV (`[batch, heads, seq_len, head_dim]`) side by side as the packed
+/// tensor's gradient, `[batch, seq_len, 3·d_model]`.
+fn pack<B: Backend>(parts: [Tensor<B, 4>; 3]) -> Tensor<B, 3> {
+    let merged = parts
+        .into_iter()
+        .map(|t| {
+            let [batch, heads, seq_len, head_dim] = t.dims();
+            t.swap_dims(1, 2)
+                .reshape([batch, seq_len, heads * head_dim])
+        })
+        .collect();
+    Tensor::cat(merged, 2)
 }
 
 /// Memory-efficient causal attention (see the module documentation).
@@ -65,6 +105,22 @@ pub fn causal_attention<B: AttentionBackend>(
         q.into_primitive().tensor(),
         k.into_primitive().tensor(),
         v.into_primitive().tensor(),
+    )))
+}
+
+/// [`causal_attention`] from Q, K and V side by side in one tensor
+/// ([`AttentionBackend::causal_attention_packed`]).
+///
+/// # Shapes
+/// - qkv: `[batch, seq_len, 3·d_model]`
+/// - output: `[batch, heads, seq_len, d_model / heads]`
+pub fn causal_attention_packed<B: AttentionBackend>(
+    qkv: Tensor<B, 3>,
+    heads: usize,
+) -> Tensor<B, 4> {
+    Tensor::from_primitive(TensorPrimitive::Float(B::causal_attention_packed(
+        qkv.into_primitive().tensor(),
+        heads,
     )))
 }
 
@@ -245,6 +301,57 @@ impl<B: Backend, C: CheckpointStrategy> AttentionBackend for Autodiff<B, C> {
             OpsKind::UnTracked(prep) => {
                 prep.finish(forward::<B>(q.primitive, k.primitive, v.primitive))
             }
+        }
+    }
+
+    fn causal_attention_packed(qkv: FloatTensor<Self>, heads: usize) -> FloatTensor<Self> {
+        /// The packed tensor is kept (as Q, K and V are by the unpacked operation).
+        #[derive(Debug)]
+        struct PackedAttention {
+            heads: usize,
+        }
+
+        impl<B: Backend> Backward<B, 1> for PackedAttention {
+            type State = FloatTensor<B>;
+
+            fn backward(
+                self,
+                ops: Ops<Self::State, 1>,
+                grads: &mut Gradients,
+                _checkpointer: &mut Checkpointer,
+            ) {
+                let [node] = ops.parents;
+                let grad = grads.consume::<B>(&ops.node);
+                let Some(node) = node else { return };
+                let qkv = Tensor::<B, 3>::from_primitive(TensorPrimitive::Float(ops.state));
+                let (q, k, v) = unpack(qkv, self.heads);
+                let g = Tensor::<B, 4>::from_primitive(TensorPrimitive::Float(grad));
+                let (dq, dk, dv) = causal_attention_backward(q, k, v, g);
+                grads.register::<B>(node.id, pack([dq, dk, dv]).into_primitive().tensor());
+            }
+        }
+
+        let forward_packed = |qkv: FloatTensor<B>| {
+            let (q, k, v) = unpack(
+                Tensor::<B, 3>::from_primitive(TensorPrimitive::Float(qkv)),
+                heads,
+            );
+            forward::<B>(
+                q.into_primitive().tensor(),
+                k.into_primitive().tensor(),
+                v.into_primitive().tensor(),
+            )
+        };
+        match (PackedAttention { heads })
+            .prepare::<C>([qkv.node.clone()])
+            .compute_bound()
+            .stateful()
+        {
+            OpsKind::Tracked(prep) => {
+                let out = forward_packed(qkv.primitive.clone());
+                prep.finish(qkv.primitive, out)
+            }
+            OpsKind::UnTracked(prep) => prep.finish(forward_packed(qkv.primitive)),
         }
     }
 }

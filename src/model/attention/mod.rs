@@ -99,22 +99,23 @@ impl<B: AttentionBackend + crate::model::LinearBackend> CausalSelfAttention<B> {
         } else {
             None
         };
-        let (q, k, v) = match qkv {
-            Some(qkv) => (
-                heads(qkv.clone().narrow(2, 0, d_model)),
-                heads(qkv.clone().narrow(2, d_model, d_model)),
-                heads(qkv.narrow(2, 2 * d_model, d_model)),
-            ),
-            None => (
-                heads(linear(&self.query, x.clone())),
-                heads(linear(&self.key, x.clone())),
-                heads(linear(&self.value, x)),
-            ),
-        };
-        let context = if self.efficient {
-            efficient::causal_attention(q, k, v)
-        } else {
-            math_attention(q, k, v)
+        let context = match qkv {
+            // One operation over the packed tensor, whose gradient comes back packed.
+            Some(qkv) if self.efficient => efficient::causal_attention_packed(qkv, self.n_heads),
+            Some(qkv) => {
+                let (q, k, v) = efficient::unpack(qkv, self.n_heads);
+                math_attention(q, k, v)
+            }
+            None => {
+                let q = heads(linear(&self.query, x.clone()));
+                let k = heads(linear(&self.key, x.clone()));
+                let v = heads(linear(&self.value, x));
+                if self.efficient {
+                    efficient::causal_attention(q, k, v)
+                } else {
+                    math_attention(q, k, v)
+                }
+            }
         };
         let context = context.swap_dims(1, 2).reshape([batch, seq_len, d_model]);
         self.dropout.forward(linear(&self.output, context))
@@ -123,9 +124,10 @@ impl<B: AttentionBackend + crate::model::LinearBackend> CausalSelfAttention<B> {
 
 /// The variable that computes Q, K and V in one product (`fused`): x·[W_Q W_K W_V] +
 /// [b_Q b_K b_V], the weights put side by side every step (their gradients flow back
-/// through that), then Q, K and V as views of the result. On CUDA that is one cuBLAS
-/// product instead of three in the forward pass and in each of the backward pass's two,
-/// with one bias sum. Opt-in until measured on a GPU (scripts/gpu/step-levers.sh, variant
+/// through that). The efficient attention takes the result packed
+/// ([`efficient::causal_attention_packed`]) and returns its gradient packed, so on CUDA
+/// it is one cuBLAS product instead of three in the forward pass and in each of the
+/// backward pass's two, with one bias sum. Opt-in until measured on a GPU (scripts/gpu/step-levers.sh, variant
 /// `qkv`); the parameters stay three layers, so checkpoints do not change.
 pub const QKV_ENV: &str = "OOMLAB_QKV";
 
