@@ -120,24 +120,7 @@ impl<B: AttentionBackend + crate::model::LinearBackend> CausalSelfAttention<B> {
         let context = context.swap_dims(1, 2).reshape([batch, seq_len, d_model]);
         self.dropout.forward(linear(&self.output, context))
     }
-}
 
-/// The variable that computes Q, K and V in one product (`fused`): x·[W_Q W_K W_V] +
-/// [b_Q b_K b_V], the weights put side by side every step (their gradients flow back
-/// through that). The efficient attention takes the result packed
-/// ([`efficient::causal_attention_packed`]) and returns its gradient packed, so on CUDA
-/// it is one cuBLAS product instead of three in the forward pass and in each of the
-/// backward pass's two, with one bias sum. Opt-in until measured on a GPU (scripts/gpu/step-levers.sh, variant
-/// `qkv`); the parameters stay three layers, so checkpoints do not change.
-pub const QKV_ENV: &str = "OOMLAB_QKV";
-
-/// Whether `OOMLAB_QKV=fused` asks for the one product (read once).
-fn qkv_fused() -> bool {
-    static FUSED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *FUSED.get_or_init(|| std::env::var(QKV_ENV).is_ok_and(|v| v == "fused"))
-}
-
-impl<B: AttentionBackend + crate::model::LinearBackend> CausalSelfAttention<B> {
     /// x·[W_Q W_K W_V] + [b_Q b_K b_V] (`[batch, seq_len, 3·d_model]`), or `None` when
     /// the three layers do not all have a bias or all lack one.
     fn fused_qkv(&self, x: Tensor<B, 3>) -> Option<Tensor<B, 3>> {
@@ -154,6 +137,22 @@ impl<B: AttentionBackend + crate::model::LinearBackend> CausalSelfAttention<B> {
         };
         Some(crate::model::linear_parts(weight, bias, x))
     }
+}
+
+/// The variable that computes Q, K and V in one product (`fused`): x·[W_Q W_K W_V] +
+/// [b_Q b_K b_V], the weights put side by side every step (their gradients flow back
+/// through that). The efficient attention takes the result packed
+/// ([`efficient::causal_attention_packed`]) and returns its gradient packed, so on CUDA
+/// it is one cuBLAS product instead of three in the forward pass and in each of the
+/// backward pass's two, with one bias sum. Opt-in until measured on a GPU
+/// (scripts/gpu/step-levers.sh, variant `qkv`); the parameters stay three layers, so
+/// checkpoints do not change.
+pub const QKV_ENV: &str = "OOMLAB_QKV";
+
+/// Whether `OOMLAB_QKV=fused` asks for the one product (read once).
+fn qkv_fused() -> bool {
+    static FUSED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *FUSED.get_or_init(|| std::env::var(QKV_ENV).is_ok_and(|v| v == "fused"))
 }
 
 /// The scale of the scores: 1/√head_dim.
