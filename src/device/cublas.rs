@@ -182,8 +182,7 @@ pub enum Workspace {
 impl Workspace {
     /// `OOMLAB_CUBLAS_WORKSPACE`: a size (`4MiB`, `0`; unset: [`WORKSPACE_DEFAULT`]), or
     /// `cublas` for cuBLAS's own pool; with what was ignored, when the value was neither
-    /// (the default size then). A `CUBLAS_WORKSPACE_CONFIG`
-    /// of the user's wins over either.
+    /// (the default size then). A `CUBLAS_WORKSPACE_CONFIG` of the user's wins over either.
     pub fn from_env() -> (Workspace, Option<&'static str>) {
         static WORKSPACE: OnceLock<(Workspace, Option<String>)> = OnceLock::new();
         let (w, ignored) = WORKSPACE.get_or_init(|| {
@@ -227,9 +226,9 @@ impl Workspace {
     }
 
     /// Sets `CUBLAS_WORKSPACE_CONFIG` from `OOMLAB_CUBLAS_WORKSPACE` (unset: the default
-    /// size) unless the former is set or the latter is `cublas`. Call it before any thread starts (the binary does,
-    /// first thing): setting a variable while another thread reads the environment is a
-    /// data race in the C library.
+    /// size) unless the former is set or the latter is `cublas`. Call it before any thread
+    /// starts (the binary does, first thing): setting a variable while another thread
+    /// reads the environment is a data race in the C library.
     pub fn apply() {
         if std::env::var_os(CUBLAS_WORKSPACE_ENV).is_some() {
             return;

@@ -372,7 +372,7 @@ pub fn linear_2d<B: LinearBackend, const D: usize>(
     x: Tensor<B, D>,
 ) -> Tensor<B, D> {
     let (w, b) = parts(layer);
-    on_rows(w, b, x, |x, w| burn::tensor::module::linear(x, w, None))
+    on_rows(w, b, x, burn_linear_product)
 }
 
 /// A layer's weight and bias as tensors.
@@ -397,10 +397,13 @@ pub fn linear_parts<B: LinearBackend, const D: usize>(
     if B::custom_products(x.dtype()) {
         on_rows(weight, bias, x, custom_product)
     } else {
-        on_rows(weight, bias, x, |x, w| {
-            burn::tensor::module::linear(x, w, None)
-        })
+        on_rows(weight, bias, x, burn_linear_product)
     }
+}
+
+/// x·W on burn's linear (no bias).
+fn burn_linear_product<B: Backend>(x: Tensor<B, 2>, w: Tensor<B, 2>) -> Tensor<B, 2> {
+    burn::tensor::module::linear(x, w, None)
 }
 
 /// x·W on [`LinearBackend::linear_product`].

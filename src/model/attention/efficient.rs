@@ -135,7 +135,7 @@ pub const FORWARD_ENV: &str = "OOMLAB_ATTENTION_FORWARD";
 
 /// Whether `OOMLAB_ATTENTION_FORWARD=written` asks for the written-out forward pass (read
 /// once: a run's graph does not change halfway).
-pub fn written_forward_asked() -> bool {
+fn written_forward_asked() -> bool {
     static WRITTEN: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *WRITTEN.get_or_init(|| std::env::var(FORWARD_ENV).is_ok_and(|v| v == "written"))
 }
