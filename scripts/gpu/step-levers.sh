@@ -43,13 +43,20 @@
 #           as a kernel of its own
 #   qkv:    OOMLAB_QKV=fused, Q, K and V from one product of x with the three weights side
 #           by side (src/model/attention/mod.rs): one cuBLAS product where there were three
+#   attnp:  OOMLAB_ATTENTION_PRODUCTS=cublas, the efficient attention's batched products
+#           (QKᵀ, Pᵀ·dO, dO·Vᵀ, dS·K, dSᵀ·Q) as cuBLAS strided batched calls on the heads
+#           views, dQ, dK and dV written as [batch, seq, heads, head_dim]
+#           (src/model/batched.rs): no copies into contiguous tensors first
+#   qkvp:   qkv and attnp together
 #   (head, OOMLAB_HEAD=cublas, the GPT's head on cuBLAS, was measured at 6daf8f2 and
 #   removed: docs/results/2026-12-05-h100-attention-forward-head)
 # Parts (PARTS, default "test warm paired long profile"):
 #   test:    (needs .device-bin/gpu.xz, the test binary of `cargo test --release --features
 #            gpu-tests --test gpu --no-run`) tests/gpu/linear.rs with the defaults (the cuBLAS
 #            products queued on cubecl's device thread) and with OOMLAB_COLUMN_SUMS=split
-#            (the bias added through the two-stage view), TEST_TIMEOUT (default 150 s) each.
+#            (the bias added through the two-stage view), then tests/gpu/batched.rs
+#            (attention's batched products on cuBLAS against burn's matmul, and the
+#            efficient attention on them), TEST_TIMEOUT (default 150 s) each.
 #   warm:    one 2-step process per variant (and the defaults) and precision, so that the
 #            timed parts do not compile: each new graph compiles and tunes its kernels once
 #            (a changed graph's first run took 70-81 s in docs/results/2026-12-04-h200-embed-grad);
@@ -124,6 +131,8 @@ variant_env() {
     dense32) settings=OOMLAB_EMBEDDING_GRAD=dense;;
     attnw) settings=OOMLAB_ATTENTION_FORWARD=written;;
     qkv) settings=OOMLAB_QKV=fused;;
+    attnp) settings=OOMLAB_ATTENTION_PRODUCTS=cublas;;
+    qkvp) settings=OOMLAB_QKV=fused,OOMLAB_ATTENTION_PRODUCTS=cublas;;
     defaults) settings="";;
     *) echo "unknown variant $1" >&2; return 1;;
   esac
@@ -150,13 +159,16 @@ with_env() {
   env ${settings//,/ } "$@"
 }
 
-# gpu_tests: tests/gpu/linear.rs with the defaults, then with split (kernel cache: the test
-# binary's own, not oomlab's).
+# gpu_tests: tests/gpu/linear.rs with the defaults, then with split, then tests/gpu/batched.rs
+# (attention's batched products on cuBLAS; it sets its variable itself) (kernel cache: the
+# test binary's own, not oomlab's).
 gpu_tests() {
-  for v in defaults split; do
-    say "test: tests/gpu/linear.rs, $v"
-    env $(variant_env $v | sed 's/,*OOMLAB_KERNEL_CACHE=[^,]*//; s/,/ /g') timeout ${TEST_TIMEOUT:-150} \
-      /tmp/bin/gpu --ignored --nocapture linear:: > "$R/gpu-test-$v.txt" 2>&1
+  for v in defaults split batched; do
+    local filter=linear:: settings=$v
+    [ $v = batched ] && filter=batched:: settings=defaults
+    say "test: tests/gpu/${filter%::}.rs, $settings"
+    env $(variant_env $settings | sed 's/,*OOMLAB_KERNEL_CACHE=[^,]*//; s/,/ /g') timeout ${TEST_TIMEOUT:-150} \
+      /tmp/bin/gpu --ignored --nocapture $filter > "$R/gpu-test-$v.txt" 2>&1
     echo "test $v exit: $?" >> "$LOG"
     tail -4 "$R/gpu-test-$v.txt" >> "$LOG"
   done

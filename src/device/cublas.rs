@@ -49,8 +49,10 @@ use cudarc::driver::result as drv;
 use super::column_major::Call;
 use super::cublaslt::Plans;
 use super::fence::Fence;
+use super::strided_batch::{self, Layout, StridedCall};
 use crate::model::{
-    burn_product, custom_products_setting, Form, ProductBackend, CUSTOM_PRODUCTS_ENV,
+    batched_on_library_asked, burn_batched, burn_product, custom_products_setting, Form,
+    ProductBackend, Rows, CUSTOM_PRODUCTS_ENV,
 };
 use crate::units::Bytes;
 
@@ -323,8 +325,23 @@ pub fn label() -> Option<&'static str> {
     }
 }
 
-/// One line saying which library runs the linear layers' products on CUDA.
+/// One line saying which library runs the linear layers' products on CUDA, and
+/// attention's batched products where `OOMLAB_ATTENTION_PRODUCTS=cublas` asks.
 pub fn engine() -> String {
+    let linear = linear_engine();
+    match (batched_on_library_asked(), available()) {
+        (true, true) => format!(
+            "{linear}; attention's batched products: cuBLAS's strided batched calls where the linear layers' dtype runs on cuBLAS (OOMLAB_ATTENTION_PRODUCTS=cublas)"
+        ),
+        (true, false) => format!(
+            "{linear}; attention's batched products: cubecl (OOMLAB_ATTENTION_PRODUCTS=cublas asks for cuBLAS, which does not run here)"
+        ),
+        (false, _) => linear,
+    }
+}
+
+/// [`engine`]'s part for the linear layers.
+fn linear_engine() -> String {
     if available() {
         format!(
             "matrix products: {} ({}; {}",
@@ -382,19 +399,30 @@ struct Lane {
 }
 
 impl Lane {
-    /// Queues the product on this lane's stream with the API [`Api::from_env`] picks.
+    /// Queues the work on this lane's stream: a linear layer's product with the API
+    /// [`Api::from_env`] picks, a batched one as strided batched calls.
     ///
     /// # Safety
     /// As [`Handle::gemm`].
     unsafe fn queue(
         handle: &Handle,
         lt: &mut Option<Plans>,
-        form: Form,
-        mkn: (usize, usize, usize),
+        work: &Work,
         ptrs: (u64, u64, u64),
-        lds: (usize, usize, usize),
         dtype: DType,
     ) -> Result<(), String> {
+        let &Work::Matrix { form, mkn, lds } = work else {
+            // Attention's batched products: cuBLAS's strided batched calls whichever API
+            // the linear layers use.
+            if let Work::Batched(calls) = work {
+                for call in calls {
+                    // SAFETY: the caller's; each call stays inside the job's tensors
+                    // (super::strided_batch's plan).
+                    unsafe { handle.gemm_strided(call, ptrs, dtype)? };
+                }
+            }
+            return Ok(());
+        };
         match Api::from_env() {
             // SAFETY: the caller's.
             Api::GemmEx => unsafe { handle.gemm(form, mkn, ptrs, lds, dtype) },
@@ -582,9 +610,20 @@ struct Job {
     a: CubeTensor<CudaRuntime>,
     b: CubeTensor<CudaRuntime>,
     out: CubeTensor<CudaRuntime>,
-    form: Form,
-    mkn: (usize, usize, usize),
-    lds: (usize, usize, usize),
+    work: Work,
+}
+
+/// What a job computes.
+enum Work {
+    /// A linear layer's product: its form, [`Form::mkn`]'s (m, k, n) and the operands'
+    /// and output's row strides.
+    Matrix {
+        form: Form,
+        mkn: (usize, usize, usize),
+        lds: (usize, usize, usize),
+    },
+    /// Attention's batched product: the strided batched calls (super::strided_batch).
+    Batched(Vec<StridedCall>),
 }
 
 /// Why a product could not run on cuBLAS.
@@ -620,32 +659,130 @@ fn product(
     if [m, k, n].iter().any(|&x| x == 0 || x > i32::MAX as usize) {
         return Err(Box::new((a, b)));
     }
-    if let Some(e) = queued_failure() {
-        // A queued product failed in the library: its output was never written, so the
-        // step it belonged to is wrong. Say so where the run can stop on it.
-        panic!("oomlab: a cuBLAS product queued on cubecl's device thread failed ({e}); its output was not written, so this run cannot go on. Run again with OOMLAB_CUBLAS=0 (cubecl's products), and please report the error");
-    }
-    let fdtype = match a.dtype {
-        DType::BF16 => FloatDType::BF16,
-        DType::F16 => FloatDType::F16,
-        _ => FloatDType::F32,
-    };
-    let mut clock = Clock::start();
+    stop_after_queued_failure();
+    let clock = Clock::start();
     let a = rows(a);
     let b = rows(b);
-    let out = CubeCuda::float_empty(form.output(da, db).into(), &a.device, fdtype);
+    let out = CubeCuda::float_empty(form.output(da, db).into(), &a.device, float_dtype(a.dtype));
     let (Some(sa), Some(sb), Some(sc)) = (row_stride(&a), row_stride(&b), row_stride(&out)) else {
         return Err(Box::new((a, b)));
     };
-    let device = a.device.index;
     let job = Job {
         a,
         b,
         out: out.clone(),
-        form,
-        mkn: (m, k, n),
-        lds: (sa, sb, sc),
+        work: Work::Matrix {
+            form,
+            mkn: (m, k, n),
+            lds: (sa, sb, sc),
+        },
     };
+    submit(job, clock).map(|()| out)
+}
+
+/// Attention's batched product a·b on cuBLAS (super::strided_batch; crate::model's
+/// batched module says why), the output's rows stored as `rows` asks; `Err` gives the
+/// operands back for burn's matmul.
+fn batched_product(
+    a: CubeTensor<CudaRuntime>,
+    b: CubeTensor<CudaRuntime>,
+    rows: Rows,
+) -> Result<CubeTensor<CudaRuntime>, Operands> {
+    let (Some(la), Some(lb)) = (layout(&a), layout(&b)) else {
+        return Err(Box::new((a, b)));
+    };
+    if types(a.dtype).is_none() || a.dtype != b.dtype || !runs(a.dtype) {
+        return Err(Box::new((a, b)));
+    }
+    let [d0, d1, m, k] = la.shape;
+    let n = lb.shape[3];
+    if lb.shape != [d0, d1, k, n]
+        || [d0, d1, m, k, n]
+            .iter()
+            .any(|&x| x == 0 || x > i32::MAX as usize)
+    {
+        return Err(Box::new((a, b)));
+    }
+    stop_after_queued_failure();
+    let clock = Clock::start();
+    // A view cuBLAS cannot read (neither rows nor columns packed) is copied, as burn's
+    // matmul would.
+    let readable = |t: CubeTensor<CudaRuntime>, l: Layout| {
+        if l.readable() {
+            t
+        } else {
+            burn_cubecl::kernel::into_contiguous(t)
+        }
+    };
+    let (a, b) = (readable(a, la), readable(b, lb));
+    let (device, dtype) = (&a.device, float_dtype(a.dtype));
+    let out = match rows {
+        Rows::Heads => CubeCuda::float_empty([d0, d1, m, n].into(), device, dtype),
+        Rows::Tokens => CubeCuda::float_swap_dims(
+            CubeCuda::float_empty([d0, m, d1, n].into(), device, dtype),
+            1,
+            2,
+        ),
+    };
+    let plan = match (layout(&a), layout(&b), layout(&out)) {
+        (Some(la), Some(lb), Some(lo)) => strided_batch::plan(&la, &lb, &lo),
+        _ => None,
+    };
+    let Some(calls) = plan else {
+        return Err(Box::new((a, b)));
+    };
+    let job = Job {
+        a,
+        b,
+        out: out.clone(),
+        work: Work::Batched(calls),
+    };
+    submit(job, clock)?;
+    BATCHED_SUBMITTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    Ok(out)
+}
+
+/// Batched products handed to cuBLAS so far ([`batched_products_submitted`]).
+static BATCHED_SUBMITTED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How many of attention's batched products this process has handed to cuBLAS (none
+/// fell back to burn's matmul): tests/gpu/batched.rs checks that the products it compares
+/// did run on cuBLAS.
+pub fn batched_products_submitted() -> u64 {
+    BATCHED_SUBMITTED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// A 4-D tensor's shape and strides.
+fn layout(t: &CubeTensor<CudaRuntime>) -> Option<Layout> {
+    let (shape, strides) = (t.meta.shape(), t.meta.strides());
+    (shape.num_dims() == 4).then(|| Layout {
+        shape: [shape[0], shape[1], shape[2], shape[3]],
+        strides: [strides[0], strides[1], strides[2], strides[3]],
+    })
+}
+
+/// The float dtype of a cuBLAS type's `dtype`.
+fn float_dtype(dtype: DType) -> FloatDType {
+    match dtype {
+        DType::BF16 => FloatDType::BF16,
+        DType::F16 => FloatDType::F16,
+        _ => FloatDType::F32,
+    }
+}
+
+/// Panics when a queued product failed in the library: its output was never written, so
+/// the step it belonged to is wrong. Said where the run can stop on it.
+fn stop_after_queued_failure() {
+    if let Some(e) = queued_failure() {
+        panic!("oomlab: a cuBLAS product queued on cubecl's device thread failed ({e}); its output was not written, so this run cannot go on. Run again with OOMLAB_CUBLAS=0 (cubecl's products), and please report the error");
+    }
+}
+
+/// Runs `job` on cuBLAS from the thread [`Thread::from_env`] names: `Ok` once it is queued
+/// (or skipped after a failed device task, its output unwritten as cubecl's own kernels'
+/// are then), `Err` with the operands where cuBLAS failed.
+fn submit(job: Job, mut clock: Clock) -> Result<(), Operands> {
+    let device = job.a.device.index;
     let client = job.a.client.clone();
     let thread = Thread::from_env();
     if thread == Thread::Queued && lane_ready(device) {
@@ -660,7 +797,7 @@ fn product(
                 Err(Failure::Library(e)) => record_queued_failure(e),
             }
         });
-        return Ok(out);
+        return Ok(());
     }
     let result = match thread {
         // One blocking round trip: the address requests and the fence's launches inline
@@ -679,7 +816,7 @@ fn product(
                     // OOMLAB_CUBLAS=1): the product is skipped instead, as cubecl's own
                     // kernels are after such a failure, and the output stays unwritten.
                     say_skipped("cubecl's device thread failed a task");
-                    return Ok(out);
+                    return Ok(());
                 }
             }
         }
@@ -691,7 +828,7 @@ fn product(
                 mark_lane_ready(device);
             }
             clock.record();
-            Ok(out)
+            Ok(())
         }
         Err(e) => {
             eprintln!(
@@ -829,8 +966,7 @@ fn run(lane: &mut Lane, job: &Job, clock: &mut Clock) -> Result<(), Failure> {
             // gets work behind its wait.
             let ptrs = (address(a)?, address(b)?, address(out)?);
             clock.lap(3);
-            unsafe { Lane::queue(h, &mut lane.lt, job.form, job.mkn, ptrs, job.lds, dtype) }
-                .map_err(lib)?;
+            unsafe { Lane::queue(h, &mut lane.lt, &job.work, ptrs, dtype) }.map_err(lib)?;
             clock.lap(4);
             match unsafe { fence.stream_writes(h.stream) } {
                 Ok(()) => {
@@ -856,8 +992,7 @@ fn run(lane: &mut Lane, job: &Job, clock: &mut Clock) -> Result<(), Failure> {
             drv::ctx::synchronize().map_err(|e| lib(e.to_string()))?;
             // The host's wait for the device is the signal phase's in this order.
             clock.lap(1);
-            unsafe { Lane::queue(h, &mut lane.lt, job.form, job.mkn, ptrs, job.lds, dtype) }
-                .map_err(lib)?;
+            unsafe { Lane::queue(h, &mut lane.lt, &job.work, ptrs, dtype) }.map_err(lib)?;
             clock.lap(4);
             h.sync().map_err(lib)?;
             clock.lap(5);
@@ -947,6 +1082,59 @@ impl Handle {
         )
         .map_err(|e| format!("{e:?}"))
     }
+
+    /// One strided batched call of super::strided_batch's plan, a, b and c the operands'
+    /// and the output's device addresses (their first elements), queued on this handle's
+    /// stream. `Err` for a dtype without a cuBLAS type, a size over cuBLAS's integers or
+    /// a failed call.
+    ///
+    /// # Safety
+    /// The addresses must be device buffers that hold every element the call reads and
+    /// writes (the plan's offsets, leading dimensions and strides) in `dtype`, in this
+    /// handle's context, current on the calling thread.
+    pub unsafe fn gemm_strided(
+        &self,
+        call: &StridedCall,
+        (a, b, c): (u64, u64, u64),
+        dtype: DType,
+    ) -> Result<(), String> {
+        let (dt, compute) = types(dtype).ok_or_else(|| format!("no cuBLAS type for {dtype:?}"))?;
+        use sys::cublasOperation_t::{CUBLAS_OP_N, CUBLAS_OP_T};
+        let op = |t: bool| if t { CUBLAS_OP_T } else { CUBLAS_OP_N };
+        let int = |x: usize| i32::try_from(x).map_err(|_| format!("{x} is over cuBLAS's int"));
+        let long = |x: usize| i64::try_from(x).map_err(|_| format!("{x} is over cuBLAS's long"));
+        let size = dtype.size() as u64;
+        let at = |base: u64, offset: usize| base + offset as u64 * size;
+        let (first, second, out) = (&call.first, &call.second, &call.output);
+        let (alpha, beta) = (1.0f32, 0.0f32);
+        // The call's first operand is b, its second a (super::strided_batch).
+        blas::gemm_strided_batched_ex(
+            self.handle,
+            op(call.transposed.0),
+            op(call.transposed.1),
+            int(call.rows)?,
+            int(call.cols)?,
+            int(call.inner)?,
+            &alpha as *const f32 as *const c_void,
+            at(b, first.offset) as *const c_void,
+            dt,
+            int(first.ld)?,
+            long(first.stride)?,
+            at(a, second.offset) as *const c_void,
+            dt,
+            int(second.ld)?,
+            long(second.stride)?,
+            &beta as *const f32 as *const c_void,
+            at(c, out.offset) as *mut c_void,
+            dt,
+            int(out.ld)?,
+            long(out.stride)?,
+            int(call.batch)?,
+            compute,
+            sys::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
+        )
+        .map_err(|e| format!("{e:?}"))
+    }
 }
 
 impl ProductBackend for CubeCuda {
@@ -981,6 +1169,23 @@ impl ProductBackend for CubeCuda {
         match product(a, b, form) {
             Ok(out) => out,
             Err(operands) => burn_product::<Self>(operands.0, operands.1, form),
+        }
+    }
+
+    /// cuBLAS where `OOMLAB_ATTENTION_PRODUCTS=cublas` asks and cuBLAS runs the dtype's
+    /// products (opt-in: not yet measured on a GPU).
+    fn batched_on_library(dtype: DType) -> bool {
+        batched_on_library_asked() && runs(dtype)
+    }
+
+    fn batched_product(
+        a: CubeTensor<CudaRuntime>,
+        b: CubeTensor<CudaRuntime>,
+        rows: Rows,
+    ) -> CubeTensor<CudaRuntime> {
+        match batched_product(a, b, rows) {
+            Ok(out) => out,
+            Err(operands) => burn_batched::<Self>(operands.0, operands.1),
         }
     }
 }

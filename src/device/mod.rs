@@ -15,6 +15,7 @@ mod pack_card;
 mod prealloc;
 mod request;
 mod select;
+mod strided_batch;
 mod threads;
 mod tuned;
 

@@ -2,6 +2,7 @@
 //! with batch, sequence length, width and depth, so OOM can be provoked on purpose.
 
 pub mod attention;
+mod batched;
 mod block;
 mod column_sum;
 mod embedding;
@@ -12,6 +13,7 @@ mod params;
 mod product;
 
 pub use attention::{AttentionBackend, AttentionKind};
+pub use batched::{batched, batched_on_library_asked, burn_batched, Rows, ATTENTION_PRODUCTS_ENV};
 pub use block::{Block, BlockConfig};
 pub use column_sum::COLUMN_SUMS_ENV;
 pub use embedding::{embed, EmbeddingBackend, EMBEDDING_GRAD_ENV, MAX_DENSE_VOCAB};
@@ -121,6 +123,7 @@ pub fn opt_in_line() -> Option<String> {
         LINEAR_ENV,
         attention::efficient::FORWARD_ENV,
         attention::QKV_ENV,
+        ATTENTION_PRODUCTS_ENV,
     ]
     .iter()
     .filter_map(|name| {

@@ -39,6 +39,8 @@ use burn::prelude::*;
 use burn::tensor::ops::FloatTensor;
 use burn::tensor::{DType, TensorPrimitive};
 
+use super::batched::{burn_batched, Rows};
+
 /// Which of a linear layer's products.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Form {
@@ -127,6 +129,28 @@ pub trait ProductBackend: Backend {
     fn dense_embeddings_by_default(_dtype: DType) -> bool {
         false
     }
+
+    /// Whether attention's batched products of `dtype` run on the backend's library
+    /// ([`Self::batched_product`]; super::batched): not by default.
+    fn batched_on_library(_dtype: DType) -> bool {
+        false
+    }
+
+    /// a·b for every batch index of two 4-D tensors (views included), the output's rows
+    /// stored as `rows` asks where the backend can: burn's matmul by default (a
+    /// contiguous output whatever `rows` says).
+    ///
+    /// # Shapes
+    /// - a: `[d0, d1, m, k]`, b: `[d0, d1, k, n]`
+    /// - output: `[d0, d1, m, n]`
+    fn batched_product(
+        a: FloatTensor<Self>,
+        b: FloatTensor<Self>,
+        rows: Rows,
+    ) -> FloatTensor<Self> {
+        let _ = rows;
+        burn_batched::<Self>(a, b)
+    }
 }
 
 /// The CPU: the 2-D linear by default (docs/results/2026-12-04-cpu-linear-default: a
@@ -158,6 +182,18 @@ impl<B: burn_fusion::FusionBackend + ProductBackend> ProductBackend for burn_fus
 
     fn dense_embeddings_by_default(dtype: DType) -> bool {
         B::dense_embeddings_by_default(dtype)
+    }
+
+    fn batched_on_library(dtype: DType) -> bool {
+        B::batched_on_library(dtype)
+    }
+
+    fn batched_product(
+        a: FloatTensor<Self>,
+        b: FloatTensor<Self>,
+        rows: Rows,
+    ) -> FloatTensor<Self> {
+        super::batched::fusion_batched::<B>(a, b, rows)
     }
 
     fn product(a: FloatTensor<Self>, b: FloatTensor<Self>, form: Form) -> FloatTensor<Self> {

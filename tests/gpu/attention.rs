@@ -15,7 +15,9 @@ use oomlab::model::attention::{efficient::causal_attention, math_attention};
 type B = CudaBackend;
 use crate::{relative, Inner};
 
-fn run(
+/// Output, dQ, dK and dV of `attend` on x = [q, k, v, w] (w weighs the output in the
+/// loss), and the seconds it took.
+pub(crate) fn run(
     attend: fn(Tensor<B, 4>, Tensor<B, 4>, Tensor<B, 4>) -> Tensor<B, 4>,
     x: &[Tensor<B, 4>; 4],
 ) -> ([Tensor<Inner, 4>; 4], f64) {

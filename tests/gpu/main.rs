@@ -3,13 +3,15 @@
 //! binary (`cargo test --release --features gpu-tests --test gpu --no-run`) with `--ignored --nocapture` and a
 //! filter: `oom::` (scripts/gpu/oom-detector.sh, memory-probes.sh, auto-halve.sh, crash.sh),
 //! `attention::` (scripts/gpu/cold-first-step.sh), each run by scripts/gpu/run.sh, or
-//! `linear::` (the cuBLAS product against burn's Linear; scripts/gpu/cublas-order.sh and
-//! cublas-diag.sh).
+//! `linear::` (the cuBLAS product against burn's Linear; scripts/gpu/cublas-order.sh,
+//! cublas-diag.sh and step-levers.sh) or `batched::` (attention's batched products on
+//! cuBLAS against burn's matmul; step-levers.sh).
 
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod attention;
+mod batched;
 mod linear;
 mod oom;
 

@@ -17,7 +17,10 @@
 //! - dQ = dS·K/√d, dK = dSᵀ·Q/√d
 //!
 //! so the `[batch, heads, seq, seq]` tensors exist for one layer's backward pass only,
-//! bounded by [`CHUNK_BYTES`] per tensor.
+//! bounded by [`CHUNK_BYTES`] per tensor. The products go through
+//! [`crate::model::batched`]: burn's matmul, or on CUDA with
+//! `OOMLAB_ATTENTION_PRODUCTS=cublas` cuBLAS's strided batched calls on the heads views as
+//! they are, dQ, dK and dV written as `[batch, seq, heads, head_dim]`.
 
 use burn::backend::autodiff::checkpoint::base::Checkpointer;
 use burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy;
@@ -30,7 +33,7 @@ use burn::tensor::ops::{AttentionModuleOptions, FloatTensor};
 use burn::tensor::TensorPrimitive;
 
 use super::{future_mask, scale};
-use crate::model::in_f32;
+use crate::model::{batched, in_f32, ProductBackend, Rows};
 
 /// The most bytes one f32 `[batch, heads, seq, seq]` tensor of the backward pass may take:
 /// heads are processed in groups small enough for that (at least one head at a time).
@@ -142,7 +145,11 @@ fn written_forward_asked() -> bool {
 
 /// The forward pass: [`written_forward`] with `OOMLAB_ATTENTION_FORWARD=written`, else
 /// the backend's fused attention ([`fused_forward`]).
-fn forward<B: Backend>(q: FloatTensor<B>, k: FloatTensor<B>, v: FloatTensor<B>) -> FloatTensor<B> {
+fn forward<B: ProductBackend>(
+    q: FloatTensor<B>,
+    k: FloatTensor<B>,
+    v: FloatTensor<B>,
+) -> FloatTensor<B> {
     if written_forward_asked() {
         let t = |p| Tensor::<B, 4>::from_primitive(TensorPrimitive::Float(p));
         written_forward(t(q), t(k), t(v)).into_primitive().tensor()
@@ -162,7 +169,7 @@ fn forward<B: Backend>(q: FloatTensor<B>, k: FloatTensor<B>, v: FloatTensor<B>) 
 /// # Shapes
 /// - q, k, v: `[batch, heads, seq_len, head_dim]`
 /// - output: `[batch, heads, seq_len, head_dim]`
-pub fn written_forward<B: Backend>(
+pub fn written_forward<B: ProductBackend>(
     q: Tensor<B, 4>,
     k: Tensor<B, 4>,
     v: Tensor<B, 4>,
@@ -172,7 +179,7 @@ pub fn written_forward<B: Backend>(
 }
 
 /// [`written_forward`], `group` heads at a time.
-fn forward_in_groups<B: Backend>(
+fn forward_in_groups<B: ProductBackend>(
     q: Tensor<B, 4>,
     k: Tensor<B, 4>,
     v: Tensor<B, 4>,
@@ -184,7 +191,7 @@ fn forward_in_groups<B: Backend>(
         .map(|(start, n)| {
             let part = |t: &Tensor<B, 4>| heads_of(t, start, n);
             let p = probabilities(part(&q), part(&k));
-            crate::model::in_dtype(p, dtype).matmul(part(&v))
+            batched(crate::model::in_dtype(p, dtype), part(&v), Rows::Tokens)
         })
         .collect();
     join_heads(outs)
@@ -221,10 +228,10 @@ fn join_heads<B: Backend>(mut parts: Vec<Tensor<B, 4>>) -> Tensor<B, 4> {
 /// # Shapes
 /// - q, k: `[batch, heads, seq_len, head_dim]`
 /// - output: `[batch, heads, seq_len, seq_len]`
-fn probabilities<B: Backend>(q: Tensor<B, 4>, k: Tensor<B, 4>) -> Tensor<B, 4> {
+fn probabilities<B: ProductBackend>(q: Tensor<B, 4>, k: Tensor<B, 4>) -> Tensor<B, 4> {
     let [batch, heads, seq_len, head_dim] = q.dims();
     let device = q.device();
-    let scores = in_f32(q.matmul(k.swap_dims(2, 3)))
+    let scores = in_f32(batched(q, k.swap_dims(2, 3), Rows::Heads))
         .mul_scalar(scale(head_dim))
         .mask_fill(
             future_mask::<B>([batch, heads, seq_len], &device),
@@ -254,7 +261,7 @@ fn fused_forward<B: Backend>(
     )
 }
 
-impl<B: Backend, C: CheckpointStrategy> AttentionBackend for Autodiff<B, C> {
+impl<B: ProductBackend, C: CheckpointStrategy> AttentionBackend for Autodiff<B, C> {
     fn causal_attention(
         q: FloatTensor<Self>,
         k: FloatTensor<Self>,
@@ -263,7 +270,7 @@ impl<B: Backend, C: CheckpointStrategy> AttentionBackend for Autodiff<B, C> {
         #[derive(Debug)]
         struct EfficientAttention;
 
-        impl<B: Backend> Backward<B, 3> for EfficientAttention {
+        impl<B: ProductBackend> Backward<B, 3> for EfficientAttention {
             type State = (FloatTensor<B>, FloatTensor<B>, FloatTensor<B>);
 
             fn backward(
@@ -311,7 +318,7 @@ impl<B: Backend, C: CheckpointStrategy> AttentionBackend for Autodiff<B, C> {
             heads: usize,
         }
 
-        impl<B: Backend> Backward<B, 1> for PackedAttention {
+        impl<B: ProductBackend> Backward<B, 1> for PackedAttention {
             type State = FloatTensor<B>;
 
             fn backward(
@@ -370,7 +377,7 @@ pub fn heads_per_chunk(batch: usize, heads: usize, seq_len: usize) -> usize {
 /// # Shapes
 /// - q, k, v, grad_out: `[batch, heads, seq_len, head_dim]`
 /// - output: (dQ, dK, dV), each `[batch, heads, seq_len, head_dim]`
-pub fn causal_attention_backward<B: Backend>(
+pub fn causal_attention_backward<B: ProductBackend>(
     q: Tensor<B, 4>,
     k: Tensor<B, 4>,
     v: Tensor<B, 4>,
@@ -381,7 +388,7 @@ pub fn causal_attention_backward<B: Backend>(
 }
 
 /// [`causal_attention_backward`], `group` heads at a time.
-fn backward_in_groups<B: Backend>(
+fn backward_in_groups<B: ProductBackend>(
     q: Tensor<B, 4>,
     k: Tensor<B, 4>,
     v: Tensor<B, 4>,
@@ -397,12 +404,16 @@ fn backward_in_groups<B: Backend>(
         let part = |t: &Tensor<B, 4>| heads_of(t, start, n);
         let (qc, kc, vc, gc) = (part(&q), part(&k), part(&v), part(&grad_out));
         let p = probabilities(qc.clone(), kc.clone());
-        dvs.push(to_dtype(p.clone()).swap_dims(2, 3).matmul(gc.clone()));
-        let dp = in_f32(gc.matmul(vc.swap_dims(2, 3)));
+        dvs.push(batched(
+            to_dtype(p.clone()).swap_dims(2, 3),
+            gc.clone(),
+            Rows::Tokens,
+        ));
+        let dp = in_f32(batched(gc, vc.swap_dims(2, 3), Rows::Heads));
         let row = (p.clone() * dp.clone()).sum_dim(3);
         let ds = to_dtype((p * (dp - row)).mul_scalar(s));
-        dqs.push(ds.clone().matmul(kc));
-        dks.push(ds.swap_dims(2, 3).matmul(qc));
+        dqs.push(batched(ds.clone(), kc, Rows::Tokens));
+        dks.push(batched(ds.swap_dims(2, 3), qc, Rows::Tokens));
     }
     (join_heads(dqs), join_heads(dks), join_heads(dvs))
 }

@@ -1,0 +1,159 @@
+//! Attention's batched matrix products (`[batch, heads, rows, k]`·`[batch, heads, k,
+//! cols]`) as a backend choice: burn's matmul, or on CUDA cuBLAS's strided batched calls
+//! with `OOMLAB_ATTENTION_PRODUCTS=cublas` (issue 29; opt-in, not yet measured on a GPU).
+//!
+//! Why: burn's matmul copies each view that is not packed (the heads view of the linear
+//! layers' `[batch, seq, d_model]` outputs, a transpose of the last two dimensions) into a
+//! contiguous tensor, and the gradients dQ, dK and dV are copied again when the model
+//! turns them back into `[batch, seq, d_model]`. The committed f32 profile of the gpu
+//! config on an H100 (docs/results/2026-12-05-h100-attention-forward-head) spends
+//! 8.65 ms of a steady step in 88 `CopyKernel` launches, next to 6.75 ms in cubecl's
+//! products. cuBLAS reads such views through leading dimensions and batch strides
+//! (crate::device's strided_batch module), and writes dQ, dK and dV straight into
+//! `[batch, seq, heads, head_dim]` storage ([`Rows::Tokens`]).
+//!
+//! Off (the default, and always on the CPU), [`batched`] is `a.matmul(b)`: the same
+//! operations as before this module existed.
+
+use std::marker::PhantomData;
+
+use burn::prelude::*;
+use burn::tensor::ops::FloatTensor;
+use burn::tensor::TensorPrimitive;
+
+use super::ProductBackend;
+
+/// The variable that puts attention's batched products on the backend's library:
+/// `cublas` (on CUDA: cuBLAS), anything else or unset burn's matmul.
+pub const ATTENTION_PRODUCTS_ENV: &str = "OOMLAB_ATTENTION_PRODUCTS";
+
+/// Whether `OOMLAB_ATTENTION_PRODUCTS=cublas` asks for the library's batched products
+/// (read once: a run's graph does not change halfway).
+pub fn batched_on_library_asked() -> bool {
+    static ASKED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ASKED.get_or_init(|| std::env::var(ATTENTION_PRODUCTS_ENV).is_ok_and(|v| v == "cublas"))
+}
+
+/// How a batched product's output `[d0, d1, rows, cols]` is stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rows {
+    /// Contiguous `[d0, d1, rows, cols]`.
+    Heads,
+    /// `[d0, rows, d1, cols]` storage seen as `[d0, d1, rows, cols]`: attention's dQ, dK
+    /// and dV, which the model turns back into `[batch, seq, d_model]` (a swap of the
+    /// middle dimensions and a reshape, then free of copies).
+    Tokens,
+}
+
+/// burn's matmul of two 4-D tensors (the default [`ProductBackend::batched_product`]).
+pub fn burn_batched<B: Backend>(a: FloatTensor<B>, b: FloatTensor<B>) -> FloatTensor<B> {
+    let t = |p| Tensor::<B, 4>::from_primitive(TensorPrimitive::Float(p));
+    t(a).matmul(t(b)).into_primitive().tensor()
+}
+
+/// a·b for every batch index: the backend's batched product where
+/// [`ProductBackend::batched_on_library`] says so for the dtype, else burn's matmul.
+/// `rows` is where the output's rows should go; burn's matmul ignores it (its output is
+/// contiguous), so only the layout, never the values, depends on it.
+///
+/// # Shapes
+/// - a: `[d0, d1, m, k]`, b: `[d0, d1, k, n]`
+/// - output: `[d0, d1, m, n]`
+pub fn batched<B: ProductBackend>(a: Tensor<B, 4>, b: Tensor<B, 4>, rows: Rows) -> Tensor<B, 4> {
+    if B::batched_on_library(a.dtype()) {
+        Tensor::from_primitive(TensorPrimitive::Float(B::batched_product(
+            a.into_primitive().tensor(),
+            b.into_primitive().tensor(),
+            rows,
+        )))
+    } else {
+        a.matmul(b)
+    }
+}
+
+/// burn's fusion backend: the batched product as a custom operation of the backend it
+/// wraps (as super::product's linear product).
+pub fn fusion_batched<B: burn_fusion::FusionBackend + ProductBackend>(
+    a: FloatTensor<burn_fusion::Fusion<B>>,
+    b: FloatTensor<burn_fusion::Fusion<B>>,
+    rows: Rows,
+) -> FloatTensor<burn_fusion::Fusion<B>> {
+    use burn_fusion::stream::{Operation, OperationStreams};
+    use burn_fusion::FusionRuntime;
+    use burn_ir::{CustomOpIr, HandleContainer, OperationIr, OperationOutput, TensorIr};
+
+    #[derive(Debug)]
+    struct BatchedOp<B1> {
+        desc: CustomOpIr,
+        rows: Rows,
+        _backend: PhantomData<B1>,
+    }
+
+    impl<B1: burn_fusion::FusionBackend + ProductBackend> Operation<B1::FusionRuntime>
+        for BatchedOp<B1>
+    {
+        fn execute(
+            &self,
+            handles: &mut HandleContainer<<B1::FusionRuntime as FusionRuntime>::FusionHandle>,
+        ) {
+            let ([a, b], [out]) = self.desc.as_fixed();
+            let a = handles.get_float_tensor::<B1>(a);
+            let b = handles.get_float_tensor::<B1>(b);
+            let product = B1::batched_product(a, b, self.rows);
+            handles.register_float_tensor::<B1>(&out.id, product);
+        }
+    }
+
+    let client = a.client.clone();
+    let shape = [a.shape[0], a.shape[1], a.shape[2], b.shape[3]];
+    let streams = OperationStreams::with_inputs([&a, &b]);
+    let out = TensorIr::uninit(client.create_empty_handle(), shape.into(), a.dtype);
+    let desc = CustomOpIr::new(
+        "oomlab_batched_product",
+        &[a.into_ir(), b.into_ir()],
+        &[out],
+    );
+    client
+        .register(
+            streams,
+            OperationIr::Custom(desc.clone()),
+            BatchedOp::<B> {
+                desc,
+                rows,
+                _backend: PhantomData,
+            },
+        )
+        .output()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::CpuBackend;
+    use burn::tensor::Distribution;
+
+    /// The CPU's backend under autodiff, where the product backends sit.
+    type B = <CpuBackend as burn::tensor::backend::AutodiffBackend>::InnerBackend;
+
+    #[test]
+    fn off_the_library_it_is_burns_matmul_bit_for_bit() {
+        let device = Default::default();
+        let a = Tensor::<B, 4>::random([2, 3, 4, 5], Distribution::Default, &device);
+        let b = Tensor::<B, 4>::random([2, 3, 6, 5], Distribution::Default, &device);
+        assert!(!<B as ProductBackend>::batched_on_library(a.dtype()));
+        let burns = a.clone().matmul(b.clone().swap_dims(2, 3)).into_data();
+        for rows in [Rows::Heads, Rows::Tokens] {
+            let ours = batched(a.clone(), b.clone().swap_dims(2, 3), rows);
+            assert_eq!(ours.into_data(), burns, "{rows:?}");
+            // The backend's own batched product, which the CPU has from the trait's
+            // default: the same values whatever the layout asked.
+            let own = <B as ProductBackend>::batched_product(
+                a.clone().into_primitive().tensor(),
+                b.clone().swap_dims(2, 3).into_primitive().tensor(),
+                rows,
+            );
+            let own = Tensor::<B, 4>::from_primitive(TensorPrimitive::Float(own));
+            assert_eq!(own.into_data(), burns, "{rows:?}");
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! GPU-only: attention's batched products on cuBLAS (`OOMLAB_ATTENTION_PRODUCTS=cublas`,
+//! src/model/batched.rs) equal burn's matmul on burn's CUDA backend, for the views the
+//! efficient attention hands them (the heads view of `[batch, seq, heads, head_dim]`, a
+//! transpose of the last two dimensions) and both output layouts, in f32 (cuBLAS in TF32)
+//! and bf16, at a small shape and at the `gpu` config's (batch 64, 8 heads, sequence 256,
+//! head_dim 64); then the efficient attention on such views against the written-out one.
+//! Checks that every product compared ran on cuBLAS (none fell back to burn's matmul).
+//! Sets the variable before anything reads it, so run it alone: `gpu --ignored
+//! --nocapture batched::` (libcublas on the library path).
+
+use burn::backend::cuda::CudaDevice;
+use burn::prelude::*;
+use burn::tensor::{Distribution, FloatDType};
+use oomlab::backend::CudaBackend;
+use oomlab::device::cublas;
+use oomlab::device::{configure_cubecl, default_kernel_cache, CubeclSettings};
+use oomlab::model::attention::{efficient::causal_attention, math_attention};
+use oomlab::model::{batched, ProductBackend, Rows};
+
+use crate::{relative, Inner};
+
+#[test]
+#[ignore = "needs a CUDA GPU: run on the GPU machine with --ignored"]
+fn cublas_batched_products_equal_burns_matmul_on_cuda() {
+    // SAFETY (edition 2021: safe): set before any thread reads it.
+    std::env::set_var(oomlab::model::ATTENTION_PRODUCTS_ENV, "cublas");
+    assert!(
+        cublas::available(),
+        "libcublas does not load: put the CUDA toolkit's lib64 on LD_LIBRARY_PATH"
+    );
+    println!("{}", cublas::engine());
+    for note in configure_cubecl(&CubeclSettings {
+        kernel_cache: default_kernel_cache(),
+        exact_memory: false,
+    })
+    .notes
+    {
+        println!("{note}");
+    }
+    let device = CudaDevice::new(0);
+    let mut problems = Vec::new();
+    for (b, t, h, d) in [(2, 16, 4, 8), (64, 256, 8, 64)] {
+        for (dtype, bound) in [(FloatDType::F32, 2e-3), (FloatDType::BF16, 3e-2)] {
+            assert!(<Inner as ProductBackend>::batched_on_library(dtype.into()));
+            Inner::seed(&device, 7);
+            let normal = Distribution::Normal(0.0, 1.0);
+            // `[b, t, h, d]` storage seen as `[b, h, t, d]`, as the model's Q, K and V are.
+            let heads = || {
+                Tensor::<Inner, 4>::random([b, t, h, d], normal, &device)
+                    .cast(dtype)
+                    .swap_dims(1, 2)
+            };
+            let (q, k) = (heads(), heads());
+            let scores = Tensor::<Inner, 4>::random([b, h, t, t], normal, &device).cast(dtype);
+            let cases = [
+                ("Q·Kᵀ", q.clone(), k.clone().swap_dims(2, 3), Rows::Heads),
+                ("dS·K", scores.clone(), k, Rows::Tokens),
+                ("dSᵀ·Q", scores.swap_dims(2, 3), q, Rows::Tokens),
+            ];
+            let before = cublas::batched_products_submitted();
+            let n = cases.len() as u64;
+            for (name, x, y, rows) in cases {
+                let ours = batched(x.clone(), y.clone(), rows);
+                let theirs = x.matmul(y);
+                let what = format!("[{b},{h},{t},{d}] {dtype:?} {name} {rows:?}");
+                check(
+                    &mut problems,
+                    what.clone(),
+                    relative(ours.clone(), theirs.clone()),
+                    bound,
+                );
+                if rows == Rows::Tokens {
+                    // As the model reads dQ, dK and dV back: `[b, t, h·d]`.
+                    let flat = |x: Tensor<Inner, 4>| x.swap_dims(1, 2).reshape([b, t, h * d]);
+                    check(
+                        &mut problems,
+                        format!("{what} as [b, t, h·d]"),
+                        relative(flat(ours), flat(theirs)),
+                        bound,
+                    );
+                }
+            }
+            let ran = cublas::batched_products_submitted() - before;
+            if ran != n {
+                problems.push(format!(
+                    "[{b},{h},{t},{d}] {dtype:?}: {ran} of {n} products ran on cuBLAS"
+                ));
+            }
+        }
+    }
+    // The efficient attention's backward pass on these products, its inputs heads views.
+    for shape in [[2, 4, 64, 16], [64, 8, 256, 64]] {
+        for (dtype, bound) in [(FloatDType::F32, 2e-3), (FloatDType::BF16, 3e-2)] {
+            CudaBackend::seed(&device, 11);
+            let [b, h, t, d] = shape;
+            let x = [0, 1, 2, 3].map(|_| {
+                Tensor::<CudaBackend, 4>::random(
+                    [b, t, h, d],
+                    Distribution::Normal(0.0, 1.0),
+                    &device,
+                )
+                .cast(dtype)
+                .swap_dims(1, 2)
+            });
+            let before = cublas::batched_products_submitted();
+            let (eff, _) = crate::attention::run(causal_attention, &x);
+            let ran = cublas::batched_products_submitted() - before;
+            // The backward pass's five products at least (a group of heads at a time).
+            if ran < 5 {
+                problems.push(format!(
+                    "{shape:?} {dtype:?}: {ran} attention products ran on cuBLAS"
+                ));
+            }
+            let (math, _) = crate::attention::run(math_attention, &x);
+            for (name, (e, m)) in ["out", "dQ", "dK", "dV"]
+                .iter()
+                .zip(eff.into_iter().zip(math))
+            {
+                check(
+                    &mut problems,
+                    format!("attention {shape:?} {dtype:?} {name}"),
+                    relative(e, m),
+                    bound,
+                );
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{problems:?}");
+}
+
+/// Prints one comparison and notes it when over its bound.
+fn check(problems: &mut Vec<String>, what: String, r: f64, bound: f64) {
+    println!("{what}: relative difference {r:.2e} (bound {bound:.0e})");
+    if r.is_nan() || r > bound {
+        problems.push(format!("{what}: {r:.2e}"));
+    }
+}
