@@ -48,6 +48,9 @@
 #           views, dQ, dK and dV written as [batch, seq, heads, head_dim]
 #           (src/model/batched.rs): no copies into contiguous tensors first
 #   qkvp:   qkv and attnp together
+#   attnwp: attnw and attnp together: the written-out forward's products on cuBLAS too, the
+#           attention's output written as [batch, seq, heads, head_dim] (no copy before the
+#           output projection)
 #   (head, OOMLAB_HEAD=cublas, the GPT's head on cuBLAS, was measured at 6daf8f2 and
 #   removed: docs/results/2026-12-05-h100-attention-forward-head)
 # Parts (PARTS, default "test warm paired long profile"):
@@ -133,6 +136,7 @@ variant_env() {
     qkv) settings=OOMLAB_QKV=fused;;
     attnp) settings=OOMLAB_ATTENTION_PRODUCTS=cublas;;
     qkvp) settings=OOMLAB_QKV=fused,OOMLAB_ATTENTION_PRODUCTS=cublas;;
+    attnwp) settings=OOMLAB_ATTENTION_FORWARD=written,OOMLAB_ATTENTION_PRODUCTS=cublas;;
     defaults) settings="";;
     *) echo "unknown variant $1" >&2; return 1;;
   esac
