@@ -414,11 +414,11 @@ impl Lane {
         let &Work::Matrix { form, mkn, lds } = work else {
             // Attention's batched products: cuBLAS's strided batched calls whichever API
             // the linear layers use.
-            if let Work::Batched(calls) = work {
+            if let Work::Batched { calls, alpha } = work {
                 for call in calls {
                     // SAFETY: the caller's; each call stays inside the job's tensors
                     // (super::strided_batch's plan).
-                    unsafe { handle.gemm_strided(call, ptrs, dtype)? };
+                    unsafe { handle.gemm_strided(call, *alpha, ptrs, dtype)? };
                 }
             }
             return Ok(());
@@ -622,8 +622,9 @@ enum Work {
         mkn: (usize, usize, usize),
         lds: (usize, usize, usize),
     },
-    /// Attention's batched product: the strided batched calls (super::strided_batch).
-    Batched(Vec<StridedCall>),
+    /// Attention's batched product: the strided batched calls (super::strided_batch) and
+    /// the factor on the product.
+    Batched { calls: Vec<StridedCall>, alpha: f32 },
 }
 
 /// Why a product could not run on cuBLAS.
@@ -680,13 +681,14 @@ fn product(
     submit(job, clock).map(|()| out)
 }
 
-/// Attention's batched product a·b on cuBLAS (super::strided_batch; crate::model's
+/// Attention's batched product alpha·a·b on cuBLAS (super::strided_batch; crate::model's
 /// batched module says why), the output's rows stored as `rows` asks; `Err` gives the
 /// operands back for burn's matmul.
 fn batched_product(
     a: CubeTensor<CudaRuntime>,
     b: CubeTensor<CudaRuntime>,
     rows: Rows,
+    alpha: f32,
 ) -> Result<CubeTensor<CudaRuntime>, Operands> {
     let (Some(la), Some(lb)) = (layout(&a), layout(&b)) else {
         return Err(Box::new((a, b)));
@@ -735,7 +737,7 @@ fn batched_product(
         a,
         b,
         out: out.clone(),
-        work: Work::Batched(calls),
+        work: Work::Batched { calls, alpha },
     };
     submit(job, clock)?;
     BATCHED_SUBMITTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -1083,9 +1085,9 @@ impl Handle {
         .map_err(|e| format!("{e:?}"))
     }
 
-    /// One strided batched call of super::strided_batch's plan, a, b and c the operands'
-    /// and the output's device addresses (their first elements), queued on this handle's
-    /// stream. `Err` for a dtype without a cuBLAS type, a size over cuBLAS's integers or
+    /// One strided batched call of super::strided_batch's plan times `alpha`, a, b and c
+    /// the operands' and the output's device addresses (their first elements), queued on
+    /// this handle's stream. `Err` for a dtype without a cuBLAS type, a size over cuBLAS's integers or
     /// a failed call.
     ///
     /// # Safety
@@ -1095,6 +1097,7 @@ impl Handle {
     pub unsafe fn gemm_strided(
         &self,
         call: &StridedCall,
+        alpha: f32,
         (a, b, c): (u64, u64, u64),
         dtype: DType,
     ) -> Result<(), String> {
@@ -1106,7 +1109,8 @@ impl Handle {
         let size = dtype.size() as u64;
         let at = |base: u64, offset: usize| base + offset as u64 * size;
         let (first, second, out) = (&call.first, &call.second, &call.output);
-        let (alpha, beta) = (1.0f32, 0.0f32);
+        // f32 factors for every compute type here (CUBLAS_COMPUTE_32F and its TF32 form).
+        let beta = 0.0f32;
         // The call's first operand is b, its second a (super::strided_batch).
         blas::gemm_strided_batched_ex(
             self.handle,
@@ -1182,10 +1186,11 @@ impl ProductBackend for CubeCuda {
         a: CubeTensor<CudaRuntime>,
         b: CubeTensor<CudaRuntime>,
         rows: Rows,
+        alpha: f32,
     ) -> CubeTensor<CudaRuntime> {
-        match batched_product(a, b, rows) {
+        match batched_product(a, b, rows, alpha) {
             Ok(out) => out,
-            Err(operands) => burn_batched::<Self>(operands.0, operands.1),
+            Err(operands) => burn_batched::<Self>(operands.0, operands.1, alpha),
         }
     }
 }

@@ -45,10 +45,20 @@ pub enum Rows {
     Tokens,
 }
 
-/// burn's matmul of two 4-D tensors (the default [`ProductBackend::batched_product`]).
-pub fn burn_batched<B: Backend>(a: FloatTensor<B>, b: FloatTensor<B>) -> FloatTensor<B> {
+/// burn's matmul of two 4-D tensors, times `alpha` unless it is 1 (the default
+/// [`ProductBackend::batched_product`]).
+pub fn burn_batched<B: Backend>(
+    a: FloatTensor<B>,
+    b: FloatTensor<B>,
+    alpha: f32,
+) -> FloatTensor<B> {
     let t = |p| Tensor::<B, 4>::from_primitive(TensorPrimitive::Float(p));
-    t(a).matmul(t(b)).into_primitive().tensor()
+    let product = t(a).matmul(t(b));
+    if alpha == 1.0 {
+        product.into_primitive().tensor()
+    } else {
+        product.mul_scalar(alpha).into_primitive().tensor()
+    }
 }
 
 /// a·b for every batch index: the backend's batched product where
@@ -65,9 +75,38 @@ pub fn batched<B: ProductBackend>(a: Tensor<B, 4>, b: Tensor<B, 4>, rows: Rows) 
             a.into_primitive().tensor(),
             b.into_primitive().tensor(),
             rows,
+            1.0,
         )))
     } else {
         a.matmul(b)
+    }
+}
+
+/// softmax's input QKᵀ·`scale` in f32: on the backend's library (where
+/// [`ProductBackend::batched_on_library`] says so) with the scale as the product's alpha,
+/// one kernel over the `[batch, heads, seq, seq]` scores less; else burn's matmul, cast to
+/// f32 and scaled (the operations before this module existed).
+///
+/// # Shapes
+/// - q, k: `[batch, heads, seq_len, head_dim]`
+/// - output: `[batch, heads, seq_len, seq_len]`
+pub fn scaled_scores<B: ProductBackend>(
+    q: Tensor<B, 4>,
+    k: Tensor<B, 4>,
+    scale: f64,
+) -> Tensor<B, 4> {
+    let kt = k.swap_dims(2, 3);
+    if B::batched_on_library(q.dtype()) {
+        super::in_f32(Tensor::from_primitive(TensorPrimitive::Float(
+            B::batched_product(
+                q.into_primitive().tensor(),
+                kt.into_primitive().tensor(),
+                Rows::Heads,
+                scale as f32,
+            ),
+        )))
+    } else {
+        super::in_f32(q.matmul(kt)).mul_scalar(scale)
     }
 }
 
@@ -77,6 +116,7 @@ pub fn fusion_batched<B: burn_fusion::FusionBackend + ProductBackend>(
     a: FloatTensor<burn_fusion::Fusion<B>>,
     b: FloatTensor<burn_fusion::Fusion<B>>,
     rows: Rows,
+    alpha: f32,
 ) -> FloatTensor<burn_fusion::Fusion<B>> {
     use burn_fusion::stream::{Operation, OperationStreams};
     use burn_fusion::FusionRuntime;
@@ -86,6 +126,7 @@ pub fn fusion_batched<B: burn_fusion::FusionBackend + ProductBackend>(
     struct BatchedOp<B1> {
         desc: CustomOpIr,
         rows: Rows,
+        alpha: f32,
         _backend: PhantomData<B1>,
     }
 
@@ -99,7 +140,7 @@ pub fn fusion_batched<B: burn_fusion::FusionBackend + ProductBackend>(
             let ([a, b], [out]) = self.desc.as_fixed();
             let a = handles.get_float_tensor::<B1>(a);
             let b = handles.get_float_tensor::<B1>(b);
-            let product = B1::batched_product(a, b, self.rows);
+            let product = B1::batched_product(a, b, self.rows, self.alpha);
             handles.register_float_tensor::<B1>(&out.id, product);
         }
     }
@@ -120,6 +161,7 @@ pub fn fusion_batched<B: burn_fusion::FusionBackend + ProductBackend>(
             BatchedOp::<B> {
                 desc,
                 rows,
+                alpha,
                 _backend: PhantomData,
             },
         )
@@ -151,9 +193,24 @@ mod tests {
                 a.clone().into_primitive().tensor(),
                 b.clone().swap_dims(2, 3).into_primitive().tensor(),
                 rows,
+                1.0,
             );
             let own = Tensor::<B, 4>::from_primitive(TensorPrimitive::Float(own));
             assert_eq!(own.into_data(), burns, "{rows:?}");
         }
+        // A factor other than 1 scales burn's product after it.
+        let half = <B as ProductBackend>::batched_product(
+            a.clone().into_primitive().tensor(),
+            b.clone().swap_dims(2, 3).into_primitive().tensor(),
+            Rows::Heads,
+            0.5,
+        );
+        let half = Tensor::<B, 4>::from_primitive(TensorPrimitive::Float(half));
+        let scaled = a.clone().matmul(b.clone().swap_dims(2, 3)).mul_scalar(0.5);
+        assert_eq!(half.into_data(), scaled.into_data());
+        // The scores: cast to f32 after the product, scaled after the cast.
+        let scores = scaled_scores(a.clone(), b.clone(), 0.125);
+        let before = super::super::in_f32(a.matmul(b.swap_dims(2, 3))).mul_scalar(0.125);
+        assert_eq!(scores.into_data(), before.into_data());
     }
 }

@@ -13,7 +13,9 @@ mod params;
 mod product;
 
 pub use attention::{AttentionBackend, AttentionKind};
-pub use batched::{batched, batched_on_library_asked, burn_batched, Rows, ATTENTION_PRODUCTS_ENV};
+pub use batched::{
+    batched, batched_on_library_asked, burn_batched, scaled_scores, Rows, ATTENTION_PRODUCTS_ENV,
+};
 pub use block::{Block, BlockConfig};
 pub use column_sum::COLUMN_SUMS_ENV;
 pub use embedding::{embed, EmbeddingBackend, EMBEDDING_GRAD_ENV, MAX_DENSE_VOCAB};

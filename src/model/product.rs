@@ -136,9 +136,9 @@ pub trait ProductBackend: Backend {
         false
     }
 
-    /// a·b for every batch index of two 4-D tensors (views included), the output's rows
-    /// stored as `rows` asks where the backend can: burn's matmul by default (a
-    /// contiguous output whatever `rows` says).
+    /// alpha·a·b for every batch index of two 4-D tensors (views included), the output's
+    /// rows stored as `rows` asks where the backend can: burn's matmul by default (a
+    /// contiguous output whatever `rows` says), times alpha unless it is 1.
     ///
     /// # Shapes
     /// - a: `[d0, d1, m, k]`, b: `[d0, d1, k, n]`
@@ -147,9 +147,10 @@ pub trait ProductBackend: Backend {
         a: FloatTensor<Self>,
         b: FloatTensor<Self>,
         rows: Rows,
+        alpha: f32,
     ) -> FloatTensor<Self> {
         let _ = rows;
-        burn_batched::<Self>(a, b)
+        burn_batched::<Self>(a, b, alpha)
     }
 }
 
@@ -192,8 +193,9 @@ impl<B: burn_fusion::FusionBackend + ProductBackend> ProductBackend for burn_fus
         a: FloatTensor<Self>,
         b: FloatTensor<Self>,
         rows: Rows,
+        alpha: f32,
     ) -> FloatTensor<Self> {
-        super::batched::fusion_batched::<B>(a, b, rows)
+        super::batched::fusion_batched::<B>(a, b, rows, alpha)
     }
 
     fn product(a: FloatTensor<Self>, b: FloatTensor<Self>, form: Form) -> FloatTensor<Self> {

@@ -15,7 +15,7 @@ use oomlab::backend::CudaBackend;
 use oomlab::device::cublas;
 use oomlab::device::{configure_cubecl, default_kernel_cache, CubeclSettings};
 use oomlab::model::attention::{efficient::causal_attention, math_attention};
-use oomlab::model::{batched, ProductBackend, Rows};
+use oomlab::model::{batched, scaled_scores, ProductBackend, Rows};
 
 use crate::{relative, Inner};
 
@@ -54,8 +54,8 @@ fn cublas_batched_products_equal_burns_matmul_on_cuda() {
             let scores = Tensor::<Inner, 4>::random([b, h, t, t], normal, &device).cast(dtype);
             let cases = [
                 ("Q·Kᵀ", q.clone(), k.clone().swap_dims(2, 3), Rows::Heads),
-                ("dS·K", scores.clone(), k, Rows::Tokens),
-                ("dSᵀ·Q", scores.swap_dims(2, 3), q, Rows::Tokens),
+                ("dS·K", scores.clone(), k.clone(), Rows::Tokens),
+                ("dSᵀ·Q", scores.swap_dims(2, 3), q.clone(), Rows::Tokens),
             ];
             let before = cublas::batched_products_submitted();
             let n = cases.len() as u64;
@@ -80,6 +80,18 @@ fn cublas_batched_products_equal_burns_matmul_on_cuda() {
                     );
                 }
             }
+            // The scores with the scale as cuBLAS's alpha, against burn's product scaled
+            // after it (both in f32).
+            let s = 1.0 / (d as f64).sqrt();
+            let ours = scaled_scores(q.clone(), k.clone(), s);
+            let theirs = q
+                .clone()
+                .matmul(k.clone().swap_dims(2, 3))
+                .cast(FloatDType::F32)
+                .mul_scalar(s);
+            let what = format!("[{b},{h},{t},{d}] {dtype:?} QKᵀ·scale in f32");
+            check(&mut problems, what, relative(ours, theirs), bound);
+            let n = n + 1;
             let ran = cublas::batched_products_submitted() - before;
             if ran != n {
                 problems.push(format!(

@@ -33,7 +33,7 @@ use burn::tensor::ops::{AttentionModuleOptions, FloatTensor};
 use burn::tensor::TensorPrimitive;
 
 use super::{future_mask, scale};
-use crate::model::{batched, in_f32, ProductBackend, Rows};
+use crate::model::{batched, in_f32, scaled_scores, ProductBackend, Rows};
 
 /// The most bytes one f32 `[batch, heads, seq, seq]` tensor of the backward pass may take:
 /// heads are processed in groups small enough for that (at least one head at a time).
@@ -231,12 +231,10 @@ fn join_heads<B: Backend>(mut parts: Vec<Tensor<B, 4>>) -> Tensor<B, 4> {
 fn probabilities<B: ProductBackend>(q: Tensor<B, 4>, k: Tensor<B, 4>) -> Tensor<B, 4> {
     let [batch, heads, seq_len, head_dim] = q.dims();
     let device = q.device();
-    let scores = in_f32(batched(q, k.swap_dims(2, 3), Rows::Heads))
-        .mul_scalar(scale(head_dim))
-        .mask_fill(
-            future_mask::<B>([batch, heads, seq_len], &device),
-            f32::NEG_INFINITY,
-        );
+    let scores = scaled_scores(q, k, scale(head_dim)).mask_fill(
+        future_mask::<B>([batch, heads, seq_len], &device),
+        f32::NEG_INFINITY,
+    );
     softmax(scores, 3)
 }
 
