@@ -7,13 +7,13 @@
 #            detected out-of-memory failure with exit 3;
 #   halve-P: the same with --strategy auto-halve, 6 steps: the run must halve until the
 #            step fits and complete (exit 0), the summary holding each failed attempt.
-# RUN_TIMEOUT (default 90 s) bounds each run. Results: $OUT/results.tar.gz (each run's
+# PRECISIONS (default "f32 bf16") picks which. RUN_TIMEOUT (default 90 s) bounds each run. Results: $OUT/results.tar.gz (each run's
 # folder, stdout, stderr and --json summary; log.txt with the exit codes).
 # runner: new-user
 OUT=${OUT:?set OUT}
 start_log oom-defaults
 TINY="--device cuda --config tiny --batch 16384 --vram-budget 4GiB"
-for p in f32 bf16; do
+for p in ${PRECISIONS:-f32 bf16}; do
   say "oom-$p: train $TINY --precision $p --max-steps 3 (exit 3 expected)"
   timeout ${RUN_TIMEOUT:-90} $BIN train $TINY --precision $p --max-steps 3 --json --out "$R/oom-$p" \
     > "$R/oom-$p.json" 2> "$R/oom-$p.stderr"
