@@ -59,7 +59,8 @@
 #            products queued on cubecl's device thread) and with OOMLAB_COLUMN_SUMS=split
 #            (the bias added through the two-stage view), then tests/gpu/batched.rs
 #            (attention's batched products on cuBLAS against burn's matmul, and the
-#            efficient attention on them), TEST_TIMEOUT (default 150 s) each.
+#            efficient attention on them), TEST_TIMEOUT (default 150 s) each; TESTS (default
+#            "defaults split batched") picks which.
 #   warm:    one 2-step process per variant (and the defaults) and precision, so that the
 #            timed parts do not compile: each new graph compiles and tunes its kernels once
 #            (a changed graph's first run took 70-81 s in docs/results/2026-12-04-h200-embed-grad);
@@ -167,7 +168,7 @@ with_env() {
 # (attention's batched products on cuBLAS; it sets its variable itself) (kernel cache: the
 # test binary's own, not oomlab's).
 gpu_tests() {
-  for v in defaults split batched; do
+  for v in ${TESTS:-defaults split batched}; do
     local filter=linear:: settings=$v
     [ $v = batched ] && filter=batched:: settings=defaults
     say "test: tests/gpu/${filter%::}.rs, $settings"
