@@ -15,12 +15,11 @@
 //! Off (the default, and always on the CPU), [`batched`] is `a.matmul(b)`: the same
 //! operations as before this module existed.
 
-use std::marker::PhantomData;
-
 use burn::prelude::*;
 use burn::tensor::ops::FloatTensor;
 use burn::tensor::TensorPrimitive;
 
+use super::fusion_op::{two_operands, TwoOperands};
 use super::ProductBackend;
 
 /// The variable that puts attention's batched products on the backend's library:
@@ -111,61 +110,29 @@ pub fn scaled_scores<B: ProductBackend>(
 }
 
 /// burn's fusion backend: the batched product as a custom operation of the backend it
-/// wraps (as super::product's linear product).
+/// wraps (super::fusion_op).
 pub fn fusion_batched<B: burn_fusion::FusionBackend + ProductBackend>(
     a: FloatTensor<burn_fusion::Fusion<B>>,
     b: FloatTensor<burn_fusion::Fusion<B>>,
     rows: Rows,
     alpha: f32,
 ) -> FloatTensor<burn_fusion::Fusion<B>> {
-    use burn_fusion::stream::{Operation, OperationStreams};
-    use burn_fusion::FusionRuntime;
-    use burn_ir::{CustomOpIr, HandleContainer, OperationIr, OperationOutput, TensorIr};
-
-    #[derive(Debug)]
-    struct BatchedOp<B1> {
-        desc: CustomOpIr,
-        rows: Rows,
-        alpha: f32,
-        _backend: PhantomData<B1>,
-    }
-
-    impl<B1: burn_fusion::FusionBackend + ProductBackend> Operation<B1::FusionRuntime>
-        for BatchedOp<B1>
-    {
-        fn execute(
-            &self,
-            handles: &mut HandleContainer<<B1::FusionRuntime as FusionRuntime>::FusionHandle>,
-        ) {
-            let ([a, b], [out]) = self.desc.as_fixed();
-            let a = handles.get_float_tensor::<B1>(a);
-            let b = handles.get_float_tensor::<B1>(b);
-            let product = B1::batched_product(a, b, self.rows, self.alpha);
-            handles.register_float_tensor::<B1>(&out.id, product);
-        }
-    }
-
-    let client = a.client.clone();
     let shape = [a.shape[0], a.shape[1], a.shape[2], b.shape[3]];
-    let streams = OperationStreams::with_inputs([&a, &b]);
-    let out = TensorIr::uninit(client.create_empty_handle(), shape.into(), a.dtype);
-    let desc = CustomOpIr::new(
-        "oomlab_batched_product",
-        &[a.into_ir(), b.into_ir()],
-        &[out],
-    );
-    client
-        .register(
-            streams,
-            OperationIr::Custom(desc.clone()),
-            BatchedOp::<B> {
-                desc,
-                rows,
-                alpha,
-                _backend: PhantomData,
-            },
-        )
-        .output()
+    let op = BatchedOp { rows, alpha };
+    two_operands::<B, BatchedOp>("oomlab_batched_product", a, b, shape.into(), op)
+}
+
+/// [`ProductBackend::batched_product`]'s settings, as fusion's custom operation.
+#[derive(Debug, Clone, Copy)]
+struct BatchedOp {
+    rows: Rows,
+    alpha: f32,
+}
+
+impl<B: ProductBackend> TwoOperands<B> for BatchedOp {
+    fn run(self, a: FloatTensor<B>, b: FloatTensor<B>) -> FloatTensor<B> {
+        B::batched_product(a, b, self.rows, self.alpha)
+    }
 }
 
 #[cfg(test)]

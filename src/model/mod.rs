@@ -6,6 +6,7 @@ mod batched;
 mod block;
 mod column_sum;
 mod embedding;
+mod fusion_op;
 mod gpt;
 mod mlp;
 pub mod norm;

@@ -26,8 +26,6 @@
 //! library loads and the dtype has a cuBLAS type, and burn's fusion backend passes the
 //! operation through to the backend it wraps as a custom operation.
 
-use std::marker::PhantomData;
-
 use burn::backend::autodiff::checkpoint::base::Checkpointer;
 use burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy;
 use burn::backend::autodiff::grads::Gradients;
@@ -40,6 +38,7 @@ use burn::tensor::ops::FloatTensor;
 use burn::tensor::{DType, TensorPrimitive};
 
 use super::batched::{burn_batched, Rows};
+use super::fusion_op::{two_operands, TwoOperands};
 
 /// Which of a linear layer's products.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -162,8 +161,8 @@ impl ProductBackend for burn::backend::Flex {
     }
 }
 
-/// burn's fusion backend: the product as a custom operation of the backend it wraps
-/// (fused kernels before it are run first; its output is a plain tensor to later ones).
+/// burn's fusion backend: the products as custom operations of the backend it wraps
+/// (super::fusion_op).
 impl<B: burn_fusion::FusionBackend + ProductBackend> ProductBackend for burn_fusion::Fusion<B> {
     fn dense_embedding_grad() -> bool {
         B::dense_embedding_grad()
@@ -199,48 +198,16 @@ impl<B: burn_fusion::FusionBackend + ProductBackend> ProductBackend for burn_fus
     }
 
     fn product(a: FloatTensor<Self>, b: FloatTensor<Self>, form: Form) -> FloatTensor<Self> {
-        use burn_fusion::stream::{Operation, OperationStreams};
-        use burn_fusion::FusionRuntime;
-        use burn_ir::{CustomOpIr, HandleContainer, OperationIr, OperationOutput, TensorIr};
-
-        #[derive(Debug)]
-        struct ProductOp<B1> {
-            desc: CustomOpIr,
-            form: Form,
-            _backend: PhantomData<B1>,
-        }
-
-        impl<B1: burn_fusion::FusionBackend + ProductBackend> Operation<B1::FusionRuntime>
-            for ProductOp<B1>
-        {
-            fn execute(
-                &self,
-                handles: &mut HandleContainer<<B1::FusionRuntime as FusionRuntime>::FusionHandle>,
-            ) {
-                let ([a, b], [out]) = self.desc.as_fixed();
-                let a = handles.get_float_tensor::<B1>(a);
-                let b = handles.get_float_tensor::<B1>(b);
-                handles.register_float_tensor::<B1>(&out.id, B1::product(a, b, self.form));
-            }
-        }
-
-        let client = a.client.clone();
         let dims = |s: &burn::tensor::Shape| [s[0], s[1]];
         let shape = form.output(dims(&a.shape), dims(&b.shape));
-        let streams = OperationStreams::with_inputs([&a, &b]);
-        let out = TensorIr::uninit(client.create_empty_handle(), shape.into(), a.dtype);
-        let desc = CustomOpIr::new("oomlab_linear_product", &[a.into_ir(), b.into_ir()], &[out]);
-        client
-            .register(
-                streams,
-                OperationIr::Custom(desc.clone()),
-                ProductOp::<B> {
-                    desc,
-                    form,
-                    _backend: PhantomData,
-                },
-            )
-            .output()
+        two_operands::<B, Form>("oomlab_linear_product", a, b, shape.into(), form)
+    }
+}
+
+/// A linear layer's product as fusion's custom operation (super::fusion_op).
+impl<B: ProductBackend> TwoOperands<B> for Form {
+    fn run(self, a: FloatTensor<B>, b: FloatTensor<B>) -> FloatTensor<B> {
+        B::product(a, b, self)
     }
 }
 

@@ -9,7 +9,6 @@ use burn::backend::cuda::CudaDevice;
 use burn::prelude::*;
 use burn::tensor::{Distribution, FloatDType};
 use oomlab::backend::CudaBackend;
-use oomlab::device::{configure_cubecl, default_kernel_cache, CubeclSettings};
 use oomlab::model::attention::{efficient::causal_attention, math_attention};
 
 type B = CudaBackend;
@@ -40,14 +39,7 @@ pub(crate) fn run(
 #[test]
 #[ignore = "needs a CUDA GPU: run on the GPU machine with --ignored"]
 fn efficient_attention_equals_the_written_out_one_on_cuda() {
-    for note in configure_cubecl(&CubeclSettings {
-        kernel_cache: default_kernel_cache(),
-        exact_memory: false,
-    })
-    .notes
-    {
-        println!("{note}");
-    }
+    crate::configure_cubecl_as_train();
     let device = CudaDevice::new(0);
     let mut problems = Vec::new();
     for shape in [[2, 4, 64, 16], [64, 8, 256, 64]] {

@@ -13,7 +13,6 @@ use burn::prelude::*;
 use burn::tensor::{Distribution, FloatDType};
 use oomlab::backend::CudaBackend;
 use oomlab::device::cublas;
-use oomlab::device::{configure_cubecl, default_kernel_cache, CubeclSettings};
 use oomlab::model::attention::{efficient::causal_attention, math_attention};
 use oomlab::model::{batched, scaled_scores, ProductBackend, Rows};
 
@@ -29,14 +28,7 @@ fn cublas_batched_products_equal_burns_matmul_on_cuda() {
         "libcublas does not load: put the CUDA toolkit's lib64 on LD_LIBRARY_PATH"
     );
     println!("{}", cublas::engine());
-    for note in configure_cubecl(&CubeclSettings {
-        kernel_cache: default_kernel_cache(),
-        exact_memory: false,
-    })
-    .notes
-    {
-        println!("{note}");
-    }
+    crate::configure_cubecl_as_train();
     let device = CudaDevice::new(0);
     let mut problems = Vec::new();
     for (b, t, h, d) in [(2, 16, 4, 8), (64, 256, 8, 64)] {

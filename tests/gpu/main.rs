@@ -22,6 +22,20 @@ use burn::tensor::FloatDType;
 /// The inner backend of oomlab's CUDA training backend (no autodiff).
 type Inner = <oomlab::backend::CudaBackend as AutodiffBackend>::InnerBackend;
 
+/// cubecl configured as `oomlab train` does it (its kernel cache folder, the default pool),
+/// its notes printed.
+fn configure_cubecl_as_train() {
+    use oomlab::device::{configure_cubecl, default_kernel_cache, CubeclSettings};
+    for note in configure_cubecl(&CubeclSettings {
+        kernel_cache: default_kernel_cache(),
+        exact_memory: false,
+    })
+    .notes
+    {
+        println!("{note}");
+    }
+}
+
 /// ‖a − b‖ / ‖b‖ in f32 (Frobenius norms), whatever the tensors' dtype.
 fn relative<const D: usize>(a: Tensor<Inner, D>, b: Tensor<Inner, D>) -> f64 {
     let a = a.cast(FloatDType::F32);

@@ -9,7 +9,7 @@ use burn::tensor::backend::Backend;
 use oomlab::backend::{cuda_allocator, CudaBackend};
 use oomlab::config::{load, ConfigSource};
 use oomlab::data::Corpus;
-use oomlab::device::{configure_cubecl, default_kernel_cache, hold_budget, CubeclSettings};
+use oomlab::device::hold_budget;
 use oomlab::model::flat_params;
 use oomlab::oom::{DevicePanicDetector, OomKind};
 use oomlab::probe::{MemoryProbe, NvmlProbe, NvmlView};
@@ -28,14 +28,7 @@ fn cycles() -> usize {
 #[test]
 #[ignore = "needs a CUDA GPU: run on the GPU machine with --ignored"]
 fn steps_past_the_vram_budget_are_caught_discarded_and_memory_returns_to_baseline() {
-    for note in configure_cubecl(&CubeclSettings {
-        kernel_cache: default_kernel_cache(),
-        exact_memory: false,
-    })
-    .notes
-    {
-        println!("{note}");
-    }
+    crate::configure_cubecl_as_train();
     let budget =
         parse_size(&std::env::var("OOMLAB_TEST_VRAM_BUDGET").unwrap_or("4GiB".into())).unwrap();
     let setup = hold_budget(0, budget).expect("--vram-budget setup");
