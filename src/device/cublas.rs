@@ -691,9 +691,14 @@ fn batched_product(
     alpha: f32,
 ) -> Result<CubeTensor<CudaRuntime>, Operands> {
     let (Some(la), Some(lb)) = (layout(&a), layout(&b)) else {
+        say_batched_fallback("not two 4-D tensors");
         return Err(Box::new((a, b)));
     };
     if types(a.dtype).is_none() || a.dtype != b.dtype || !runs(a.dtype) {
+        say_batched_fallback(&format!(
+            "{:?} and {:?}: not one dtype cuBLAS runs",
+            a.dtype, b.dtype
+        ));
         return Err(Box::new((a, b)));
     }
     let [d0, d1, m, k] = la.shape;
@@ -703,6 +708,7 @@ fn batched_product(
             .iter()
             .any(|&x| x == 0 || x > i32::MAX as usize)
     {
+        say_batched_fallback(&format!("shapes {:?} and {:?}", la.shape, lb.shape));
         return Err(Box::new((a, b)));
     }
     stop_after_queued_failure();
@@ -731,6 +737,12 @@ fn batched_product(
         _ => None,
     };
     let Some(calls) = plan else {
+        say_batched_fallback(&format!(
+            "no strided plan for {:?}, {:?} and the output {:?}",
+            layout(&a),
+            layout(&b),
+            layout(&out)
+        ));
         return Err(Box::new((a, b)));
     };
     let job = Job {
@@ -742,6 +754,18 @@ fn batched_product(
     submit(job, clock)?;
     BATCHED_SUBMITTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     Ok(out)
+}
+
+/// Says once per reason why an attention product runs on burn's matmul although
+/// `OOMLAB_ATTENTION_PRODUCTS=cublas` asked for cuBLAS.
+fn say_batched_fallback(why: &str) {
+    static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    if let Ok(mut said) = SAID.lock() {
+        if !said.iter().any(|s| s == why) {
+            eprintln!("oomlab: an attention product runs on burn's matmul, not cuBLAS: {why}");
+            said.push(why.to_string());
+        }
+    }
 }
 
 /// Batched products handed to cuBLAS so far ([`batched_products_submitted`]).

@@ -3,7 +3,8 @@
 //! efficient attention hands them (the heads view of `[batch, seq, heads, head_dim]`, a
 //! transpose of the last two dimensions) and both output layouts, in f32 (cuBLAS in TF32)
 //! and bf16, at a small shape and at the `gpu` config's (batch 64, 8 heads, sequence 256,
-//! head_dim 64); then the efficient attention on such views against the written-out one.
+//! head_dim 64); and (a second test) the efficient attention on such views against the
+//! written-out one.
 //! Checks that every product compared ran on cuBLAS (none fell back to burn's matmul).
 //! Sets the variable before anything reads it, so run it alone: `gpu --ignored
 //! --nocapture batched::` (libcublas on the library path).
@@ -18,9 +19,9 @@ use oomlab::model::{batched, scaled_scores, ProductBackend, Rows};
 
 use crate::{relative, Inner};
 
-#[test]
-#[ignore = "needs a CUDA GPU: run on the GPU machine with --ignored"]
-fn cublas_batched_products_equal_burns_matmul_on_cuda() {
+/// Sets `OOMLAB_ATTENTION_PRODUCTS=cublas` and configures cubecl; fails where libcublas
+/// does not load (the tests are about cuBLAS).
+fn ask_for_cublas() {
     // SAFETY (edition 2021: safe): set before any thread reads it.
     std::env::set_var(oomlab::model::ATTENTION_PRODUCTS_ENV, "cublas");
     assert!(
@@ -29,6 +30,12 @@ fn cublas_batched_products_equal_burns_matmul_on_cuda() {
     );
     println!("{}", cublas::engine());
     crate::configure_cubecl_as_train();
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU: run on the GPU machine with --ignored"]
+fn cublas_batched_products_equal_burns_matmul_on_cuda() {
+    ask_for_cublas();
     let device = CudaDevice::new(0);
     let mut problems = Vec::new();
     for (b, t, h, d) in [(2, 16, 4, 8), (64, 256, 8, 64)] {
@@ -54,7 +61,10 @@ fn cublas_batched_products_equal_burns_matmul_on_cuda() {
             for (name, x, y, rows) in cases {
                 let ours = batched(x.clone(), y.clone(), rows);
                 let theirs = x.matmul(y);
-                let what = format!("[{b},{h},{t},{d}] {dtype:?} {name} {rows:?}");
+                let what = format!(
+                    "[{b},{h},{t},{d}] {dtype:?} {name} {rows:?} (cuBLAS products so far: {})",
+                    cublas::batched_products_submitted()
+                );
                 check(
                     &mut problems,
                     what.clone(),
@@ -92,6 +102,15 @@ fn cublas_batched_products_equal_burns_matmul_on_cuda() {
             }
         }
     }
+    assert!(problems.is_empty(), "{problems:?}");
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU: run on the GPU machine with --ignored"]
+fn the_efficient_attention_on_cublas_products_equals_the_written_out_one_on_cuda() {
+    ask_for_cublas();
+    let device = CudaDevice::new(0);
+    let mut problems = Vec::new();
     // The efficient attention's backward pass on these products, its inputs heads views.
     for shape in [[2, 4, 64, 16], [64, 8, 256, 64]] {
         for (dtype, bound) in [(FloatDType::F32, 2e-3), (FloatDType::BF16, 3e-2)] {
