@@ -1,6 +1,8 @@
 //! Attention's batched matrix products (`[batch, heads, rows, k]`·`[batch, heads, k,
 //! cols]`) as a backend choice: burn's matmul, or on CUDA cuBLAS's strided batched calls
-//! with `OOMLAB_ATTENTION_PRODUCTS=cublas` (issue 29; opt-in, not yet measured on a GPU).
+//! with `OOMLAB_ATTENTION_PRODUCTS=cublas` (issue 29; opt-in, not yet measured: its first
+//! GPU run, docs/results/2026-12-05-h100-attention-products, left open whether the
+//! products ran on cuBLAS at the `gpu` config's shapes).
 //!
 //! Why: burn's matmul copies each view that is not packed (the heads view of the linear
 //! layers' `[batch, seq, d_model]` outputs, a transpose of the last two dimensions) into a
