@@ -43,7 +43,10 @@
 #           as a kernel of its own
 #   qkv:    OOMLAB_QKV=fused, Q, K and V from one product of x with the three weights side
 #           by side (src/model/attention/mod.rs): one cuBLAS product where there were three
-#   attnp:  OOMLAB_ATTENTION_PRODUCTS=cublas, the efficient attention's batched products
+#   attnb:  OOMLAB_ATTENTION_PRODUCTS=burn, attention's batched products on burn's matmul
+#           (the default before attnp became it)
+#   attnp:  OOMLAB_ATTENTION_PRODUCTS=cublas (the CUDA default since it was measured in
+#           docs/results/2026-12-05-h100-attention-products), the efficient attention's batched products
 #           (QKᵀ, Pᵀ·dO, dO·Vᵀ, dS·K, dSᵀ·Q) as cuBLAS strided batched calls on the heads
 #           views, dQ, dK and dV written as [batch, seq, heads, head_dim]
 #           (src/model/batched.rs): no copies into contiguous tensors first
@@ -136,6 +139,7 @@ variant_env() {
     attnw) settings=OOMLAB_ATTENTION_FORWARD=written;;
     qkv) settings=OOMLAB_QKV=fused;;
     attnp) settings=OOMLAB_ATTENTION_PRODUCTS=cublas;;
+    attnb) settings=OOMLAB_ATTENTION_PRODUCTS=burn;;
     qkvp) settings=OOMLAB_QKV=fused,OOMLAB_ATTENTION_PRODUCTS=cublas;;
     attnwp) settings=OOMLAB_ATTENTION_FORWARD=written,OOMLAB_ATTENTION_PRODUCTS=cublas;;
     defaults) settings="";;

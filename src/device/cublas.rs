@@ -51,8 +51,8 @@ use super::cublaslt::Plans;
 use super::fence::Fence;
 use super::strided_batch::{self, Layout, StridedCall};
 use crate::model::{
-    batched_on_library_asked, burn_batched, burn_product, custom_products_setting, Form,
-    ProductBackend, Rows, CUSTOM_PRODUCTS_ENV,
+    batched_setting, burn_batched, burn_product, custom_products_setting, Form, ProductBackend,
+    Rows, CUSTOM_PRODUCTS_ENV,
 };
 use crate::units::Bytes;
 
@@ -326,17 +326,17 @@ pub fn label() -> Option<&'static str> {
 }
 
 /// One line saying which library runs the linear layers' products on CUDA, and
-/// attention's batched products where `OOMLAB_ATTENTION_PRODUCTS=cublas` asks.
+/// attention's batched products.
 pub fn engine() -> String {
     let linear = linear_engine();
-    match (batched_on_library_asked(), available()) {
-        (true, true) => format!(
-            "{linear}; attention's batched products: cuBLAS's strided batched calls where the linear layers' dtype runs on cuBLAS (OOMLAB_ATTENTION_PRODUCTS=cublas)"
+    match (batched_setting(), available()) {
+        (Some(false), _) => format!(
+            "{linear}; attention's batched products: cubecl (OOMLAB_ATTENTION_PRODUCTS=burn)"
         ),
-        (true, false) => format!(
-            "{linear}; attention's batched products: cubecl (OOMLAB_ATTENTION_PRODUCTS=cublas asks for cuBLAS, which does not run here)"
+        (_, true) => format!(
+            "{linear}; attention's batched products: cuBLAS's strided batched calls where the linear layers' dtype runs on cuBLAS (OOMLAB_ATTENTION_PRODUCTS=burn keeps them on cubecl)"
         ),
-        (false, _) => linear,
+        (_, false) => linear,
     }
 }
 
@@ -756,8 +756,8 @@ fn batched_product(
     Ok(out)
 }
 
-/// Says once per reason why an attention product runs on burn's matmul although
-/// `OOMLAB_ATTENTION_PRODUCTS=cublas` asked for cuBLAS.
+/// Says once per reason why an attention product runs on burn's matmul where cuBLAS was
+/// to run it.
 fn say_batched_fallback(why: &str) {
     static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
     if let Ok(mut said) = SAID.lock() {
@@ -1200,10 +1200,10 @@ impl ProductBackend for CubeCuda {
         }
     }
 
-    /// cuBLAS where `OOMLAB_ATTENTION_PRODUCTS=cublas` asks and cuBLAS runs the dtype's
-    /// products (opt-in: not yet measured on a GPU).
+    /// cuBLAS where cuBLAS runs the dtype's products, unless `OOMLAB_ATTENTION_PRODUCTS=burn`
+    /// (crate::model's batched module has the measurements).
     fn batched_on_library(dtype: DType) -> bool {
-        batched_on_library_asked() && runs(dtype)
+        batched_setting() != Some(false) && runs(dtype)
     }
 
     fn batched_product(

@@ -15,7 +15,7 @@ mod product;
 
 pub use attention::{AttentionBackend, AttentionKind};
 pub use batched::{
-    batched, batched_on_library_asked, burn_batched, scaled_scores, Rows, ATTENTION_PRODUCTS_ENV,
+    batched, batched_setting, burn_batched, scaled_scores, Rows, ATTENTION_PRODUCTS_ENV,
 };
 pub use block::{Block, BlockConfig};
 pub use column_sum::COLUMN_SUMS_ENV;
