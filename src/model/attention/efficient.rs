@@ -18,9 +18,9 @@
 //!
 //! so the `[batch, heads, seq, seq]` tensors exist for one layer's backward pass only,
 //! bounded by [`CHUNK_BYTES`] per tensor. The products go through
-//! [`crate::model::batched`]: burn's matmul, or on CUDA with
-//! `OOMLAB_ATTENTION_PRODUCTS=cublas` cuBLAS's strided batched calls on the heads views as
-//! they are, dQ, dK and dV written as `[batch, seq, heads, head_dim]`.
+//! [`crate::model::batched`]: on CUDA cuBLAS's strided batched calls on the heads views as
+//! they are, dQ, dK and dV written as `[batch, seq, heads, head_dim]` (unless
+//! `OOMLAB_ATTENTION_PRODUCTS=burn`); elsewhere burn's matmul.
 
 use burn::backend::autodiff::checkpoint::base::Checkpointer;
 use burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy;
