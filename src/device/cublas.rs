@@ -469,6 +469,20 @@ fn with_lane<T>(
     })
 }
 
+/// [`types`] for a call: `Err` where cuBLAS has none.
+fn call_types(dtype: DType) -> Result<(sys::cudaDataType, sys::cublasComputeType_t), String> {
+    types(dtype).ok_or_else(|| format!("no cuBLAS type for {dtype:?}"))
+}
+
+/// cuBLAS's operation flag: transposed or not.
+fn op(transposed: bool) -> sys::cublasOperation_t {
+    if transposed {
+        sys::cublasOperation_t::CUBLAS_OP_T
+    } else {
+        sys::cublasOperation_t::CUBLAS_OP_N
+    }
+}
+
 /// The cuBLAS types of a dtype: (data, compute), or `None` where cuBLAS has none.
 fn types(dtype: DType) -> Option<(sys::cudaDataType, sys::cublasComputeType_t)> {
     use sys::cublasComputeType_t::{CUBLAS_COMPUTE_32F, CUBLAS_COMPUTE_32F_FAST_TF32};
@@ -1074,9 +1088,7 @@ impl Handle {
         (sa, sb, sc): (usize, usize, usize),
         dtype: DType,
     ) -> Result<(), String> {
-        let (dt, compute) = types(dtype).ok_or_else(|| format!("no cuBLAS type for {dtype:?}"))?;
-        use sys::cublasOperation_t::{CUBLAS_OP_N, CUBLAS_OP_T};
-        let op = |t: bool| if t { CUBLAS_OP_T } else { CUBLAS_OP_N };
+        let (dt, compute) = call_types(dtype)?;
         let ld = |s: usize| i32::try_from(s).map_err(|_| format!("row stride {s} too large"));
         // The call's first operand is b, its second a, its output c (super::column_major).
         let (lda, ldb, ldc) = (ld(sb)?, ld(sa)?, ld(sc)?);
@@ -1125,9 +1137,7 @@ impl Handle {
         (a, b, c): (u64, u64, u64),
         dtype: DType,
     ) -> Result<(), String> {
-        let (dt, compute) = types(dtype).ok_or_else(|| format!("no cuBLAS type for {dtype:?}"))?;
-        use sys::cublasOperation_t::{CUBLAS_OP_N, CUBLAS_OP_T};
-        let op = |t: bool| if t { CUBLAS_OP_T } else { CUBLAS_OP_N };
+        let (dt, compute) = call_types(dtype)?;
         let int = |x: usize| i32::try_from(x).map_err(|_| format!("{x} is over cuBLAS's int"));
         let long = |x: usize| i64::try_from(x).map_err(|_| format!("{x} is over cuBLAS's long"));
         let size = dtype.size() as u64;
