@@ -54,6 +54,15 @@
 #   attnwp: attnw and attnp together: the written-out forward's products on cuBLAS too, the
 #           attention's output written as [batch, seq, heads, head_dim] (no copy before the
 #           output projection)
+#   smk:    OOMLAB_ATTENTION_SOFTMAX=kernel, the backward pass's causal softmax and its
+#           gradient as one kernel of oomlab's each (src/device/softmax_kernels.rs) instead
+#           of burn's tensor operations, reading and writing the products' dtypes
+#   smkw:   smk with OOMLAB_ATTENTION_FORWARD=written: the forward pass as the written-out
+#           attention (its products on cuBLAS, the default) with the softmax kernel, instead
+#           of burn-cubecl's attention
+#   lnk:    OOMLAB_LAYER_NORM=kernel, LayerNorm's forward and backward passes as kernels of
+#           oomlab's (src/device/norm_kernels.rs) instead of burn's tensor operations
+#   rowk:   smkw and lnk together
 #   (head, OOMLAB_HEAD=cublas, the GPT's head on cuBLAS, was measured at 6daf8f2 and
 #   removed: docs/results/2026-12-05-h100-attention-forward-head)
 # Parts (PARTS, default "test warm paired long profile"):
@@ -62,8 +71,11 @@
 #            products queued on cubecl's device thread) and with OOMLAB_COLUMN_SUMS=split
 #            (the bias added through the two-stage view), then tests/gpu/batched.rs
 #            (attention's batched products on cuBLAS against burn's matmul, and the
-#            efficient attention on them), TEST_TIMEOUT (default 150 s) each; TESTS (default
-#            "defaults split batched") picks which.
+#            efficient attention on them), then tests/gpu/softmax.rs (the softmax kernels
+#            against burn's tensor operations, and the efficient attention on them) and
+#            tests/gpu/norm.rs (LayerNorm's kernels against burn's tensor operations),
+#            TEST_TIMEOUT (default 150 s) each; TESTS (default "defaults split batched
+#            softmax norm") picks which.
 #   warm:    one 2-step process per variant (and the defaults) and precision, so that the
 #            timed parts do not compile: each new graph compiles and tunes its kernels once
 #            (a changed graph's first run took 70-81 s in docs/results/2026-12-04-h200-embed-grad);
@@ -142,6 +154,10 @@ variant_env() {
     attnb) settings=OOMLAB_ATTENTION_PRODUCTS=burn;;
     qkvp) settings=OOMLAB_QKV=fused,OOMLAB_ATTENTION_PRODUCTS=cublas;;
     attnwp) settings=OOMLAB_ATTENTION_FORWARD=written,OOMLAB_ATTENTION_PRODUCTS=cublas;;
+    smk) settings=OOMLAB_ATTENTION_SOFTMAX=kernel;;
+    smkw) settings=OOMLAB_ATTENTION_SOFTMAX=kernel,OOMLAB_ATTENTION_FORWARD=written;;
+    lnk) settings=OOMLAB_LAYER_NORM=kernel;;
+    rowk) settings=OOMLAB_ATTENTION_SOFTMAX=kernel,OOMLAB_ATTENTION_FORWARD=written,OOMLAB_LAYER_NORM=kernel;;
     defaults) settings="";;
     *) echo "unknown variant $1" >&2; return 1;;
   esac
@@ -169,12 +185,13 @@ with_env() {
 }
 
 # gpu_tests: tests/gpu/linear.rs with the defaults, then with split, then tests/gpu/batched.rs
-# (attention's batched products on cuBLAS; it sets its variable itself) (kernel cache: the
-# test binary's own, not oomlab's).
+# (attention's batched products on cuBLAS), tests/gpu/softmax.rs (the softmax kernels) and
+# tests/gpu/norm.rs (LayerNorm's kernels), which set their variables themselves (kernel
+# cache: the test binary's own, not oomlab's).
 gpu_tests() {
-  for v in ${TESTS:-defaults split batched}; do
+  for v in ${TESTS:-defaults split batched softmax norm}; do
     local filter=linear:: settings=$v
-    [ $v = batched ] && filter=batched:: settings=defaults
+    case $v in batched|softmax|norm) filter=$v:: settings=defaults;; esac
     say "test: tests/gpu/${filter%::}.rs, $settings"
     env $(variant_env $settings | sed 's/,*OOMLAB_KERNEL_CACHE=[^,]*//; s/,/ /g') timeout ${TEST_TIMEOUT:-150} \
       /tmp/bin/gpu --ignored --nocapture $filter > "$R/gpu-test-$v.txt" 2>&1

@@ -27,7 +27,7 @@ use burn::prelude::*;
 use burn::tensor::ops::FloatTensor;
 use burn::tensor::TensorPrimitive;
 
-use super::fusion_op::{two_operands, TwoOperands};
+use super::fusion_op::{custom_op, Operands};
 use super::ProductBackend;
 
 /// The variable that chooses where attention's batched products run: `cublas` the
@@ -128,7 +128,14 @@ pub fn fusion_batched<B: burn_fusion::FusionBackend + ProductBackend>(
 ) -> FloatTensor<burn_fusion::Fusion<B>> {
     let shape = [a.shape[0], a.shape[1], a.shape[2], b.shape[3]];
     let op = BatchedOp { rows, alpha };
-    two_operands::<B, BatchedOp>("oomlab_batched_product", a, b, shape.into(), op)
+    let dtype = a.dtype;
+    let [out] = custom_op::<B, BatchedOp, 2, 1>(
+        "oomlab_batched_product",
+        [a, b],
+        [(shape.into(), dtype)],
+        op,
+    );
+    out
 }
 
 /// [`ProductBackend::batched_product`]'s settings, as fusion's custom operation.
@@ -138,9 +145,9 @@ struct BatchedOp {
     alpha: f32,
 }
 
-impl<B: ProductBackend> TwoOperands<B> for BatchedOp {
-    fn run(self, a: FloatTensor<B>, b: FloatTensor<B>) -> FloatTensor<B> {
-        B::batched_product(a, b, self.rows, self.alpha)
+impl<B: ProductBackend> Operands<B, 2, 1> for BatchedOp {
+    fn run(self, [a, b]: [FloatTensor<B>; 2]) -> [FloatTensor<B>; 1] {
+        [B::batched_product(a, b, self.rows, self.alpha)]
     }
 }
 

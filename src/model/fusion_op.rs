@@ -1,63 +1,74 @@
-//! A product of two tensors as a custom operation of the backend burn's fusion wraps: the
+//! A kernel of N tensors giving M as a custom operation of the backend burn's fusion wraps: the
 //! fused kernels before it run first, and its output is a plain tensor to later ones. The
-//! linear layers' products (super::product) and attention's batched ones (super::batched)
-//! reach cuBLAS this way from burn's default CUDA backend.
+//! linear layers' products (super::product), attention's batched ones (super::batched)
+//! and its softmax kernels (super::softmax) reach cuBLAS and oomlab's own kernels this way
+//! from burn's default CUDA backend.
 
 use std::marker::PhantomData;
 
 use burn::tensor::backend::Backend;
 use burn::tensor::ops::FloatTensor;
-use burn::tensor::Shape;
+use burn::tensor::{DType, Shape};
 use burn_fusion::stream::{Operation, OperationStreams};
 use burn_fusion::{Fusion, FusionBackend, FusionRuntime};
 use burn_ir::{CustomOpIr, HandleContainer, OperationIr, OperationOutput, TensorIr};
 
-/// What a two-operand custom operation computes on the backend fusion wraps.
-pub trait TwoOperands<B: Backend>: Copy + Send + Sync + std::fmt::Debug + 'static {
-    /// The output of `a` and `b`.
-    fn run(self, a: FloatTensor<B>, b: FloatTensor<B>) -> FloatTensor<B>;
+/// What a custom operation of N operands and M outputs computes on the backend fusion
+/// wraps.
+pub trait Operands<B: Backend, const N: usize, const M: usize>:
+    Copy + Send + Sync + std::fmt::Debug + 'static
+{
+    /// The outputs of `inputs`.
+    fn run(self, inputs: [FloatTensor<B>; N]) -> [FloatTensor<B>; M];
 }
 
-/// `kind` of `a` and `b` (output `shape`, the dtype of `a`) as the custom operation `name`.
-pub fn two_operands<B: FusionBackend, K: TwoOperands<B>>(
+/// `kind` of `inputs` (the outputs' shapes and dtypes: `outputs`) as the custom operation
+/// `name`.
+pub fn custom_op<B: FusionBackend, K: Operands<B, N, M>, const N: usize, const M: usize>(
     name: &'static str,
-    a: FloatTensor<Fusion<B>>,
-    b: FloatTensor<Fusion<B>>,
-    shape: Shape,
+    inputs: [FloatTensor<Fusion<B>>; N],
+    outputs: [(Shape, DType); M],
     kind: K,
-) -> FloatTensor<Fusion<B>> {
-    let client = a.client.clone();
-    let streams = OperationStreams::with_inputs([&a, &b]);
-    let out = TensorIr::uninit(client.create_empty_handle(), shape, a.dtype);
-    let desc = CustomOpIr::new(name, &[a.into_ir(), b.into_ir()], &[out]);
+) -> [FloatTensor<Fusion<B>>; M] {
+    let client = inputs[0].client.clone();
+    let streams = OperationStreams::with_inputs(&inputs);
+    let outs: Vec<TensorIr> = outputs
+        .into_iter()
+        .map(|(shape, dtype)| TensorIr::uninit(client.create_empty_handle(), shape, dtype))
+        .collect();
+    let irs: Vec<TensorIr> = inputs.into_iter().map(|t| t.into_ir()).collect();
+    let desc = CustomOpIr::new(name, &irs, &outs);
     client
         .register(
             streams,
             OperationIr::Custom(desc.clone()),
-            CustomOp::<B, K> {
+            CustomOp::<B, K, N, M> {
                 desc,
                 kind,
                 _backend: PhantomData,
             },
         )
-        .output()
+        .outputs::<M>()
 }
 
 #[derive(Debug)]
-struct CustomOp<B, K> {
+struct CustomOp<B, K, const N: usize, const M: usize> {
     desc: CustomOpIr,
     kind: K,
     _backend: PhantomData<B>,
 }
 
-impl<B: FusionBackend, K: TwoOperands<B>> Operation<B::FusionRuntime> for CustomOp<B, K> {
+impl<B: FusionBackend, K: Operands<B, N, M>, const N: usize, const M: usize>
+    Operation<B::FusionRuntime> for CustomOp<B, K, N, M>
+{
     fn execute(
         &self,
         handles: &mut HandleContainer<<B::FusionRuntime as FusionRuntime>::FusionHandle>,
     ) {
-        let ([a, b], [out]) = self.desc.as_fixed();
-        let a = handles.get_float_tensor::<B>(a);
-        let b = handles.get_float_tensor::<B>(b);
-        handles.register_float_tensor::<B>(&out.id, self.kind.run(a, b));
+        let (inputs, outs) = self.desc.as_fixed::<N, M>();
+        let inputs = inputs.each_ref().map(|t| handles.get_float_tensor::<B>(t));
+        for (out, t) in outs.iter().zip(self.kind.run(inputs)) {
+            handles.register_float_tensor::<B>(&out.id, t);
+        }
     }
 }

@@ -10,8 +10,10 @@ mod fusion_op;
 mod gpt;
 mod mlp;
 pub mod norm;
+mod norm_kernel;
 mod params;
 mod product;
+mod softmax;
 
 pub use attention::{AttentionBackend, AttentionKind};
 pub use batched::{
@@ -23,6 +25,9 @@ pub use embedding::{embed, EmbeddingBackend, EMBEDDING_GRAD_ENV, MAX_DENSE_VOCAB
 pub use gpt::{Gpt, GptConfig};
 pub use mlp::{Mlp, MlpConfig};
 pub use norm::NormBackend;
+pub use norm_kernel::{
+    burn_layer_norm, burn_layer_norm_backward, norm_setting, NormKernelBackend, LAYER_NORM_ENV,
+};
 pub use params::{
     flat_params, param_count, param_ids, param_tensor_sizes, ParamFingerprint, ParamStats,
 };
@@ -30,6 +35,10 @@ pub use product::{
     burn_product, custom_products_setting, linear, linear_2d, linear_burn, linear_custom,
     linear_parts, linear_setting, Form, LinearBackend, ProductBackend, CUSTOM_PRODUCTS_ENV,
     LINEAR_ENV,
+};
+pub use softmax::{
+    burn_causal_softmax, burn_softmax_grad, causal_softmax, softmax_grad, softmax_setting,
+    SoftmaxBackend, ATTENTION_SOFTMAX_ENV,
 };
 
 use burn::prelude::*;
@@ -127,6 +136,8 @@ pub fn opt_in_line() -> Option<String> {
         attention::efficient::FORWARD_ENV,
         attention::QKV_ENV,
         ATTENTION_PRODUCTS_ENV,
+        ATTENTION_SOFTMAX_ENV,
+        LAYER_NORM_ENV,
     ]
     .iter()
     .filter_map(|name| {

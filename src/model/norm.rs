@@ -46,6 +46,7 @@ use burn::tensor::ops::FloatTensor;
 use burn::tensor::{DType, TensorPrimitive};
 
 use super::column_sum::column_sum;
+use super::norm_kernel::{norm_backward, norm_forward, NormKernelBackend};
 use super::LinearBackend;
 use super::{in_dtype, in_f32};
 
@@ -167,19 +168,21 @@ struct RetroRowNorm<B: Backend> {
     _backend: PhantomData<B>,
 }
 
-impl<B: Backend> RetroForward for RetroRowNorm<B> {
+impl<B: NormKernelBackend> RetroForward for RetroRowNorm<B> {
     fn forward(&self, states: &mut BackwardStates, out_node: NodeId) {
         let m = |p| Tensor::<B, 2>::from_primitive(TensorPrimitive::Float(p));
         let v = |p| Tensor::<B, 1>::from_primitive(TensorPrimitive::Float(p));
         let x = states.get_state::<FloatTensor<B>>(&self.x);
         let gamma = states.get_state::<FloatTensor<B>>(&self.gamma);
         let beta = states.get_state::<FloatTensor<B>>(&self.beta);
-        let y = forward_rows(m(x), v(gamma), v(beta), self.epsilon);
+        let y = norm_forward(m(x), v(gamma), v(beta), self.epsilon);
         states.save(out_node, y.into_primitive().tensor())
     }
 }
 
-impl<B: super::ProductBackend, C: CheckpointStrategy> NormBackend for Autodiff<B, C> {
+impl<B: super::ProductBackend + NormKernelBackend, C: CheckpointStrategy> NormBackend
+    for Autodiff<B, C>
+{
     fn layer_norm_rows(
         x: FloatTensor<Self>,
         gamma: FloatTensor<Self>,
@@ -192,7 +195,7 @@ impl<B: super::ProductBackend, C: CheckpointStrategy> NormBackend for Autodiff<B
             split_sum: bool,
         }
 
-        impl<B: Backend> Backward<B, 3> for RowNorm {
+        impl<B: NormKernelBackend> Backward<B, 3> for RowNorm {
             /// x's and γ's nodes (their values come from the checkpointer: kept, or
             /// recomputed under checkpointing), β's dtype and epsilon.
             type State = (NodeId, NodeId, DType, f64);
@@ -212,7 +215,7 @@ impl<B: super::ProductBackend, C: CheckpointStrategy> NormBackend for Autodiff<B
                     checkpointer.retrieve_node_output(gamma),
                 ));
                 let (dx, dgamma, dbeta) =
-                    backward_rows(x, gamma, m(grad), epsilon, beta_dtype, self.split_sum);
+                    norm_backward(x, gamma, m(grad), epsilon, beta_dtype, self.split_sum);
                 if let Some(node) = node_x {
                     grads.register::<B>(node.id, dx.into_primitive().tensor());
                 }
@@ -249,7 +252,7 @@ impl<B: super::ProductBackend, C: CheckpointStrategy> NormBackend for Autodiff<B
                     v(beta.primitive.clone()).dtype(),
                     epsilon,
                 );
-                let y = forward_rows(
+                let y = norm_forward(
                     m(x.primitive),
                     v(gamma.primitive),
                     v(beta.primitive),
@@ -258,7 +261,7 @@ impl<B: super::ProductBackend, C: CheckpointStrategy> NormBackend for Autodiff<B
                 prep.finish(state, y.into_primitive().tensor())
             }
             OpsKind::UnTracked(prep) => {
-                let y = forward_rows(
+                let y = norm_forward(
                     m(x.primitive),
                     v(gamma.primitive),
                     v(beta.primitive),

@@ -38,7 +38,7 @@ use burn::tensor::ops::FloatTensor;
 use burn::tensor::{DType, TensorPrimitive};
 
 use super::batched::{burn_batched, Rows};
-use super::fusion_op::{two_operands, TwoOperands};
+use super::fusion_op::{custom_op, Operands};
 
 /// Which of a linear layer's products.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -200,14 +200,21 @@ impl<B: burn_fusion::FusionBackend + ProductBackend> ProductBackend for burn_fus
     fn product(a: FloatTensor<Self>, b: FloatTensor<Self>, form: Form) -> FloatTensor<Self> {
         let dims = |s: &burn::tensor::Shape| [s[0], s[1]];
         let shape = form.output(dims(&a.shape), dims(&b.shape));
-        two_operands::<B, Form>("oomlab_linear_product", a, b, shape.into(), form)
+        let dtype = a.dtype;
+        let [out] = custom_op::<B, Form, 2, 1>(
+            "oomlab_linear_product",
+            [a, b],
+            [(shape.into(), dtype)],
+            form,
+        );
+        out
     }
 }
 
 /// A linear layer's product as fusion's custom operation (super::fusion_op).
-impl<B: ProductBackend> TwoOperands<B> for Form {
-    fn run(self, a: FloatTensor<B>, b: FloatTensor<B>) -> FloatTensor<B> {
-        B::product(a, b, self)
+impl<B: ProductBackend> Operands<B, 2, 1> for Form {
+    fn run(self, [a, b]: [FloatTensor<B>; 2]) -> [FloatTensor<B>; 1] {
+        [B::product(a, b, self)]
     }
 }
 

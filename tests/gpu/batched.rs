@@ -152,7 +152,7 @@ fn the_efficient_attention_on_cublas_products_equals_the_written_out_one_on_cuda
 }
 
 /// Prints one comparison and notes it when over its bound.
-fn check(problems: &mut Vec<String>, what: String, r: f64, bound: f64) {
+pub(crate) fn check(problems: &mut Vec<String>, what: String, r: f64, bound: f64) {
     println!("{what}: relative difference {r:.2e} (bound {bound:.0e})");
     if r.is_nan() || r > bound {
         problems.push(format!("{what}: {r:.2e}"));

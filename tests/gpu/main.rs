@@ -13,7 +13,9 @@
 mod attention;
 mod batched;
 mod linear;
+mod norm;
 mod oom;
+mod softmax;
 
 use burn::prelude::*;
 use burn::tensor::backend::AutodiffBackend;

@@ -30,10 +30,19 @@ use burn::backend::Autodiff;
 use burn::prelude::*;
 use burn::tensor::activation::softmax;
 use burn::tensor::ops::{AttentionModuleOptions, FloatTensor};
-use burn::tensor::TensorPrimitive;
+use burn::tensor::{DType, TensorPrimitive};
 
 use super::{future_mask, scale};
-use crate::model::{batched, in_f32, scaled_scores, ProductBackend, Rows};
+use crate::model::{
+    batched, causal_softmax, in_dtype, scaled_scores, softmax_grad, ProductBackend, Rows,
+    SoftmaxBackend,
+};
+
+/// What the operation needs of the backend it runs on: the batched products and the
+/// softmax kernels (every backend has both, burn's tensor operations by default).
+pub trait InnerAttention: ProductBackend + SoftmaxBackend {}
+
+impl<B: ProductBackend + SoftmaxBackend + SoftmaxBackend> InnerAttention for B {}
 
 /// The most bytes one f32 `[batch, heads, seq, seq]` tensor of the backward pass may take:
 /// heads are processed in groups small enough for that (at least one head at a time).
@@ -145,7 +154,7 @@ fn written_forward_asked() -> bool {
 
 /// The forward pass: [`written_forward`] with `OOMLAB_ATTENTION_FORWARD=written`, else
 /// the backend's fused attention ([`fused_forward`]).
-fn forward<B: ProductBackend>(
+fn forward<B: ProductBackend + SoftmaxBackend>(
     q: FloatTensor<B>,
     k: FloatTensor<B>,
     v: FloatTensor<B>,
@@ -169,7 +178,7 @@ fn forward<B: ProductBackend>(
 /// # Shapes
 /// - q, k, v: `[batch, heads, seq_len, head_dim]`
 /// - output: `[batch, heads, seq_len, head_dim]`
-pub fn written_forward<B: ProductBackend>(
+pub fn written_forward<B: ProductBackend + SoftmaxBackend>(
     q: Tensor<B, 4>,
     k: Tensor<B, 4>,
     v: Tensor<B, 4>,
@@ -179,7 +188,7 @@ pub fn written_forward<B: ProductBackend>(
 }
 
 /// [`written_forward`], `group` heads at a time.
-fn forward_in_groups<B: ProductBackend>(
+fn forward_in_groups<B: ProductBackend + SoftmaxBackend>(
     q: Tensor<B, 4>,
     k: Tensor<B, 4>,
     v: Tensor<B, 4>,
@@ -190,8 +199,8 @@ fn forward_in_groups<B: ProductBackend>(
     let outs = head_groups(heads, group)
         .map(|(start, n)| {
             let part = |t: &Tensor<B, 4>| heads_of(t, start, n);
-            let p = probabilities(part(&q), part(&k));
-            batched(crate::model::in_dtype(p, dtype), part(&v), Rows::Tokens)
+            let p = probabilities(part(&q), part(&k), dtype);
+            batched(p, part(&v), Rows::Tokens)
         })
         .collect();
     join_heads(outs)
@@ -223,19 +232,29 @@ fn join_heads<B: Backend>(mut parts: Vec<Tensor<B, 4>>) -> Tensor<B, 4> {
     }
 }
 
-/// P = softmax(QKᵀ/√d + causal mask) in f32.
+/// P = softmax(QKᵀ/√d + causal mask), computed in f32, stored in `out`: on the backend's
+/// softmax kernel where [`SoftmaxBackend::softmax_on_kernels`] says so (it scales and
+/// casts as it reads the product), else as tensor operations.
 ///
 /// # Shapes
 /// - q, k: `[batch, heads, seq_len, head_dim]`
 /// - output: `[batch, heads, seq_len, seq_len]`
-fn probabilities<B: ProductBackend>(q: Tensor<B, 4>, k: Tensor<B, 4>) -> Tensor<B, 4> {
+fn probabilities<B: ProductBackend + SoftmaxBackend>(
+    q: Tensor<B, 4>,
+    k: Tensor<B, 4>,
+    out: DType,
+) -> Tensor<B, 4> {
     let [batch, heads, seq_len, head_dim] = q.dims();
+    if B::softmax_on_kernels() {
+        let scores = batched(q, k.swap_dims(2, 3), Rows::Heads);
+        return causal_softmax(scores, scale(head_dim), out);
+    }
     let device = q.device();
     let scores = scaled_scores(q, k, scale(head_dim)).mask_fill(
         future_mask::<B>([batch, heads, seq_len], &device),
         f32::NEG_INFINITY,
     );
-    softmax(scores, 3)
+    in_dtype(softmax(scores, 3), out)
 }
 
 /// The backend's fused causal attention. A custom scale would send burn-cubecl to its
@@ -259,7 +278,9 @@ fn fused_forward<B: Backend>(
     )
 }
 
-impl<B: ProductBackend, C: CheckpointStrategy> AttentionBackend for Autodiff<B, C> {
+impl<B: ProductBackend + SoftmaxBackend, C: CheckpointStrategy> AttentionBackend
+    for Autodiff<B, C>
+{
     fn causal_attention(
         q: FloatTensor<Self>,
         k: FloatTensor<Self>,
@@ -268,7 +289,7 @@ impl<B: ProductBackend, C: CheckpointStrategy> AttentionBackend for Autodiff<B, 
         #[derive(Debug)]
         struct EfficientAttention;
 
-        impl<B: ProductBackend> Backward<B, 3> for EfficientAttention {
+        impl<B: ProductBackend + SoftmaxBackend> Backward<B, 3> for EfficientAttention {
             type State = (FloatTensor<B>, FloatTensor<B>, FloatTensor<B>);
 
             fn backward(
@@ -316,7 +337,7 @@ impl<B: ProductBackend, C: CheckpointStrategy> AttentionBackend for Autodiff<B, 
             heads: usize,
         }
 
-        impl<B: ProductBackend> Backward<B, 1> for PackedAttention {
+        impl<B: ProductBackend + SoftmaxBackend> Backward<B, 1> for PackedAttention {
             type State = FloatTensor<B>;
 
             fn backward(
@@ -375,7 +396,7 @@ pub fn heads_per_chunk(batch: usize, heads: usize, seq_len: usize) -> usize {
 /// # Shapes
 /// - q, k, v, grad_out: `[batch, heads, seq_len, head_dim]`
 /// - output: (dQ, dK, dV), each `[batch, heads, seq_len, head_dim]`
-pub fn causal_attention_backward<B: ProductBackend>(
+pub fn causal_attention_backward<B: ProductBackend + SoftmaxBackend>(
     q: Tensor<B, 4>,
     k: Tensor<B, 4>,
     v: Tensor<B, 4>,
@@ -386,7 +407,7 @@ pub fn causal_attention_backward<B: ProductBackend>(
 }
 
 /// [`causal_attention_backward`], `group` heads at a time.
-fn backward_in_groups<B: ProductBackend>(
+fn backward_in_groups<B: ProductBackend + SoftmaxBackend>(
     q: Tensor<B, 4>,
     k: Tensor<B, 4>,
     v: Tensor<B, 4>,
@@ -395,21 +416,19 @@ fn backward_in_groups<B: ProductBackend>(
 ) -> (Tensor<B, 4>, Tensor<B, 4>, Tensor<B, 4>) {
     let [_, heads, _, head_dim] = q.dims();
     let dtype = q.dtype();
-    let to_dtype = |t: Tensor<B, 4>| crate::model::in_dtype(t, dtype);
     let s = scale(head_dim);
     let (mut dqs, mut dks, mut dvs) = (Vec::new(), Vec::new(), Vec::new());
     for (start, n) in head_groups(heads, group) {
         let part = |t: &Tensor<B, 4>| heads_of(t, start, n);
         let (qc, kc, vc, gc) = (part(&q), part(&k), part(&v), part(&grad_out));
-        let p = probabilities(qc.clone(), kc.clone());
+        let p = probabilities(qc.clone(), kc.clone(), DType::F32);
         dvs.push(batched(
-            to_dtype(p.clone()).swap_dims(2, 3),
+            in_dtype(p.clone(), dtype).swap_dims(2, 3),
             gc.clone(),
             Rows::Tokens,
         ));
-        let dp = in_f32(batched(gc, vc.swap_dims(2, 3), Rows::Heads));
-        let row = (p.clone() * dp.clone()).sum_dim(3);
-        let ds = to_dtype((p * (dp - row)).mul_scalar(s));
+        let dp = batched(gc, vc.swap_dims(2, 3), Rows::Heads);
+        let ds = softmax_grad(p, dp, s, dtype);
         dqs.push(batched(ds.clone(), kc, Rows::Tokens));
         dks.push(batched(ds.swap_dims(2, 3), qc, Rows::Tokens));
     }

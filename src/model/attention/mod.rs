@@ -165,7 +165,7 @@ fn scale(head_dim: usize) -> f64 {
 /// # Shapes
 /// - output: `[batch, heads, seq_len, seq_len]` (a broadcast view of one `[seq_len,
 ///   seq_len]` mask)
-fn future_mask<B: Backend>(
+pub(crate) fn future_mask<B: Backend>(
     [batch, heads, seq_len]: [usize; 3],
     device: &B::Device,
 ) -> Tensor<B, 4, Bool> {

@@ -1,0 +1,441 @@
+//! LayerNorm's forward and backward passes as cubecl kernels, on CUDA (crate::model's
+//! norm_kernel module says why).
+//!
+//! The row kernels give one plane (32 threads) to each row of the `[rows, d]` input, 8
+//! rows per cube; each thread walks the row with a stride of the plane's width and the
+//! plane's sums combine the threads' parts. Per row they compute the mean, then the
+//! (biased) variance from the centred values, rstd = 1/√(var + ε), as burn's
+//! `var_mean_bias` does, all in f32:
+//! - forward: y = (x − mean)·rstd·γ + β;
+//! - backward: with x̂ = (x − mean)·rstd and g = dy·γ,
+//!   dx = rstd·(g − mean(g) − x̂·mean(g·x̂)); it also writes each row's mean and rstd.
+//!
+//! dγ = Σ_rows dy·x̂ and dβ = Σ_rows dy come from a third kernel, one thread per column
+//! and block of [`BLOCK_ROWS`] rows (consecutive threads, consecutive columns), which
+//! writes each block's two partial sums; burn sums the blocks (a `[blocks, d]` tensor).
+//!
+//! The kernels are oomlab's own: their cache key carries a hash of this file
+//! ([`source_key`]).
+
+use burn::tensor::ops::FloatTensorOps;
+use burn::tensor::{DType, Tensor, TensorPrimitive};
+use burn_cubecl::tensor::CubeTensor;
+use cubecl::cuda::CudaRuntime;
+use cubecl::prelude::*;
+
+use super::cublas::CubeCuda;
+use crate::model::{burn_layer_norm, burn_layer_norm_backward, norm_setting, NormKernelBackend};
+
+/// A hash of this file, a compile-time argument of its kernels: part of their cache key
+/// (a test in super::compiled holds every `#[cube]` kernel of oomlab's to that).
+fn source_key() -> u32 {
+    crc32fast::hash(include_str!("norm_kernels.rs").as_bytes())
+}
+
+/// Rows per cube in the row kernels (one plane each).
+const ROWS_PER_CUBE: u32 = 8;
+
+/// The plane width the row kernels are launched for (NVIDIA's warp).
+const PLANE: u32 = 32;
+
+/// Rows per block of the column sums.
+const BLOCK_ROWS: u32 = 64;
+
+/// y = (x − mean)·rstd·γ + β for each row.
+#[cube(launch)]
+fn layer_norm_kernel<X: Float, W: Float>(
+    x: &Array<X>,
+    gamma: &Array<W>,
+    beta: &Array<W>,
+    y: &mut Array<X>,
+    rows: u32,
+    width: u32,
+    epsilon: f32,
+    #[comptime] _source: u32,
+    #[define(X, W)] _dtypes: [StorageType; 2],
+) {
+    let row = CUBE_POS * CUBE_DIM_Y as usize + UNIT_POS_Y as usize;
+    if row >= rows as usize {
+        terminate!();
+    }
+    let lanes = CUBE_DIM_X as usize;
+    let lane = UNIT_POS_X as usize;
+    let d = width as usize;
+    let base = row * d;
+    let n = f32::cast_from(width);
+
+    let mut sum = 0.0f32;
+    let mut j = lane;
+    while j < d {
+        sum += f32::cast_from(x[base + j]);
+        j += lanes;
+    }
+    let mean = plane_sum(sum) / n;
+    let mut squares = 0.0f32;
+    j = lane;
+    while j < d {
+        let c = f32::cast_from(x[base + j]) - mean;
+        squares += c * c;
+        j += lanes;
+    }
+    let rstd = 1.0f32 / (plane_sum(squares) / n + epsilon).sqrt();
+
+    j = lane;
+    while j < d {
+        let xhat = (f32::cast_from(x[base + j]) - mean) * rstd;
+        let v = xhat * f32::cast_from(gamma[j]) + f32::cast_from(beta[j]);
+        y[base + j] = X::cast_from(v);
+        j += lanes;
+    }
+}
+
+/// dx for each row (see the module documentation), and the row's mean and rstd.
+#[cube(launch)]
+fn layer_norm_grad_kernel<X: Float, W: Float, D: Float>(
+    x: &Array<X>,
+    gamma: &Array<W>,
+    dy: &Array<D>,
+    dx: &mut Array<X>,
+    means: &mut Array<f32>,
+    rstds: &mut Array<f32>,
+    rows: u32,
+    width: u32,
+    epsilon: f32,
+    #[comptime] _source: u32,
+    #[define(X, W, D)] _dtypes: [StorageType; 3],
+) {
+    let row = CUBE_POS * CUBE_DIM_Y as usize + UNIT_POS_Y as usize;
+    if row >= rows as usize {
+        terminate!();
+    }
+    let lanes = CUBE_DIM_X as usize;
+    let lane = UNIT_POS_X as usize;
+    let d = width as usize;
+    let base = row * d;
+    let n = f32::cast_from(width);
+
+    let mut sum = 0.0f32;
+    let mut j = lane;
+    while j < d {
+        sum += f32::cast_from(x[base + j]);
+        j += lanes;
+    }
+    let mean = plane_sum(sum) / n;
+    let mut squares = 0.0f32;
+    j = lane;
+    while j < d {
+        let c = f32::cast_from(x[base + j]) - mean;
+        squares += c * c;
+        j += lanes;
+    }
+    let rstd = 1.0f32 / (plane_sum(squares) / n + epsilon).sqrt();
+
+    let mut g_sum = 0.0f32;
+    let mut gx_sum = 0.0f32;
+    j = lane;
+    while j < d {
+        let g = f32::cast_from(dy[base + j]) * f32::cast_from(gamma[j]);
+        let xhat = (f32::cast_from(x[base + j]) - mean) * rstd;
+        g_sum += g;
+        gx_sum += g * xhat;
+        j += lanes;
+    }
+    let g_mean = plane_sum(g_sum) / n;
+    let gx_mean = plane_sum(gx_sum) / n;
+
+    j = lane;
+    while j < d {
+        let g = f32::cast_from(dy[base + j]) * f32::cast_from(gamma[j]);
+        let xhat = (f32::cast_from(x[base + j]) - mean) * rstd;
+        dx[base + j] = X::cast_from((g - g_mean - xhat * gx_mean) * rstd);
+        j += lanes;
+    }
+    if lane == 0 {
+        means[row] = mean;
+        rstds[row] = rstd;
+    }
+}
+
+/// Each block of `BLOCK_ROWS` rows' Σ dy·x̂ (at `block·d + column`) and Σ dy (at
+/// `(blocks + block)·d + column`).
+#[cube(launch)]
+fn layer_norm_columns_kernel<X: Float, D: Float>(
+    x: &Array<X>,
+    dy: &Array<D>,
+    means: &Array<f32>,
+    rstds: &Array<f32>,
+    partial: &mut Array<f32>,
+    rows: u32,
+    width: u32,
+    blocks: u32,
+    #[comptime] block_rows: u32,
+    #[comptime] _source: u32,
+    #[define(X, D)] _dtypes: [StorageType; 2],
+) {
+    let d = width as usize;
+    let at = ABSOLUTE_POS;
+    if at >= blocks as usize * d {
+        terminate!();
+    }
+    let column = at % d;
+    let block = at / d;
+    let first = block * block_rows as usize;
+    let mut last = first + block_rows as usize;
+    if last > rows as usize {
+        last = rows as usize;
+    }
+    let mut dgamma = 0.0f32;
+    let mut dbeta = 0.0f32;
+    let mut r = first;
+    while r < last {
+        let g = f32::cast_from(dy[r * d + column]);
+        let xhat = (f32::cast_from(x[r * d + column]) - means[r]) * rstds[r];
+        dgamma += g * xhat;
+        dbeta += g;
+        r += 1;
+    }
+    partial[block * d + column] = dgamma;
+    partial[(blocks as usize + block) * d + column] = dbeta;
+}
+
+/// `[rows, d]` of a 2-D float tensor the kernels read, and `[d]` of the 1-D ones; or why
+/// the kernels cannot take them.
+fn dims(
+    x: &CubeTensor<CudaRuntime>,
+    vectors: &[&CubeTensor<CudaRuntime>],
+    like_x: Option<&CubeTensor<CudaRuntime>>,
+) -> Result<(u32, u32), String> {
+    let float =
+        |t: &CubeTensor<CudaRuntime>| matches!(t.dtype, DType::F32 | DType::BF16 | DType::F16);
+    let shape = x.meta.shape();
+    if shape.num_dims() != 2 || !float(x) {
+        return Err(format!(
+            "an input {shape:?} of {:?}, not a float matrix",
+            x.dtype
+        ));
+    }
+    let (rows, d) = (shape[0], shape[1]);
+    for v in vectors {
+        let s = v.meta.shape();
+        if s.num_dims() != 1 || s[0] != d || !float(v) {
+            return Err(format!("γ or β {s:?} of {:?} for rows of {d}", v.dtype));
+        }
+    }
+    if let Some(t) = like_x {
+        if t.meta.shape() != shape || !float(t) {
+            return Err(format!("dy {:?} for x {shape:?}", t.meta.shape()));
+        }
+    }
+    match (u32::try_from(rows), u32::try_from(d)) {
+        (Ok(r), Ok(w)) if r > 0 && w > 0 && rows * d < u32::MAX as usize => Ok((r, w)),
+        _ => Err(format!("an input {shape:?}: empty or too many elements")),
+    }
+}
+
+/// Whether the device runs plane operations on planes of [`PLANE`] threads.
+fn planes_fit(t: &CubeTensor<CudaRuntime>) -> Result<(), String> {
+    let properties = t.client.properties();
+    let hardware = &properties.hardware;
+    let ops = properties
+        .features
+        .plane
+        .contains(cubecl::ir::features::Plane::Ops);
+    if ops && hardware.plane_size_min == PLANE && hardware.plane_size_max == PLANE {
+        Ok(())
+    } else {
+        Err(format!(
+            "plane operations {ops}, plane sizes {}..={}",
+            hardware.plane_size_min, hardware.plane_size_max
+        ))
+    }
+}
+
+/// The row kernels' cube count and cube dimension for `rows` rows.
+fn row_grid(rows: u32) -> (CubeCount, CubeDim) {
+    (
+        CubeCount::Static(rows.div_ceil(ROWS_PER_CUBE), 1, 1),
+        CubeDim::new_2d(PLANE, ROWS_PER_CUBE),
+    )
+}
+
+fn contiguous(t: &CubeTensor<CudaRuntime>) -> CubeTensor<CudaRuntime> {
+    burn_cubecl::kernel::into_contiguous(t.clone())
+}
+
+fn empty(
+    like: &CubeTensor<CudaRuntime>,
+    shape: burn::tensor::Shape,
+    dtype: DType,
+) -> CubeTensor<CudaRuntime> {
+    CubeCuda::float_empty(shape, &like.device, dtype.into())
+}
+
+/// [`layer_norm_kernel`]; `Err` says why it cannot run.
+fn launch_forward(
+    x: &CubeTensor<CudaRuntime>,
+    gamma: &CubeTensor<CudaRuntime>,
+    beta: &CubeTensor<CudaRuntime>,
+    epsilon: f64,
+) -> Result<CubeTensor<CudaRuntime>, String> {
+    let (rows, width) = dims(x, &[gamma, beta], None)?;
+    if gamma.dtype != beta.dtype {
+        return Err(format!("γ of {:?}, β of {:?}", gamma.dtype, beta.dtype));
+    }
+    planes_fit(x)?;
+    let (x, gamma, beta) = (contiguous(x), contiguous(gamma), contiguous(beta));
+    let y = empty(&x, x.meta.shape().clone(), x.dtype);
+    let (count, dim) = row_grid(rows);
+    let dtypes = [x.dtype.into(), gamma.dtype.into()];
+    layer_norm_kernel::launch::<CudaRuntime>(
+        &x.client.clone(),
+        count,
+        dim,
+        x.into_array_arg(),
+        gamma.into_array_arg(),
+        beta.into_array_arg(),
+        y.clone().into_array_arg(),
+        rows,
+        width,
+        epsilon as f32,
+        source_key(),
+        dtypes,
+    );
+    Ok(y)
+}
+
+/// [`layer_norm_grad_kernel`] and [`layer_norm_columns_kernel`], then burn's sum over the
+/// blocks: dx, dγ, dβ; `Err` says why they cannot run.
+fn launch_backward(
+    x: &CubeTensor<CudaRuntime>,
+    gamma: &CubeTensor<CudaRuntime>,
+    dy: &CubeTensor<CudaRuntime>,
+    epsilon: f64,
+    beta_dtype: DType,
+) -> Result<[CubeTensor<CudaRuntime>; 3], String> {
+    let (rows, width) = dims(x, &[gamma], Some(dy))?;
+    planes_fit(x)?;
+    let (x, gamma, dy) = (contiguous(x), contiguous(gamma), contiguous(dy));
+    let dy_dtype = dy.dtype;
+    let dx = empty(&x, x.meta.shape().clone(), x.dtype);
+    let means = empty(&x, [rows as usize].into(), DType::F32);
+    let rstds = empty(&x, [rows as usize].into(), DType::F32);
+    let (count, dim) = row_grid(rows);
+    let client = x.client.clone();
+    layer_norm_grad_kernel::launch::<CudaRuntime>(
+        &client,
+        count,
+        dim,
+        x.clone().into_array_arg(),
+        gamma.clone().into_array_arg(),
+        dy.clone().into_array_arg(),
+        dx.clone().into_array_arg(),
+        means.clone().into_array_arg(),
+        rstds.clone().into_array_arg(),
+        rows,
+        width,
+        epsilon as f32,
+        source_key(),
+        [x.dtype.into(), gamma.dtype.into(), dy.dtype.into()],
+    );
+    let blocks = rows.div_ceil(BLOCK_ROWS);
+    let partial = empty(&x, [2, blocks as usize, width as usize].into(), DType::F32);
+    let threads = blocks as usize * width as usize;
+    let dim = CubeDim::new_1d(256);
+    let count = CubeCount::Static(threads.div_ceil(256) as u32, 1, 1);
+    layer_norm_columns_kernel::launch::<CudaRuntime>(
+        &client,
+        count,
+        dim,
+        x.clone().into_array_arg(),
+        dy.into_array_arg(),
+        means.into_array_arg(),
+        rstds.into_array_arg(),
+        partial.clone().into_array_arg(),
+        rows,
+        width,
+        blocks,
+        BLOCK_ROWS,
+        source_key(),
+        [x.dtype.into(), dy_dtype.into()],
+    );
+    let sums = Tensor::<CubeCuda, 3>::from_primitive(TensorPrimitive::Float(partial)).sum_dim(1);
+    let part = |i: usize, dtype: DType| {
+        sums.clone()
+            .narrow(0, i, 1)
+            .reshape([width as usize])
+            .cast(burn::tensor::FloatDType::from(dtype))
+            .into_primitive()
+            .tensor()
+    };
+    Ok([dx, part(0, gamma.dtype), part(1, beta_dtype)])
+}
+
+/// Says once per reason why LayerNorm runs as burn's tensor operations where the kernels
+/// were to run it.
+fn say_fallback(why: &str) {
+    static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    if let Ok(mut said) = SAID.lock() {
+        if !said.iter().any(|s| s == why) {
+            eprintln!("oomlab: LayerNorm runs as burn's tensor operations: {why}");
+            said.push(why.to_string());
+        }
+    }
+}
+
+/// LayerNorm passes run on the kernels so far ([`kernel_calls`]).
+static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How many LayerNorm passes (forward or backward) this process has run on the kernels:
+/// tests/gpu/norm.rs checks that what it compares did run on them.
+pub fn kernel_calls() -> u64 {
+    CALLS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+fn count() {
+    CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+}
+
+impl NormKernelBackend for CubeCuda {
+    /// With `OOMLAB_LAYER_NORM=kernel` (opt-in until measured on the paired yardstick).
+    fn norm_on_kernels() -> bool {
+        norm_setting() == Some(true)
+    }
+
+    fn row_norm(
+        x: CubeTensor<CudaRuntime>,
+        gamma: CubeTensor<CudaRuntime>,
+        beta: CubeTensor<CudaRuntime>,
+        epsilon: f64,
+    ) -> CubeTensor<CudaRuntime> {
+        match launch_forward(&x, &gamma, &beta, epsilon) {
+            Ok(y) => {
+                count();
+                y
+            }
+            Err(why) => {
+                say_fallback(&why);
+                burn_layer_norm::<Self>(x, gamma, beta, epsilon)
+            }
+        }
+    }
+
+    fn row_norm_backward(
+        x: CubeTensor<CudaRuntime>,
+        gamma: CubeTensor<CudaRuntime>,
+        grad: CubeTensor<CudaRuntime>,
+        epsilon: f64,
+        beta_dtype: DType,
+        split_sum: bool,
+    ) -> [CubeTensor<CudaRuntime>; 3] {
+        match launch_backward(&x, &gamma, &grad, epsilon, beta_dtype) {
+            Ok(out) => {
+                count();
+                out
+            }
+            Err(why) => {
+                say_fallback(&why);
+                burn_layer_norm_backward::<Self>(x, gamma, grad, epsilon, beta_dtype, split_sum)
+            }
+        }
+    }
+}

@@ -1,0 +1,158 @@
+//! GPU-only: attention's softmax kernels (`OOMLAB_ATTENTION_SOFTMAX=kernel`,
+//! src/device/softmax_kernels.rs) equal burn's tensor operations on burn's CUDA backend:
+//! the causal softmax and its gradient, read and written in f32 and bf16, at small and
+//! odd shapes (rows shorter than a plane, not a multiple of it) and at the `gpu` config's
+//! (batch 64, 8 heads, sequence 256); and (a second test) the efficient attention with
+//! them against the written-out one. Checks that every softmax compared ran on the
+//! kernels (none fell back). Sets the variable before anything reads it, so run it alone:
+//! `gpu --ignored --nocapture softmax::`.
+
+use burn::backend::cuda::CudaDevice;
+use burn::prelude::*;
+use burn::tensor::{DType, Distribution, FloatDType, TensorPrimitive};
+use oomlab::backend::CudaBackend;
+use oomlab::device::softmax_kernels::kernel_calls;
+use oomlab::model::attention::{efficient::causal_attention, math_attention};
+use oomlab::model::{
+    burn_causal_softmax, burn_softmax_grad, causal_softmax, softmax_grad, SoftmaxBackend,
+};
+
+use crate::batched::check;
+use crate::{relative, Inner};
+
+/// Sets `OOMLAB_ATTENTION_SOFTMAX=kernel` and configures cubecl.
+fn ask_for_kernels() {
+    // SAFETY (edition 2021: safe): set before any thread reads it.
+    std::env::set_var(oomlab::model::ATTENTION_SOFTMAX_ENV, "kernel");
+    crate::configure_cubecl_as_train();
+    assert!(<Inner as SoftmaxBackend>::softmax_on_kernels());
+}
+
+fn tensor(p: burn::tensor::ops::FloatTensor<Inner>) -> Tensor<Inner, 4> {
+    Tensor::from_primitive(TensorPrimitive::Float(p))
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU: run on the GPU machine with --ignored"]
+fn softmax_kernels_equal_burns_tensor_operations_on_cuda() {
+    ask_for_kernels();
+    let device = CudaDevice::new(0);
+    let mut problems = Vec::new();
+    for shape in [
+        [2, 4, 16, 16],
+        [1, 3, 37, 37],
+        [2, 2, 5, 5],
+        [64, 8, 256, 256],
+    ] {
+        for (read, write, bound) in [
+            (FloatDType::F32, DType::F32, 1e-5),
+            (FloatDType::BF16, DType::F32, 1e-5),
+            (FloatDType::BF16, DType::BF16, 1e-2),
+        ] {
+            Inner::seed(&device, 3);
+            let normal = Distribution::Normal(0.0, 2.0);
+            let scores = Tensor::<Inner, 4>::random(shape, normal, &device).cast(read);
+            let dp = Tensor::<Inner, 4>::random(shape, normal, &device).cast(read);
+            let before = kernel_calls();
+            let ours = causal_softmax(scores.clone(), 0.125, write);
+            let theirs = tensor(burn_causal_softmax::<Inner>(
+                scores.clone().into_primitive().tensor(),
+                0.125,
+                write,
+            ));
+            let what = format!("{shape:?} {read:?} to {write:?}");
+            if ours.dtype() != write {
+                problems.push(format!("{what}: P in {:?}", ours.dtype()));
+            }
+            // The future is exactly zero.
+            let future: f64 = ours
+                .clone()
+                .cast(FloatDType::F32)
+                .mask_fill(
+                    Tensor::<Inner, 2, Bool>::tril_mask([shape[2], shape[3]], 0, &device)
+                        .bool_not()
+                        .unsqueeze::<4>()
+                        .expand(shape),
+                    0.0,
+                )
+                .abs()
+                .sum()
+                .into_scalar()
+                .elem();
+            if future != 0.0 {
+                problems.push(format!("{what}: {future} above the diagonal"));
+            }
+            check(
+                &mut problems,
+                format!("{what} P"),
+                relative(ours, theirs.clone()),
+                bound,
+            );
+            // The gradient from P in f32 (as the backward pass keeps it) and dP as read.
+            let p = theirs.cast(FloatDType::F32);
+            let ours = softmax_grad(p.clone(), dp.clone(), 0.125, write);
+            let theirs = tensor(burn_softmax_grad::<Inner>(
+                p.into_primitive().tensor(),
+                dp.into_primitive().tensor(),
+                0.125,
+                write,
+            ));
+            check(
+                &mut problems,
+                format!("{what} dS"),
+                relative(ours, theirs),
+                bound,
+            );
+            let ran = kernel_calls() - before;
+            if ran != 2 {
+                problems.push(format!("{what}: {ran} of 2 ran on the kernels"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{problems:?}");
+}
+
+#[test]
+#[ignore = "needs a CUDA GPU: run on the GPU machine with --ignored"]
+fn the_efficient_attention_on_the_softmax_kernels_equals_the_written_out_one_on_cuda() {
+    ask_for_kernels();
+    let device = CudaDevice::new(0);
+    let mut problems = Vec::new();
+    for shape in [[2, 4, 64, 16], [8, 8, 256, 64]] {
+        for (dtype, bound) in [(FloatDType::F32, 2e-3), (FloatDType::BF16, 3e-2)] {
+            CudaBackend::seed(&device, 11);
+            let [b, h, t, d] = shape;
+            let x = [0, 1, 2, 3].map(|_| {
+                Tensor::<CudaBackend, 4>::random(
+                    [b, t, h, d],
+                    Distribution::Normal(0.0, 1.0),
+                    &device,
+                )
+                .cast(dtype)
+                .swap_dims(1, 2)
+            });
+            let before = kernel_calls();
+            let (eff, _) = crate::attention::run(causal_attention, &x);
+            let ran = kernel_calls() - before;
+            // The backward pass's softmax and gradient at least.
+            if ran < 2 {
+                problems.push(format!(
+                    "{shape:?} {dtype:?}: {ran} softmaxes on the kernels"
+                ));
+            }
+            let (math, _) = crate::attention::run(math_attention, &x);
+            for (name, (e, m)) in ["out", "dQ", "dK", "dV"]
+                .iter()
+                .zip(eff.into_iter().zip(math))
+            {
+                check(
+                    &mut problems,
+                    format!("attention {shape:?} {dtype:?} {name}"),
+                    relative(e, m),
+                    bound,
+                );
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{problems:?}");
+}
