@@ -38,12 +38,6 @@ use crate::model::{
     SoftmaxBackend,
 };
 
-/// What the operation needs of the backend it runs on: the batched products and the
-/// softmax kernels (every backend has both, burn's tensor operations by default).
-pub trait InnerAttention: ProductBackend + SoftmaxBackend {}
-
-impl<B: ProductBackend + SoftmaxBackend + SoftmaxBackend> InnerAttention for B {}
-
 /// The most bytes one f32 `[batch, heads, seq, seq]` tensor of the backward pass may take:
 /// heads are processed in groups small enough for that (at least one head at a time).
 pub const CHUNK_BYTES: usize = 256 * 1024 * 1024;
