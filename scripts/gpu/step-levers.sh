@@ -187,14 +187,15 @@ with_env() {
 # gpu_tests: tests/gpu/linear.rs with the defaults, then with split, then tests/gpu/batched.rs
 # (attention's batched products on cuBLAS), tests/gpu/softmax.rs (the softmax kernels) and
 # tests/gpu/norm.rs (LayerNorm's kernels), which set their variables themselves (kernel
-# cache: the test binary's own, not oomlab's).
+# cache: the test binary's own, not oomlab's); one test at a time (the softmax and norm
+# tests count the process's kernel calls).
 gpu_tests() {
   for v in ${TESTS:-defaults split batched softmax norm}; do
     local filter=linear:: settings=$v
     case $v in batched|softmax|norm) filter=$v:: settings=defaults;; esac
     say "test: tests/gpu/${filter%::}.rs, $settings"
     env $(variant_env $settings | sed 's/,*OOMLAB_KERNEL_CACHE=[^,]*//; s/,/ /g') timeout ${TEST_TIMEOUT:-150} \
-      /tmp/bin/gpu --ignored --nocapture $filter > "$R/gpu-test-$v.txt" 2>&1
+      /tmp/bin/gpu --ignored --nocapture --test-threads=1 $filter > "$R/gpu-test-$v.txt" 2>&1
     echo "test $v exit: $?" >> "$LOG"
     tail -4 "$R/gpu-test-$v.txt" >> "$LOG"
   done

@@ -11,13 +11,12 @@
 //!   dx = rstd·(g − mean(g) − x̂·mean(g·x̂)); it also writes each row's mean and rstd.
 //!
 //! dγ = Σ_rows dy·x̂ and dβ = Σ_rows dy come from a third kernel, one thread per column
-//! and block of [`BLOCK_ROWS`] rows (consecutive threads, consecutive columns), which
+//! and block of `BLOCK_ROWS` rows (consecutive threads, consecutive columns), which
 //! writes each block's two partial sums; burn sums the blocks (a `[blocks, d]` tensor).
 //!
 //! The kernels are oomlab's own: their cache key carries a hash of this file
-//! ([`source_key`]).
+//! (`source_key`).
 
-use burn::tensor::ops::FloatTensorOps;
 use burn::tensor::{DType, Tensor, TensorPrimitive};
 use burn_cubecl::tensor::CubeTensor;
 use cubecl::cuda::CudaRuntime;
@@ -262,12 +261,20 @@ fn contiguous(t: &CubeTensor<CudaRuntime>) -> CubeTensor<CudaRuntime> {
     burn_cubecl::kernel::into_contiguous(t.clone())
 }
 
+/// An empty tensor of `shape` and `dtype` beside `like`, its rows packed: the kernels
+/// write `row·d + column`. (cubecl's default layout pads rows whose bytes are not a
+/// multiple of its alignment, e.g. 100 f32 columns: tests/gpu/norm.rs caught that.)
 fn empty(
     like: &CubeTensor<CudaRuntime>,
     shape: burn::tensor::Shape,
     dtype: DType,
 ) -> CubeTensor<CudaRuntime> {
-    CubeCuda::float_empty(shape, &like.device, dtype.into())
+    burn_cubecl::ops::numeric::empty_device_contiguous_dtype(
+        like.client.clone(),
+        like.device.clone(),
+        shape,
+        dtype,
+    )
 }
 
 /// [`layer_norm_kernel`]; `Err` says why it cannot run.

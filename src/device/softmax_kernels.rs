@@ -9,9 +9,8 @@
 //! in f32, whatever dtype is read or written.
 //!
 //! The kernels are oomlab's own: their cache key carries a hash of this file
-//! ([`source_key`]), so a compiled-kernel pack made before an edit cannot serve them.
+//! (`source_key`), so a compiled-kernel pack made before an edit cannot serve them.
 
-use burn::tensor::ops::FloatTensorOps;
 use burn::tensor::DType;
 use burn_cubecl::tensor::CubeTensor;
 use cubecl::cuda::CudaRuntime;
@@ -173,9 +172,16 @@ fn grid(rows: u32) -> (CubeCount, CubeDim) {
     )
 }
 
-/// An empty tensor of `shape` and `dtype` beside `like`.
+/// An empty tensor of `like`'s shape in `dtype`, its rows packed: the kernels write
+/// `row·seq + column`. (cubecl's default layout pads rows whose bytes are not a multiple of
+/// its alignment, e.g. 37 f32 columns: tests/gpu/softmax.rs caught that.)
 fn empty_like(like: &CubeTensor<CudaRuntime>, dtype: DType) -> CubeTensor<CudaRuntime> {
-    CubeCuda::float_empty(like.meta.shape().clone(), &like.device, dtype.into())
+    burn_cubecl::ops::numeric::empty_device_contiguous_dtype(
+        like.client.clone(),
+        like.device.clone(),
+        like.meta.shape().clone(),
+        dtype,
+    )
 }
 
 /// [`causal_softmax_kernel`] on `scores`; `Err` says why it cannot run them.

@@ -29,6 +29,10 @@
 //! The sums over rows (dγ, dβ) run in two stages (`column_sum`) where
 //! [`crate::model::LinearBackend::split_sums`] says so for x's dtype (f32 on CUDA, unless
 //! `OOMLAB_COLUMN_SUMS` says otherwise).
+//!
+//! Both passes run as the backend's own kernels where
+//! [`crate::model::NormKernelBackend::norm_on_kernels`] says so (on CUDA with
+//! `OOMLAB_LAYER_NORM=kernel`: super::norm_kernel), else as the tensor operations below.
 
 use std::marker::PhantomData;
 

@@ -4,8 +4,8 @@
 //! autocast casts them), at small and odd shapes (rows shorter than a plane, a row count
 //! that leaves the last block of the column sums short) and at the `gpu` config's (16,384
 //! rows of 512). Checks that every pass compared ran on the kernels (none fell back). Sets
-//! the variable before anything reads it, so run it alone: `gpu --ignored --nocapture
-//! norm::`.
+//! the variable before anything reads it, so run it alone, one test at a time (it counts the process's kernel calls): `gpu
+//! --ignored --nocapture --test-threads=1 norm::`.
 
 use burn::backend::cuda::CudaDevice;
 use burn::prelude::*;

@@ -4,8 +4,9 @@
 //! odd shapes (rows shorter than a plane, not a multiple of it) and at the `gpu` config's
 //! (batch 64, 8 heads, sequence 256); and (a second test) the efficient attention with
 //! them against the written-out one. Checks that every softmax compared ran on the
-//! kernels (none fell back). Sets the variable before anything reads it, so run it alone:
-//! `gpu --ignored --nocapture softmax::`.
+//! kernels (none fell back). Sets the variable before anything reads it, so run it alone,
+//! one test at a time (the tests count the process's kernel calls): `gpu --ignored
+//! --nocapture --test-threads=1 softmax::`.
 
 use burn::backend::cuda::CudaDevice;
 use burn::prelude::*;
