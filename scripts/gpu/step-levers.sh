@@ -62,7 +62,11 @@
 #           of burn-cubecl's attention
 #   lnk:    OOMLAB_LAYER_NORM=kernel, LayerNorm's forward and backward passes as kernels of
 #           oomlab's (src/device/norm_kernels.rs) instead of burn's tensor operations
-#   rowk:   smkw and lnk together
+#   rowk:   smkw and lnk together (f32's default on CUDA since it was measured in
+#           docs/results/2026-12-06-h200-row-kernels; so only its bf16 rows differ from the
+#           defaults)
+#   rowb:   OOMLAB_ATTENTION_SOFTMAX=burn,OOMLAB_ATTENTION_FORWARD=fused,OOMLAB_LAYER_NORM=burn:
+#           f32's defaults before rowk became them
 #   (head, OOMLAB_HEAD=cublas, the GPT's head on cuBLAS, was measured at 6daf8f2 and
 #   removed: docs/results/2026-12-05-h100-attention-forward-head)
 # Parts (PARTS, default "test warm paired long profile"):
@@ -158,6 +162,7 @@ variant_env() {
     smkw) settings=OOMLAB_ATTENTION_SOFTMAX=kernel,OOMLAB_ATTENTION_FORWARD=written;;
     lnk) settings=OOMLAB_LAYER_NORM=kernel;;
     rowk) settings=OOMLAB_ATTENTION_SOFTMAX=kernel,OOMLAB_ATTENTION_FORWARD=written,OOMLAB_LAYER_NORM=kernel;;
+    rowb) settings=OOMLAB_ATTENTION_SOFTMAX=burn,OOMLAB_ATTENTION_FORWARD=fused,OOMLAB_LAYER_NORM=burn;;
     defaults) settings="";;
     *) echo "unknown variant $1" >&2; return 1;;
   esac
@@ -176,7 +181,7 @@ cache_setting() {
 # precisions NAME: the precisions whose graph the variant changes (cuBLAS already runs f32's
 # products by default, so the cublas16 variants' f32 runs would be the defaults').
 precisions() {
-  case $1 in cublas16*|*16) echo bf16;; ws4|*32) echo f32;; *) echo f32 bf16;; esac
+  case $1 in cublas16*|*16) echo bf16;; ws4|*32|rowb) echo f32;; *) echo f32 bf16;; esac
 }
 # with_env NAME CMD...: CMD with the variant's variables set.
 with_env() {

@@ -403,9 +403,10 @@ fn count() {
 }
 
 impl NormKernelBackend for CubeCuda {
-    /// With `OOMLAB_LAYER_NORM=kernel` (opt-in until measured on the paired yardstick).
-    fn norm_on_kernels() -> bool {
-        norm_setting() == Some(true)
+    /// f32's inputs unless `OOMLAB_LAYER_NORM` says otherwise (crate::model's norm_kernel
+    /// module has the measurements, and why not bf16's).
+    fn norm_on_kernels(dtype: DType) -> bool {
+        norm_setting().unwrap_or(dtype == DType::F32)
     }
 
     fn row_norm(

@@ -281,10 +281,10 @@ fn counted(t: CubeTensor<CudaRuntime>) -> CubeTensor<CudaRuntime> {
 }
 
 impl SoftmaxBackend for CubeCuda {
-    /// With `OOMLAB_ATTENTION_SOFTMAX=kernel` (opt-in until measured on the paired
-    /// yardstick).
-    fn softmax_on_kernels() -> bool {
-        softmax_setting() == Some(true)
+    /// f32's scores unless `OOMLAB_ATTENTION_SOFTMAX` says otherwise (crate::model's
+    /// softmax module has the measurements, and why not bf16's).
+    fn softmax_on_kernels(dtype: DType) -> bool {
+        softmax_setting().unwrap_or(dtype == DType::F32)
     }
 
     fn causal_softmax(

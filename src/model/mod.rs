@@ -107,7 +107,7 @@ impl<B: ModelBackend> Net<B> {
 /// What the environment variable `name` chooses, read once into `cell` (the step's
 /// levers: a run's graph does not change halfway): `Some(true)` for `on`, `Some(false)` for
 /// `off`, `None` (the backend's default) when unset or anything else.
-fn env_setting(
+pub(crate) fn env_setting(
     cell: &std::sync::OnceLock<Option<bool>>,
     name: &str,
     on: &str,

@@ -31,8 +31,9 @@
 //! `OOMLAB_COLUMN_SUMS` says otherwise).
 //!
 //! Both passes run as the backend's own kernels where
-//! [`crate::model::NormKernelBackend::norm_on_kernels`] says so (on CUDA with
-//! `OOMLAB_LAYER_NORM=kernel`: super::norm_kernel), else as the tensor operations below.
+//! [`crate::model::NormKernelBackend::norm_on_kernels`] says so (on CUDA for f32 unless
+//! `OOMLAB_LAYER_NORM` says otherwise: super::norm_kernel), else as the tensor operations
+//! below.
 
 use std::marker::PhantomData;
 

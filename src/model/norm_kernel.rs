@@ -1,7 +1,13 @@
 //! LayerNorm's forward and backward passes (super::norm's operation) as a backend choice:
-//! on CUDA kernels of oomlab's (crate::device's norm_kernels module) with
-//! `OOMLAB_LAYER_NORM=kernel`, elsewhere and by default burn's tensor operations
-//! ([`forward_rows`], [`backward_rows`]) (issue 29).
+//! on CUDA kernels of oomlab's (crate::device's norm_kernels module), by default for f32
+//! (`OOMLAB_LAYER_NORM=kernel` for every dtype, `=burn` for none); elsewhere burn's tensor
+//! operations ([`forward_rows`], [`backward_rows`]) (issue 29).
+//!
+//! Measured on the H200 with attention's softmax kernels (super::softmax says what and
+//! where; docs/results/2026-12-06-h200-row-kernels): the f32 step 45.1 ms with the
+//! softmax kernels alone, 39.5 ms with these too (the defaults before both: 56.7). bf16
+//! keeps burn's operations unless asked, as the softmax does (its loss moved by 5.0e-3
+//! with both).
 //!
 //! Why: as tensor operations each LayerNorm is a chain of kernels over the `[rows, d]`
 //! activations: the committed f32 profile of the `gpu` config on an H100
@@ -36,8 +42,9 @@ pub fn norm_setting() -> Option<bool> {
 /// burn's tensor operations.
 pub trait NormKernelBackend: Backend {
     /// Whether [`Self::row_norm`] and [`Self::row_norm_backward`] are kernels of the
-    /// backend's own, which the operation should call: not by default.
-    fn norm_on_kernels() -> bool {
+    /// backend's own, which the operation should call for inputs of `dtype`: not by
+    /// default.
+    fn norm_on_kernels(_dtype: DType) -> bool {
         false
     }
 
@@ -116,8 +123,8 @@ impl NormKernelBackend for burn::backend::Flex {}
 impl<B: burn_fusion::FusionBackend + NormKernelBackend> NormKernelBackend
     for burn_fusion::Fusion<B>
 {
-    fn norm_on_kernels() -> bool {
-        B::norm_on_kernels()
+    fn norm_on_kernels(dtype: DType) -> bool {
+        B::norm_on_kernels(dtype)
     }
 
     fn row_norm(
@@ -186,7 +193,7 @@ impl<B: NormKernelBackend> Operands<B, 3, 3> for NormOp {
 }
 
 /// The forward pass: [`NormKernelBackend::row_norm`] where
-/// [`NormKernelBackend::norm_on_kernels`] says so, else [`forward_rows`].
+/// [`NormKernelBackend::norm_on_kernels`] says so for x's dtype, else [`forward_rows`].
 ///
 /// # Shapes
 /// - x: `[rows, d]`; gamma, beta: `[d]`
@@ -197,7 +204,7 @@ pub fn norm_forward<B: NormKernelBackend>(
     beta: Tensor<B, 1>,
     epsilon: f64,
 ) -> Tensor<B, 2> {
-    if !B::norm_on_kernels() {
+    if !B::norm_on_kernels(x.dtype()) {
         return forward_rows(x, gamma, beta, epsilon);
     }
     Tensor::from_primitive(TensorPrimitive::Float(B::row_norm(
@@ -209,7 +216,7 @@ pub fn norm_forward<B: NormKernelBackend>(
 }
 
 /// The backward pass: [`NormKernelBackend::row_norm_backward`] where
-/// [`NormKernelBackend::norm_on_kernels`] says so, else [`backward_rows`].
+/// [`NormKernelBackend::norm_on_kernels`] says so for x's dtype, else [`backward_rows`].
 ///
 /// # Shapes
 /// - x, grad: `[rows, d]`; gamma: `[d]`
@@ -222,7 +229,7 @@ pub fn norm_backward<B: NormKernelBackend>(
     beta_dtype: DType,
     split_sum: bool,
 ) -> (Tensor<B, 2>, Tensor<B, 1>, Tensor<B, 1>) {
-    if !B::norm_on_kernels() {
+    if !B::norm_on_kernels(x.dtype()) {
         return backward_rows(x, gamma, grad, epsilon, beta_dtype, split_sum);
     }
     let [dx, dgamma, dbeta] = B::row_norm_backward(
@@ -256,7 +263,7 @@ mod tests {
         use burn::tensor::Distribution;
         type B = <CpuBackend as burn::tensor::backend::AutodiffBackend>::InnerBackend;
         let device = Default::default();
-        assert!(!<B as NormKernelBackend>::norm_on_kernels());
+        assert!(!<B as NormKernelBackend>::norm_on_kernels(DType::F32));
         let x = Tensor::<B, 2>::random([6, 8], Distribution::Normal(1.0, 2.0), &device);
         let gamma = Tensor::<B, 1>::random([8], Distribution::Default, &device);
         let beta = Tensor::<B, 1>::random([8], Distribution::Default, &device);

@@ -22,7 +22,7 @@ fn layer_norm_kernels_equal_burns_tensor_operations_on_cuda() {
     // SAFETY (edition 2021: safe): set before any thread reads it.
     std::env::set_var(oomlab::model::LAYER_NORM_ENV, "kernel");
     crate::configure_cubecl_as_train();
-    assert!(<Inner as NormKernelBackend>::norm_on_kernels());
+    assert!(<Inner as NormKernelBackend>::norm_on_kernels(DType::BF16));
     let device = CudaDevice::new(0);
     let mut problems = Vec::new();
     let m = |p| Tensor::<Inner, 2>::from_primitive(TensorPrimitive::Float(p));

@@ -26,7 +26,7 @@ fn ask_for_kernels() {
     // SAFETY (edition 2021: safe): set before any thread reads it.
     std::env::set_var(oomlab::model::ATTENTION_SOFTMAX_ENV, "kernel");
     crate::configure_cubecl_as_train();
-    assert!(<Inner as SoftmaxBackend>::softmax_on_kernels());
+    assert!(<Inner as SoftmaxBackend>::softmax_on_kernels(DType::BF16));
 }
 
 fn tensor(p: burn::tensor::ops::FloatTensor<Inner>) -> Tensor<Inner, 4> {

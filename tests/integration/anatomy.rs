@@ -84,36 +84,45 @@ fn a_cpu_run_records_the_second_step_by_category_beside_the_prediction() {
 
 #[test]
 fn an_uneven_split_is_predicted_for_the_micro_batch_it_reads() {
-    // Auto-halve's bisect under the lesson's budget settles on uneven splits (72 x 2,
-    // last 24, for step 2); the phases are read during the last, short micro-batch.
-    let dir = tempfile::tempdir().unwrap();
-    let (s, _) = train_json_with_env(
-        dir.path(),
-        &[
-            "--batch",
-            "96",
-            "--strategy",
-            "auto-halve",
-            "--search",
-            "bisect",
-            "--memory-budget",
-            "67MiB",
-            "--max-steps",
-            "3",
-        ],
-        &[],
-    );
+    // Auto-halve's bisect under a budget near the lesson's settles on an uneven split (72 x
+    // 2, last 24, for step 2, on a machine with 2 MiB of L2 per core); the phases are read
+    // during the last, short micro-batch. The heap a micro-batch takes depends on the
+    // machine (gemm keeps an L2-sized buffer per thread: on a machine with 1 MiB per core
+    // 67 MiB gave 48 x 2), so the test tries budgets around it until the bisect lands
+    // uneven.
+    let mut tried = Vec::new();
+    let found = [67, 70, 64, 73, 61, 76, 58].into_iter().find_map(|mib| {
+        let dir = tempfile::tempdir().unwrap();
+        let budget = format!("{mib}MiB");
+        let (s, _) = train_json_with_env(
+            dir.path(),
+            &[
+                "--batch",
+                "96",
+                "--strategy",
+                "auto-halve",
+                "--search",
+                "bisect",
+                "--memory-budget",
+                &budget,
+                "--max-steps",
+                "3",
+            ],
+            &[],
+        );
+        let plan = s["anatomy"]["plan"].clone();
+        let (micro, accum, batch) = (
+            plan["micro_batch"].as_u64().unwrap(),
+            plan["accumulation"].as_u64().unwrap(),
+            plan["batch"].as_u64().unwrap(),
+        );
+        tried.push(format!("{budget}: {plan}"));
+        (micro * accum > batch).then_some(s)
+    });
+    let Some(s) = found else {
+        panic!("no budget gave an uneven split: {tried:?}");
+    };
     let a = &s["anatomy"];
-    let plan = &a["plan"];
-    let (micro, accum, batch) = (
-        plan["micro_batch"].as_u64().unwrap(),
-        plan["accumulation"].as_u64().unwrap(),
-        plan["batch"].as_u64().unwrap(),
-    );
-    assert!(
-        micro * accum > batch,
-        "this test needs an uneven split: {plan}"
-    );
     let at = |points: &Value, at: &str| -> Value {
         points
             .as_array()

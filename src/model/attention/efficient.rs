@@ -1,16 +1,18 @@
 //! Memory-efficient causal attention as a custom autodiff operation (burn's
 //! `Backward`/`Ops` API, as in burn's guide to custom kernels with autodiff).
 //!
-//! Forward: the backend's fused attention with `is_causal` (no mask tensor). On CUDA,
-//! burn-cubecl autotunes between flash-attention kernels (cubek-attention) and its
-//! written-out fallback; on the CPU, Flex has its own naive and tiled kernels. With
-//! `OOMLAB_ATTENTION_FORWARD=written`, tensor operations a group of heads at a time
-//! ([`written_forward`]). Whichever runs, only its output leaves the operation.
+//! Forward ([`FORWARD_ENV`] chooses): where the backend's softmax kernels run (on CUDA for
+//! f32), the products and the softmax kernel a group of heads at a time
+//! ([`written_forward`]); elsewhere the backend's fused attention with `is_causal` (no mask
+//! tensor): on CUDA burn-cubecl autotunes between flash-attention kernels
+//! (cubek-attention) and its written-out fallback, on the CPU Flex has its own naive and
+//! tiled kernels. Whichever runs, only its output leaves the operation.
 //!
 //! Saved for backward: Q, K and V (not the output, not the scores).
 //!
 //! Backward ([`causal_attention_backward`]): for a few heads at a time, recompute
-//! P = softmax(QKᵀ/√d) in f32 and
+//! P = softmax(QKᵀ/√d) in f32 (crate::model's softmax module: one kernel on CUDA for f32)
+//! and
 //! - dV = Pᵀ·dO
 //! - dP = dO·Vᵀ
 //! - dS = P ⊙ (dP − rowsum(P ⊙ dP))
@@ -131,29 +133,35 @@ pub fn causal_attention_packed<B: AttentionBackend>(
 }
 
 /// The variable choosing the forward pass: `written` (tensor operations, [`written_forward`])
-/// or the backend's fused attention (also when unset or anything else).
+/// or `fused` (the backend's fused attention, [`fused_forward`]); unset or anything else,
+/// written where the backend's softmax kernels run for the inputs' dtype
+/// ([`SoftmaxBackend::softmax_on_kernels`]: on CUDA f32's), else fused.
 ///
-/// Opt-in: on an H100 (docs/results/2026-12-05-h100-attention-forward-head, the gpu config)
-/// `written` took the f32 step to 0.975x the defaults' (67.5 ms against 69.2, 2 repeats
-/// whose ranges overlap), its final loss after 100 steps 2.6e-4 away; in AMP bf16 0.954x,
-/// but the loss moved by 4.9e-3, over issue 29's 1e-3 (not traced to which operation).
+/// With burn's softmax (on an H100, docs/results/2026-12-05-h100-attention-forward-head, the
+/// gpu config) `written` took the f32 step to 0.975x the fused one's (67.5 ms against 69.2,
+/// 2 repeats whose ranges overlap), its final loss after 100 steps 2.6e-4 away; in AMP bf16
+/// 0.954x, but the loss moved by 4.9e-3, over issue 29's 1e-3 (not traced to which
+/// operation). With the softmax kernel (on the H200, docs/results/2026-12-06-h200-row-kernels)
+/// the written forward and the kernels of the backward pass took f32's step to 0.795x
+/// (45.1 ms against 56.7), the loss 9.1e-4 away; bf16 0.927x with the loss 3.9e-3 away.
 pub const FORWARD_ENV: &str = "OOMLAB_ATTENTION_FORWARD";
 
-/// Whether `OOMLAB_ATTENTION_FORWARD=written` asks for the written-out forward pass (read
-/// once: a run's graph does not change halfway).
-fn written_forward_asked() -> bool {
-    static WRITTEN: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *WRITTEN.get_or_init(|| std::env::var(FORWARD_ENV).is_ok_and(|v| v == "written"))
+/// What `OOMLAB_ATTENTION_FORWARD` asks for (read once: a run's graph does not change
+/// halfway): `Some(true)` for `written`, `Some(false)` for `fused`, `None` otherwise.
+fn forward_setting() -> Option<bool> {
+    static SETTING: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
+    crate::model::env_setting(&SETTING, FORWARD_ENV, "written", "fused")
 }
 
-/// The forward pass: [`written_forward`] with `OOMLAB_ATTENTION_FORWARD=written`, else
-/// the backend's fused attention ([`fused_forward`]).
+/// The forward pass: [`written_forward`] or the backend's fused attention
+/// ([`fused_forward`]), as [`FORWARD_ENV`] says.
 fn forward<B: ProductBackend + SoftmaxBackend>(
     q: FloatTensor<B>,
     k: FloatTensor<B>,
     v: FloatTensor<B>,
 ) -> FloatTensor<B> {
-    if written_forward_asked() {
+    let dtype = burn::tensor::TensorMetadata::dtype(&q);
+    if forward_setting().unwrap_or_else(|| B::softmax_on_kernels(dtype)) {
         let t = |p| Tensor::<B, 4>::from_primitive(TensorPrimitive::Float(p));
         written_forward(t(q), t(k), t(v)).into_primitive().tensor()
     } else {
@@ -227,8 +235,8 @@ fn join_heads<B: Backend>(mut parts: Vec<Tensor<B, 4>>) -> Tensor<B, 4> {
 }
 
 /// P = softmax(QKᵀ/√d + causal mask), computed in f32, stored in `out`: on the backend's
-/// softmax kernel where [`SoftmaxBackend::softmax_on_kernels`] says so (it scales and
-/// casts as it reads the product), else as tensor operations.
+/// softmax kernel where [`SoftmaxBackend::softmax_on_kernels`] says so for the inputs'
+/// dtype (it scales and casts as it reads the product), else as tensor operations.
 ///
 /// # Shapes
 /// - q, k: `[batch, heads, seq_len, head_dim]`
@@ -239,7 +247,7 @@ fn probabilities<B: ProductBackend + SoftmaxBackend>(
     out: DType,
 ) -> Tensor<B, 4> {
     let [batch, heads, seq_len, head_dim] = q.dims();
-    if B::softmax_on_kernels() {
+    if B::softmax_on_kernels(q.dtype()) {
         let scores = batched(q, k.swap_dims(2, 3), Rows::Heads);
         return causal_softmax(scores, scale(head_dim), out);
     }
