@@ -13,6 +13,7 @@ mod fence;
 mod kernel_cache;
 pub mod norm_kernels;
 mod pack_card;
+mod plane_rows;
 mod prealloc;
 mod request;
 mod select;

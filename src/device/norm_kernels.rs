@@ -23,6 +23,7 @@ use cubecl::cuda::CudaRuntime;
 use cubecl::prelude::*;
 
 use super::cublas::CubeCuda;
+use super::plane_rows::{packed_empty, planes_fit, row_grid, Calls, Fallback};
 use crate::model::{burn_layer_norm, burn_layer_norm_backward, norm_setting, NormKernelBackend};
 
 /// A hash of this file, a compile-time argument of its kernels: part of their cache key
@@ -30,12 +31,6 @@ use crate::model::{burn_layer_norm, burn_layer_norm_backward, norm_setting, Norm
 fn source_key() -> u32 {
     crc32fast::hash(include_str!("norm_kernels.rs").as_bytes())
 }
-
-/// Rows per cube in the row kernels (one plane each).
-const ROWS_PER_CUBE: u32 = 8;
-
-/// The plane width the row kernels are launched for (NVIDIA's warp).
-const PLANE: u32 = 32;
 
 /// Rows per block of the column sums.
 const BLOCK_ROWS: u32 = 64;
@@ -231,50 +226,8 @@ fn dims(
     }
 }
 
-/// Whether the device runs plane operations on planes of [`PLANE`] threads.
-fn planes_fit(t: &CubeTensor<CudaRuntime>) -> Result<(), String> {
-    let properties = t.client.properties();
-    let hardware = &properties.hardware;
-    let ops = properties
-        .features
-        .plane
-        .contains(cubecl::ir::features::Plane::Ops);
-    if ops && hardware.plane_size_min == PLANE && hardware.plane_size_max == PLANE {
-        Ok(())
-    } else {
-        Err(format!(
-            "plane operations {ops}, plane sizes {}..={}",
-            hardware.plane_size_min, hardware.plane_size_max
-        ))
-    }
-}
-
-/// The row kernels' cube count and cube dimension for `rows` rows.
-fn row_grid(rows: u32) -> (CubeCount, CubeDim) {
-    (
-        CubeCount::Static(rows.div_ceil(ROWS_PER_CUBE), 1, 1),
-        CubeDim::new_2d(PLANE, ROWS_PER_CUBE),
-    )
-}
-
 fn contiguous(t: &CubeTensor<CudaRuntime>) -> CubeTensor<CudaRuntime> {
     burn_cubecl::kernel::into_contiguous(t.clone())
-}
-
-/// An empty tensor of `shape` and `dtype` beside `like`, its rows packed: the kernels
-/// write `row·d + column`. (cubecl's default layout pads rows whose bytes are not a
-/// multiple of its alignment, e.g. 100 f32 columns: tests/gpu/norm.rs caught that.)
-fn empty(
-    like: &CubeTensor<CudaRuntime>,
-    shape: burn::tensor::Shape,
-    dtype: DType,
-) -> CubeTensor<CudaRuntime> {
-    burn_cubecl::ops::numeric::empty_device_contiguous_dtype(
-        like.client.clone(),
-        like.device.clone(),
-        shape,
-        dtype,
-    )
 }
 
 /// [`layer_norm_kernel`]; `Err` says why it cannot run.
@@ -290,7 +243,7 @@ fn launch_forward(
     }
     planes_fit(x)?;
     let (x, gamma, beta) = (contiguous(x), contiguous(gamma), contiguous(beta));
-    let y = empty(&x, x.meta.shape().clone(), x.dtype);
+    let y = packed_empty(&x, x.meta.shape().clone(), x.dtype);
     let (count, dim) = row_grid(rows);
     let dtypes = [x.dtype.into(), gamma.dtype.into()];
     layer_norm_kernel::launch::<CudaRuntime>(
@@ -323,9 +276,9 @@ fn launch_backward(
     planes_fit(x)?;
     let (x, gamma, dy) = (contiguous(x), contiguous(gamma), contiguous(dy));
     let dy_dtype = dy.dtype;
-    let dx = empty(&x, x.meta.shape().clone(), x.dtype);
-    let means = empty(&x, [rows as usize].into(), DType::F32);
-    let rstds = empty(&x, [rows as usize].into(), DType::F32);
+    let dx = packed_empty(&x, x.meta.shape().clone(), x.dtype);
+    let means = packed_empty(&x, [rows as usize].into(), DType::F32);
+    let rstds = packed_empty(&x, [rows as usize].into(), DType::F32);
     let (count, dim) = row_grid(rows);
     let client = x.client.clone();
     layer_norm_grad_kernel::launch::<CudaRuntime>(
@@ -345,7 +298,7 @@ fn launch_backward(
         [x.dtype.into(), gamma.dtype.into(), dy.dtype.into()],
     );
     let blocks = rows.div_ceil(BLOCK_ROWS);
-    let partial = empty(&x, [2, blocks as usize, width as usize].into(), DType::F32);
+    let partial = packed_empty(&x, [2, blocks as usize, width as usize].into(), DType::F32);
     let threads = blocks as usize * width as usize;
     let dim = CubeDim::new_1d(256);
     let count = CubeCount::Static(threads.div_ceil(256) as u32, 1, 1);
@@ -377,29 +330,16 @@ fn launch_backward(
     Ok([dx, part(0, gamma.dtype), part(1, beta_dtype)])
 }
 
-/// Says once per reason why LayerNorm runs as burn's tensor operations where the kernels
-/// were to run it.
-fn say_fallback(why: &str) {
-    static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
-    if let Ok(mut said) = SAID.lock() {
-        if !said.iter().any(|s| s == why) {
-            eprintln!("oomlab: LayerNorm runs as burn's tensor operations: {why}");
-            said.push(why.to_string());
-        }
-    }
-}
+/// Says why a LayerNorm pass did not run on the kernels.
+static FALLBACK: Fallback = Fallback::new("LayerNorm");
 
 /// LayerNorm passes run on the kernels so far ([`kernel_calls`]).
-static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+static CALLS: Calls = Calls::new();
 
 /// How many LayerNorm passes (forward or backward) this process has run on the kernels:
 /// tests/gpu/norm.rs checks that what it compares did run on them.
 pub fn kernel_calls() -> u64 {
-    CALLS.load(std::sync::atomic::Ordering::Relaxed)
-}
-
-fn count() {
-    CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    CALLS.get()
 }
 
 impl NormKernelBackend for CubeCuda {
@@ -417,11 +357,11 @@ impl NormKernelBackend for CubeCuda {
     ) -> CubeTensor<CudaRuntime> {
         match launch_forward(&x, &gamma, &beta, epsilon) {
             Ok(y) => {
-                count();
+                CALLS.add();
                 y
             }
             Err(why) => {
-                say_fallback(&why);
+                FALLBACK.say(&why);
                 burn_layer_norm::<Self>(x, gamma, beta, epsilon)
             }
         }
@@ -437,11 +377,11 @@ impl NormKernelBackend for CubeCuda {
     ) -> [CubeTensor<CudaRuntime>; 3] {
         match launch_backward(&x, &gamma, &grad, epsilon, beta_dtype) {
             Ok(out) => {
-                count();
+                CALLS.add();
                 out
             }
             Err(why) => {
-                say_fallback(&why);
+                FALLBACK.say(&why);
                 burn_layer_norm_backward::<Self>(x, gamma, grad, epsilon, beta_dtype, split_sum)
             }
         }

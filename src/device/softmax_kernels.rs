@@ -17,6 +17,7 @@ use cubecl::cuda::CudaRuntime;
 use cubecl::prelude::*;
 
 use super::cublas::CubeCuda;
+use super::plane_rows::{packed_empty, planes_fit, row_grid, Calls, Fallback};
 use crate::model::{burn_causal_softmax, burn_softmax_grad, softmax_setting, SoftmaxBackend};
 
 /// A hash of this file, a compile-time argument of both kernels: part of their cache key
@@ -24,12 +25,6 @@ use crate::model::{burn_causal_softmax, burn_softmax_grad, softmax_setting, Soft
 fn source_key() -> u32 {
     crc32fast::hash(include_str!("softmax_kernels.rs").as_bytes())
 }
-
-/// Rows per cube (one plane each).
-const ROWS_PER_CUBE: u32 = 8;
-
-/// The plane width the kernels are launched for (NVIDIA's warp).
-const PLANE: u32 = 32;
 
 /// P = softmax(scores·scale) over columns 0..=i of each row (i: the row's query
 /// position), zero beyond.
@@ -146,44 +141,6 @@ fn rows_of(t: &CubeTensor<CudaRuntime>) -> Result<(u32, u32), String> {
     }
 }
 
-/// Whether the device runs plane operations on planes of [`PLANE`] threads.
-fn planes_fit(t: &CubeTensor<CudaRuntime>) -> Result<(), String> {
-    let properties = t.client.properties();
-    let hardware = &properties.hardware;
-    let ops = properties
-        .features
-        .plane
-        .contains(cubecl::ir::features::Plane::Ops);
-    if ops && hardware.plane_size_min == PLANE && hardware.plane_size_max == PLANE {
-        Ok(())
-    } else {
-        Err(format!(
-            "plane operations {ops}, plane sizes {}..={}",
-            hardware.plane_size_min, hardware.plane_size_max
-        ))
-    }
-}
-
-/// The launch's cube count and cube dimension for `rows` rows.
-fn grid(rows: u32) -> (CubeCount, CubeDim) {
-    (
-        CubeCount::Static(rows.div_ceil(ROWS_PER_CUBE), 1, 1),
-        CubeDim::new_2d(PLANE, ROWS_PER_CUBE),
-    )
-}
-
-/// An empty tensor of `like`'s shape in `dtype`, its rows packed: the kernels write
-/// `row·seq + column`. (cubecl's default layout pads rows whose bytes are not a multiple of
-/// its alignment, e.g. 37 f32 columns: tests/gpu/softmax.rs caught that.)
-fn empty_like(like: &CubeTensor<CudaRuntime>, dtype: DType) -> CubeTensor<CudaRuntime> {
-    burn_cubecl::ops::numeric::empty_device_contiguous_dtype(
-        like.client.clone(),
-        like.device.clone(),
-        like.meta.shape().clone(),
-        dtype,
-    )
-}
-
 /// [`causal_softmax_kernel`] on `scores`; `Err` says why it cannot run them.
 fn causal_softmax(
     scores: &CubeTensor<CudaRuntime>,
@@ -196,8 +153,8 @@ fn causal_softmax(
         return Err(format!("an output of dtype {out:?}"));
     }
     let scores = burn_cubecl::kernel::into_contiguous(scores.clone());
-    let output = empty_like(&scores, out);
-    let (count, dim) = grid(rows);
+    let output = packed_empty(&scores, scores.meta.shape().clone(), out);
+    let (count, dim) = row_grid(rows);
     let dtypes = [scores.dtype.into(), out.into()];
     causal_softmax_kernel::launch::<CudaRuntime>(
         &scores.client.clone(),
@@ -235,8 +192,8 @@ fn softmax_grad(
     }
     let p = burn_cubecl::kernel::into_contiguous(p.clone());
     let dp = burn_cubecl::kernel::into_contiguous(dp.clone());
-    let output = empty_like(&p, out);
-    let (count, dim) = grid(rows);
+    let output = packed_empty(&p, p.meta.shape().clone(), out);
+    let (count, dim) = row_grid(rows);
     let dtypes = [p.dtype.into(), dp.dtype.into(), out.into()];
     softmax_grad_kernel::launch::<CudaRuntime>(
         &p.client.clone(),
@@ -254,30 +211,16 @@ fn softmax_grad(
     Ok(output)
 }
 
-/// Says once per reason why the softmax runs as burn's tensor operations where the
-/// kernels were to run it.
-fn say_fallback(why: &str) {
-    static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
-    if let Ok(mut said) = SAID.lock() {
-        if !said.iter().any(|s| s == why) {
-            eprintln!("oomlab: attention's softmax runs as burn's tensor operations: {why}");
-            said.push(why.to_string());
-        }
-    }
-}
+/// Says why a softmax did not run on the kernels.
+static FALLBACK: Fallback = Fallback::new("attention's softmax");
 
 /// Softmaxes run on the kernels so far ([`kernel_calls`]).
-static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+static CALLS: Calls = Calls::new();
 
 /// How many causal softmaxes and gradients this process has run on the kernels (none fell
 /// back): tests/gpu/softmax.rs checks that what it compares did run on them.
 pub fn kernel_calls() -> u64 {
-    CALLS.load(std::sync::atomic::Ordering::Relaxed)
-}
-
-fn counted(t: CubeTensor<CudaRuntime>) -> CubeTensor<CudaRuntime> {
-    CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    t
+    CALLS.get()
 }
 
 impl SoftmaxBackend for CubeCuda {
@@ -293,9 +236,12 @@ impl SoftmaxBackend for CubeCuda {
         out: DType,
     ) -> CubeTensor<CudaRuntime> {
         match causal_softmax(&scores, scale, out) {
-            Ok(p) => counted(p),
+            Ok(p) => {
+                CALLS.add();
+                p
+            }
             Err(why) => {
-                say_fallback(&why);
+                FALLBACK.say(&why);
                 burn_causal_softmax::<Self>(scores, scale, out)
             }
         }
@@ -308,9 +254,12 @@ impl SoftmaxBackend for CubeCuda {
         out: DType,
     ) -> CubeTensor<CudaRuntime> {
         match softmax_grad(&p, &dp, scale, out) {
-            Ok(ds) => counted(ds),
+            Ok(ds) => {
+                CALLS.add();
+                ds
+            }
             Err(why) => {
-                say_fallback(&why);
+                FALLBACK.say(&why);
                 burn_softmax_grad::<Self>(p, dp, scale, out)
             }
         }

@@ -133,7 +133,7 @@ pub fn causal_attention_packed<B: AttentionBackend>(
 }
 
 /// The variable choosing the forward pass: `written` (tensor operations, [`written_forward`])
-/// or `fused` (the backend's fused attention, [`fused_forward`]); unset or anything else,
+/// or `fused` (the backend's fused attention, `fused_forward`); unset or anything else,
 /// written where the backend's softmax kernels run for the inputs' dtype
 /// ([`SoftmaxBackend::softmax_on_kernels`]: on CUDA f32's), else fused.
 ///

@@ -1,0 +1,108 @@
+//! What the kernels that give one plane (32 threads) to each row of a matrix share on the
+//! host (super::softmax_kernels, super::norm_kernels): the launch grid, the check that
+//! the device's planes are that wide, outputs with packed rows, a count of the calls that
+//! ran on the kernels and a line, once per reason, for those that did not.
+
+use burn::tensor::{DType, Shape};
+use burn_cubecl::tensor::CubeTensor;
+use cubecl::cuda::CudaRuntime;
+use cubecl::prelude::*;
+
+/// The plane width the kernels are launched for (NVIDIA's warp).
+pub const PLANE: u32 = 32;
+
+/// Rows per cube (one plane each).
+pub const ROWS_PER_CUBE: u32 = 8;
+
+/// Whether the device runs plane operations on planes of [`PLANE`] threads.
+pub fn planes_fit(t: &CubeTensor<CudaRuntime>) -> Result<(), String> {
+    let properties = t.client.properties();
+    let hardware = &properties.hardware;
+    let ops = properties
+        .features
+        .plane
+        .contains(cubecl::ir::features::Plane::Ops);
+    if ops && hardware.plane_size_min == PLANE && hardware.plane_size_max == PLANE {
+        Ok(())
+    } else {
+        Err(format!(
+            "plane operations {ops}, plane sizes {}..={}",
+            hardware.plane_size_min, hardware.plane_size_max
+        ))
+    }
+}
+
+/// The cube count and cube dimension for `rows` rows.
+pub fn row_grid(rows: u32) -> (CubeCount, CubeDim) {
+    (
+        CubeCount::Static(rows.div_ceil(ROWS_PER_CUBE), 1, 1),
+        CubeDim::new_2d(PLANE, ROWS_PER_CUBE),
+    )
+}
+
+/// An empty tensor of `shape` and `dtype` beside `like`, its rows packed: the kernels
+/// write `row·width + column`. (cubecl's default layout pads rows whose bytes are not a
+/// multiple of its alignment, e.g. 37 or 100 f32 values: tests/gpu/softmax.rs and
+/// tests/gpu/norm.rs caught that.)
+pub fn packed_empty(
+    like: &CubeTensor<CudaRuntime>,
+    shape: Shape,
+    dtype: DType,
+) -> CubeTensor<CudaRuntime> {
+    burn_cubecl::ops::numeric::empty_device_contiguous_dtype(
+        like.client.clone(),
+        like.device.clone(),
+        shape,
+        dtype,
+    )
+}
+
+/// A kernel family's calls that ran on its kernels, for the GPU tests.
+pub struct Calls(std::sync::atomic::AtomicU64);
+
+impl Calls {
+    /// None yet.
+    pub const fn new() -> Calls {
+        Calls(std::sync::atomic::AtomicU64::new(0))
+    }
+
+    /// One more.
+    pub fn add(&self) {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// How many so far.
+    pub fn get(&self) -> u64 {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+/// Says on stderr, once per reason, why `what` runs as burn's tensor operations where the
+/// kernels were to run it.
+pub struct Fallback {
+    what: &'static str,
+    said: std::sync::Mutex<Vec<String>>,
+}
+
+impl Fallback {
+    /// For `what` (e.g. "LayerNorm").
+    pub const fn new(what: &'static str) -> Fallback {
+        Fallback {
+            what,
+            said: std::sync::Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Says `why`, unless it was said before.
+    pub fn say(&self, why: &str) {
+        if let Ok(mut said) = self.said.lock() {
+            if !said.iter().any(|s| s == why) {
+                eprintln!(
+                    "oomlab: {} runs as burn's tensor operations: {why}",
+                    self.what
+                );
+                said.push(why.to_string());
+            }
+        }
+    }
+}
