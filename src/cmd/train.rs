@@ -512,9 +512,13 @@ fn announce(selected: &Selected, say: &dyn Fn(&str)) -> Vec<String> {
             eprintln!("oomlab: restart failed ({err}); set LD_LIBRARY_PATH yourself: export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:{}", dir.display());
         }
         Selected::Cuda { .. } => {
-            let line = crate::device::cublas::engine();
-            say(&line);
-            said.push(line);
+            for line in [
+                crate::device::cublas::engine(),
+                crate::device::kernels_line(),
+            ] {
+                say(&line);
+                said.push(line);
+            }
         }
         _ => {}
     }

@@ -30,6 +30,7 @@ pub use kernel_cache::{
     CubeclSetup, SHIPPED_AUTOTUNE_LEVEL,
 };
 pub use pack_card::{compute_capability, CardId};
+pub use plane_rows::kernels_line;
 pub use prealloc::{plan_pages, pool_page_sizes, PreallocError, PreallocReport};
 pub use request::DeviceRequest;
 pub use select::{select, DeviceError, Selected};

@@ -106,3 +106,42 @@ impl Fallback {
         }
     }
 }
+
+/// One line for a CUDA run's header: where attention's softmax and LayerNorm run, as
+/// `OOMLAB_ATTENTION_SOFTMAX` and `OOMLAB_LAYER_NORM` say.
+pub fn kernels_line() -> String {
+    let part = |what: &str, setting: Option<bool>, name: &str| {
+        match setting {
+        Some(true) => format!("{what}: oomlab's kernels ({name}=kernel)"),
+        Some(false) => format!("{what}: burn's tensor operations ({name}=burn)"),
+        None => format!(
+            "{what}: oomlab's kernels for f32, burn's tensor operations for bf16 and f16 ({name}=kernel for every dtype, =burn for none)"
+        ),
+    }
+    };
+    format!(
+        "{}; {}",
+        part(
+            "attention's softmax (its forward pass written out around it where it runs)",
+            crate::model::softmax_setting(),
+            crate::model::ATTENTION_SOFTMAX_ENV
+        ),
+        part(
+            "LayerNorm",
+            crate::model::norm_setting(),
+            crate::model::LAYER_NORM_ENV
+        )
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_header_line_names_both_kernels_and_their_variables() {
+        let line = super::kernels_line();
+        assert!(line.contains("attention's softmax"), "{line}");
+        assert!(line.contains("LayerNorm"), "{line}");
+        assert!(line.contains("OOMLAB_ATTENTION_SOFTMAX="), "{line}");
+        assert!(line.contains("OOMLAB_LAYER_NORM="), "{line}");
+    }
+}
