@@ -36,6 +36,51 @@ pub(crate) fn run(
     (r, started.elapsed().as_secs_f64())
 }
 
+/// The efficient attention on heads views (`[b, t, h, d]` storage seen as `[b, h, t, d]`,
+/// as the model's Q, K and V are) against the written-out one, in f32 (bound 2e-3) and
+/// bf16 (3e-2), at each of `shapes`; one attention must add at least `least` to the
+/// process counter `count` (its calls on the lever under test, `what` names them). The
+/// problems found, each comparison printed.
+pub(crate) fn efficient_against_written_out(
+    shapes: &[[usize; 4]],
+    count: fn() -> u64,
+    least: u64,
+    what: &str,
+) -> Vec<String> {
+    let device = CudaDevice::new(0);
+    let mut problems = Vec::new();
+    for &shape in shapes {
+        for (dtype, bound) in [(FloatDType::F32, 2e-3), (FloatDType::BF16, 3e-2)] {
+            B::seed(&device, 11);
+            let [b, h, t, d] = shape;
+            let x = [0, 1, 2, 3].map(|_| {
+                Tensor::<B, 4>::random([b, t, h, d], Distribution::Normal(0.0, 1.0), &device)
+                    .cast(dtype)
+                    .swap_dims(1, 2)
+            });
+            let before = count();
+            let (eff, _) = run(causal_attention, &x);
+            let ran = count() - before;
+            if ran < least {
+                problems.push(format!("{shape:?} {dtype:?}: {ran} {what}"));
+            }
+            let (math, _) = run(math_attention, &x);
+            for (name, (e, m)) in ["out", "dQ", "dK", "dV"]
+                .iter()
+                .zip(eff.into_iter().zip(math))
+            {
+                crate::batched::check(
+                    &mut problems,
+                    format!("attention {shape:?} {dtype:?} {name}"),
+                    relative(e, m),
+                    bound,
+                );
+            }
+        }
+    }
+    problems
+}
+
 #[test]
 #[ignore = "needs a CUDA GPU: run on the GPU machine with --ignored"]
 fn efficient_attention_equals_the_written_out_one_on_cuda() {

@@ -12,9 +12,7 @@
 use burn::backend::cuda::CudaDevice;
 use burn::prelude::*;
 use burn::tensor::{Distribution, FloatDType};
-use oomlab::backend::CudaBackend;
 use oomlab::device::cublas;
-use oomlab::model::attention::{efficient::causal_attention, math_attention};
 use oomlab::model::{batched, scaled_scores, ProductBackend, Rows};
 
 use crate::{relative, Inner};
@@ -109,45 +107,13 @@ fn cublas_batched_products_equal_burns_matmul_on_cuda() {
 #[ignore = "needs a CUDA GPU: run on the GPU machine with --ignored"]
 fn the_efficient_attention_on_cublas_products_equals_the_written_out_one_on_cuda() {
     ask_for_cublas();
-    let device = CudaDevice::new(0);
-    let mut problems = Vec::new();
-    // The efficient attention's backward pass on these products, its inputs heads views.
-    for shape in [[2, 4, 64, 16], [64, 8, 256, 64]] {
-        for (dtype, bound) in [(FloatDType::F32, 2e-3), (FloatDType::BF16, 3e-2)] {
-            CudaBackend::seed(&device, 11);
-            let [b, h, t, d] = shape;
-            let x = [0, 1, 2, 3].map(|_| {
-                Tensor::<CudaBackend, 4>::random(
-                    [b, t, h, d],
-                    Distribution::Normal(0.0, 1.0),
-                    &device,
-                )
-                .cast(dtype)
-                .swap_dims(1, 2)
-            });
-            let before = cublas::batched_products_submitted();
-            let (eff, _) = crate::attention::run(causal_attention, &x);
-            let ran = cublas::batched_products_submitted() - before;
-            // The backward pass's five products at least (a group of heads at a time).
-            if ran < 5 {
-                problems.push(format!(
-                    "{shape:?} {dtype:?}: {ran} attention products ran on cuBLAS"
-                ));
-            }
-            let (math, _) = crate::attention::run(math_attention, &x);
-            for (name, (e, m)) in ["out", "dQ", "dK", "dV"]
-                .iter()
-                .zip(eff.into_iter().zip(math))
-            {
-                check(
-                    &mut problems,
-                    format!("attention {shape:?} {dtype:?} {name}"),
-                    relative(e, m),
-                    bound,
-                );
-            }
-        }
-    }
+    // The backward pass's five products at least (a group of heads at a time).
+    let problems = crate::attention::efficient_against_written_out(
+        &[[2, 4, 64, 16], [64, 8, 256, 64]],
+        cublas::batched_products_submitted,
+        5,
+        "attention products ran on cuBLAS",
+    );
     assert!(problems.is_empty(), "{problems:?}");
 }
 

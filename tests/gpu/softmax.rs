@@ -11,9 +11,7 @@
 use burn::backend::cuda::CudaDevice;
 use burn::prelude::*;
 use burn::tensor::{DType, Distribution, FloatDType, TensorPrimitive};
-use oomlab::backend::CudaBackend;
 use oomlab::device::softmax_kernels::kernel_calls;
-use oomlab::model::attention::{efficient::causal_attention, math_attention};
 use oomlab::model::{
     burn_causal_softmax, burn_softmax_grad, causal_softmax, softmax_grad, SoftmaxBackend,
 };
@@ -117,43 +115,12 @@ fn softmax_kernels_equal_burns_tensor_operations_on_cuda() {
 #[ignore = "needs a CUDA GPU: run on the GPU machine with --ignored"]
 fn the_efficient_attention_on_the_softmax_kernels_equals_the_written_out_one_on_cuda() {
     ask_for_kernels();
-    let device = CudaDevice::new(0);
-    let mut problems = Vec::new();
-    for shape in [[2, 4, 64, 16], [8, 8, 256, 64]] {
-        for (dtype, bound) in [(FloatDType::F32, 2e-3), (FloatDType::BF16, 3e-2)] {
-            CudaBackend::seed(&device, 11);
-            let [b, h, t, d] = shape;
-            let x = [0, 1, 2, 3].map(|_| {
-                Tensor::<CudaBackend, 4>::random(
-                    [b, t, h, d],
-                    Distribution::Normal(0.0, 1.0),
-                    &device,
-                )
-                .cast(dtype)
-                .swap_dims(1, 2)
-            });
-            let before = kernel_calls();
-            let (eff, _) = crate::attention::run(causal_attention, &x);
-            let ran = kernel_calls() - before;
-            // The backward pass's softmax and gradient at least.
-            if ran < 2 {
-                problems.push(format!(
-                    "{shape:?} {dtype:?}: {ran} softmaxes on the kernels"
-                ));
-            }
-            let (math, _) = crate::attention::run(math_attention, &x);
-            for (name, (e, m)) in ["out", "dQ", "dK", "dV"]
-                .iter()
-                .zip(eff.into_iter().zip(math))
-            {
-                check(
-                    &mut problems,
-                    format!("attention {shape:?} {dtype:?} {name}"),
-                    relative(e, m),
-                    bound,
-                );
-            }
-        }
-    }
+    // The backward pass's softmax and gradient at least.
+    let problems = crate::attention::efficient_against_written_out(
+        &[[2, 4, 64, 16], [8, 8, 256, 64]],
+        kernel_calls,
+        2,
+        "softmaxes on the kernels",
+    );
     assert!(problems.is_empty(), "{problems:?}");
 }
