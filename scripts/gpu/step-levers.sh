@@ -56,10 +56,14 @@
 #           output projection)
 #   smk:    OOMLAB_ATTENTION_SOFTMAX=kernel, the backward pass's causal softmax and its
 #           gradient as one kernel of oomlab's each (src/device/softmax_kernels.rs) instead
-#           of burn's tensor operations, reading and writing the products' dtypes
+#           of burn's tensor operations, reading and writing the products' dtypes (since
+#           ba156f2, OOMLAB_ATTENTION_FORWARD unset writes the forward pass out wherever the
+#           softmax kernels run, so smk is smkw's graph)
 #   smkw:   smk with OOMLAB_ATTENTION_FORWARD=written: the forward pass as the written-out
 #           attention (its products on cuBLAS, the default) with the softmax kernel, instead
 #           of burn-cubecl's attention
+#   smkf:   smk with OOMLAB_ATTENTION_FORWARD=fused: the softmax kernels in the backward pass
+#           only, the forward pass burn-cubecl's attention
 #   lnk:    OOMLAB_LAYER_NORM=kernel, LayerNorm's forward and backward passes as kernels of
 #           oomlab's (src/device/norm_kernels.rs) instead of burn's tensor operations
 #   rowk:   smkw and lnk together (f32's default on CUDA since it was measured in
@@ -67,6 +71,12 @@
 #           defaults)
 #   rowb:   OOMLAB_ATTENTION_SOFTMAX=burn,OOMLAB_ATTENTION_FORWARD=fused,OOMLAB_LAYER_NORM=burn:
 #           f32's defaults before rowk became them
+#   gelk:   OOMLAB_GELU=kernel, the feed-forward layer's bias and GELU as one kernel of
+#           oomlab's each way (src/device/gelu_kernels.rs) instead of burn's tensor
+#           operations (the bias added, then burn's GELU and its gradient); f32's default on
+#           CUDA since docs/results/2026-12-06-h100-gelu-kernels measured it, so only its
+#           bf16 rows differ from the defaults
+#   gelb:   OOMLAB_GELU=burn: f32's defaults before gelk became them
 #   (head, OOMLAB_HEAD=cublas, the GPT's head on cuBLAS, was measured at 6daf8f2 and
 #   removed: docs/results/2026-12-05-h100-attention-forward-head)
 # Parts (PARTS, default "test warm paired long profile"):
@@ -76,10 +86,11 @@
 #            (the bias added through the two-stage view), then tests/gpu/batched.rs
 #            (attention's batched products on cuBLAS against burn's matmul, and the
 #            efficient attention on them), then tests/gpu/softmax.rs (the softmax kernels
-#            against burn's tensor operations, and the efficient attention on them) and
-#            tests/gpu/norm.rs (LayerNorm's kernels against burn's tensor operations),
+#            against burn's tensor operations, and the efficient attention on them),
+#            tests/gpu/norm.rs (LayerNorm's kernels against burn's tensor operations) and
+#            tests/gpu/gelu.rs (the bias-and-GELU kernels, and the layer on them),
 #            TEST_TIMEOUT (default 150 s) each; TESTS (default "defaults split batched
-#            softmax norm") picks which.
+#            softmax norm gelu") picks which.
 #   warm:    one 2-step process per variant (and the defaults) and precision, so that the
 #            timed parts do not compile: each new graph compiles and tunes its kernels once
 #            (a changed graph's first run took 70-81 s in docs/results/2026-12-04-h200-embed-grad);
@@ -98,6 +109,11 @@
 #            PROFILE_VARIANTS (default "levers") (profile-defaults-f32-N, profile-levers-f32-N;
 #            read with `python3 benches/profile_breakdown.py DIR defaults levers`). cuBLAS's own
 #            kernels are not in it (cubecl's profiler sees cubecl's kernels only).
+# PRECISIONS (default "f32 bf16"): the precisions warm, paired (the variants' rows) and long
+# run; PAIRED_ONLY replaces paired's default rows (the defaults and PyTorch's SDPA, f32 and
+# AMP bf16), e.g. "oomlab bf16 defaults,pytorch amp-bf16 sdpa" for the h200 config's bound.
+# VARIANTS="" runs the defaults alone; PAIRED_VARIANTS (default VARIANTS) are those paired
+# times, e.g. where the others are run only for their loss (long).
 # WARM_JOBS (default 1): how many variants warm side by side. With more than 1 each variant
 # gets its own kernel cache folder ($KERNEL_CACHES/NAME; cublas16-ws shares cublas16's, whose
 # graph it is, and is not warmed itself), so that no two processes write one cache, and the
@@ -133,7 +149,8 @@ CONFIG=${CONFIG:-gpu}
 BUDGET=${BUDGET:-560}
 PARTS=${PARTS:-test warm paired long profile}
 TEST_PID=
-VARIANTS=${VARIANTS:-before32 before16}
+VARIANTS=${VARIANTS-before32 before16}
+PRECISIONS=${PRECISIONS:-f32 bf16}
 start_log "step-levers-$CONFIG"
 left() { echo $(( BUDGET - SECONDS )); }
 has() { case " $PARTS " in *" $1 "*) return 0;; esac; return 1; }
@@ -163,6 +180,9 @@ variant_env() {
     lnk) settings=OOMLAB_LAYER_NORM=kernel;;
     rowk) settings=OOMLAB_ATTENTION_SOFTMAX=kernel,OOMLAB_ATTENTION_FORWARD=written,OOMLAB_LAYER_NORM=kernel;;
     rowb) settings=OOMLAB_ATTENTION_SOFTMAX=burn,OOMLAB_ATTENTION_FORWARD=fused,OOMLAB_LAYER_NORM=burn;;
+    gelk) settings=OOMLAB_GELU=kernel;;
+    gelb) settings=OOMLAB_GELU=burn;;
+    smkf) settings=OOMLAB_ATTENTION_SOFTMAX=kernel,OOMLAB_ATTENTION_FORWARD=fused;;
     defaults) settings="";;
     *) echo "unknown variant $1" >&2; return 1;;
   esac
@@ -179,9 +199,10 @@ cache_setting() {
   echo ",OOMLAB_KERNEL_CACHE=$KERNEL_CACHES/$graph"
 }
 # precisions NAME: the precisions whose graph the variant changes (cuBLAS already runs f32's
-# products by default, so the cublas16 variants' f32 runs would be the defaults').
+# products by default, so the cublas16 variants' f32 runs would be the defaults'; so are
+# smk's, smkw's, lnk's and rowk's since ba156f2, and gelk's since the GELU kernels).
 precisions() {
-  case $1 in cublas16*|*16) echo bf16;; ws4|*32|rowb) echo f32;; *) echo f32 bf16;; esac
+  case $1 in cublas16*|*16|smk|smkw|smkf|lnk|rowk|gelk) echo bf16;; ws4|*32|rowb|gelb) echo f32;; *) echo f32 bf16;; esac
 }
 # with_env NAME CMD...: CMD with the variant's variables set.
 with_env() {
@@ -195,9 +216,9 @@ with_env() {
 # cache: the test binary's own, not oomlab's); one test at a time (the softmax and norm
 # tests count the process's kernel calls).
 gpu_tests() {
-  for v in ${TESTS:-defaults split batched softmax norm}; do
+  for v in ${TESTS:-defaults split batched softmax norm gelu}; do
     local filter=linear:: settings=$v
-    case $v in batched|softmax|norm) filter=$v:: settings=defaults;; esac
+    case $v in batched|softmax|norm|gelu) filter=$v:: settings=defaults;; esac
     say "test: tests/gpu/${filter%::}.rs, $settings"
     env $(variant_env $settings | sed 's/,*OOMLAB_KERNEL_CACHE=[^,]*//; s/,/ /g') timeout ${TEST_TIMEOUT:-150} \
       /tmp/bin/gpu --ignored --nocapture --test-threads=1 $filter > "$R/gpu-test-$v.txt" 2>&1
@@ -240,18 +261,22 @@ if has warm; then
       wait_for_slot
       if [ "${WARM_SPLIT:-variant}" = precision ]; then
         for p in $(precisions $v); do
+          case " $PRECISIONS " in *" $p "*) ;; *) continue;; esac
           wait_for_slot
           warm_one $v $p & WARM_PIDS="${WARM_PIDS:-} $!"
         done
       else
-        ( for p in $(precisions $v); do [ "$(left)" -gt 120 ] && warm_one $v $p; done ) &
+        ( for p in $(precisions $v); do
+            case " $PRECISIONS " in *" $p "*) ;; *) continue;; esac
+            [ "$(left)" -gt 120 ] && warm_one $v $p
+          done ) &
         WARM_PIDS="${WARM_PIDS:-} $!"
       fi
     done
     wait $WARM_PIDS
     cat "$R"/warm-*.log >> "$LOG"
   else
-    for p in f32 bf16; do for v in defaults $VARIANTS; do
+    for p in $PRECISIONS; do for v in defaults $VARIANTS; do
       case " $(precisions $v) " in *" $p "*) ;; *) continue;; esac
       [ "$(left)" -gt 120 ] || break
       warm_one $v $p; cat "$R/warm-$v-$p.log" >> "$LOG"
@@ -265,15 +290,17 @@ if [ -n "$TEST_PID" ]; then
 fi
 
 if has paired; then
-  ARGS=(); ONLY="oomlab f32 defaults,pytorch f32 sdpa,oomlab bf16 defaults,pytorch amp-bf16 sdpa"
-  for v in $VARIANTS; do
+  ARGS=(); ONLY=${PAIRED_ONLY:-oomlab f32 defaults,pytorch f32 sdpa,oomlab bf16 defaults,pytorch amp-bf16 sdpa}
+  for v in ${PAIRED_VARIANTS-$VARIANTS}; do
     ARGS+=(--variant "$v:$(variant_env $v)")
-    for p in $(precisions $v); do ONLY="$ONLY,oomlab-$v $p defaults"; done
+    for p in $(precisions $v); do
+      case " $PRECISIONS " in *" $p "*) ONLY="$ONLY,oomlab-$v $p defaults";; esac
+    done
   done
   RESERVE=0
   has long && RESERVE=$((RESERVE + 150))
   has profile && RESERVE=$((RESERVE + 60))
-  say "paired: $CONFIG, ${REPEATS:-2} repeats of ${STEPS:-20} steps; variants $VARIANTS"
+  say "paired: $CONFIG, ${REPEATS:-2} repeats of ${STEPS:-20} steps; variants ${PAIRED_VARIANTS-$VARIANTS}"
   timeout $(( $(left) - 15 )) python3 benches/paired.py --oomlab "$BIN" --config "$CONFIG" --steps "${STEPS:-20}" \
     --repeats "${REPEATS:-2}" --deadline-s $(( $(left) - 40 - RESERVE )) --only "$ONLY" "${ARGS[@]}" \
     --out "$R/paired" > "$R/paired-stdout.txt" 2>&1
@@ -282,7 +309,7 @@ if has paired; then
 fi
 
 if has long; then
-  for p in f32 bf16; do for v in defaults $VARIANTS defaults-again; do
+  for p in $PRECISIONS; do for v in defaults $VARIANTS defaults-again; do
     case " $(precisions ${v%-again}) " in *" $p "*) ;; *) continue;; esac
     [ "$(left)" -gt 40 ] || break
     say "long: ${LONG_STEPS:-100} steps, $p, $v"

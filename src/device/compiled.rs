@@ -341,7 +341,15 @@ mod tests {
         );
         let mut names: Vec<&str> = found.iter().map(|(n, _)| n.as_str()).collect();
         names.sort();
-        assert_eq!(names, ["fence.rs", "norm_kernels.rs", "softmax_kernels.rs"]);
+        assert_eq!(
+            names,
+            [
+                "fence.rs",
+                "gelu_kernels.rs",
+                "norm_kernels.rs",
+                "softmax_kernels.rs"
+            ]
+        );
         for (name, text) in &found {
             let hashed = format!("crc32fast::hash(include_str!(\"{name}\").as_bytes())");
             assert!(text.contains(&hashed), "{name} does not hash itself");

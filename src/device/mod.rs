@@ -10,6 +10,7 @@ pub mod cublas;
 mod cublaslt;
 mod cuda_libs;
 mod fence;
+pub mod gelu_kernels;
 mod kernel_cache;
 pub mod norm_kernels;
 mod pack_card;

@@ -107,8 +107,9 @@ impl Fallback {
     }
 }
 
-/// One line for a CUDA run's header: where attention's softmax and LayerNorm run, as
-/// `OOMLAB_ATTENTION_SOFTMAX` and `OOMLAB_LAYER_NORM` say.
+/// One line for a CUDA run's header: where attention's softmax, LayerNorm and the
+/// feed-forward layer's bias and GELU (super::gelu_kernels, element-wise kernels beside
+/// these) run, as `OOMLAB_ATTENTION_SOFTMAX`, `OOMLAB_LAYER_NORM` and `OOMLAB_GELU` say.
 pub fn kernels_line() -> String {
     let part = |what: &str, setting: Option<bool>, name: &str| {
         match setting {
@@ -120,7 +121,7 @@ pub fn kernels_line() -> String {
     }
     };
     format!(
-        "{}; {}",
+        "{}; {}; {}",
         part(
             "attention's softmax (its forward pass written out around it where it runs)",
             crate::model::softmax_setting(),
@@ -130,6 +131,11 @@ pub fn kernels_line() -> String {
             "LayerNorm",
             crate::model::norm_setting(),
             crate::model::LAYER_NORM_ENV
+        ),
+        part(
+            "the feed-forward layer's bias and GELU",
+            crate::model::gelu_setting(),
+            crate::model::GELU_ENV
         )
     )
 }
@@ -137,11 +143,12 @@ pub fn kernels_line() -> String {
 #[cfg(test)]
 mod tests {
     #[test]
-    fn the_header_line_names_both_kernels_and_their_variables() {
+    fn the_header_line_names_the_kernels_and_their_variables() {
         let line = super::kernels_line();
         assert!(line.contains("attention's softmax"), "{line}");
         assert!(line.contains("LayerNorm"), "{line}");
         assert!(line.contains("OOMLAB_ATTENTION_SOFTMAX="), "{line}");
         assert!(line.contains("OOMLAB_LAYER_NORM="), "{line}");
+        assert!(line.contains("OOMLAB_GELU="), "{line}");
     }
 }

@@ -7,6 +7,7 @@ use burn::nn::{LayerNorm, LayerNormConfig};
 use burn::prelude::*;
 
 use super::attention::{AttentionKind, CausalSelfAttention, CausalSelfAttentionConfig};
+use super::gelu::linear_gelu;
 use super::norm::{layer_norm, LAYER_NORM_EPSILON};
 use super::product::linear;
 
@@ -71,11 +72,12 @@ impl<B: super::ModelBackend> Block<B> {
                 .attention
                 .forward(layer_norm(&self.norm_attention, x, in_f32));
         let ff = &self.feed_forward;
-        let h = linear(
+        let h = linear_gelu(
             &ff.linear_inner,
+            &ff.activation,
             layer_norm(&self.norm_feed_forward, x.clone(), in_f32),
         );
-        let h = ff.dropout.forward(ff.activation.forward(h));
+        let h = ff.dropout.forward(h);
         x + linear(&ff.linear_outer, h)
     }
 }

@@ -7,6 +7,8 @@ mod block;
 mod column_sum;
 mod embedding;
 mod fusion_op;
+mod gelu;
+mod gelu_kernel;
 mod gpt;
 mod mlp;
 pub mod norm;
@@ -22,6 +24,10 @@ pub use batched::{
 pub use block::{Block, BlockConfig};
 pub use column_sum::COLUMN_SUMS_ENV;
 pub use embedding::{embed, EmbeddingBackend, EMBEDDING_GRAD_ENV, MAX_DENSE_VOCAB};
+pub use gelu::{linear_gelu, GeluBackend};
+pub use gelu_kernel::{
+    burn_bias_gelu, burn_bias_gelu_backward, gelu_setting, GeluKernelBackend, GELU_ENV,
+};
 pub use gpt::{Gpt, GptConfig};
 pub use mlp::{Mlp, MlpConfig};
 pub use norm::NormBackend;
@@ -85,9 +91,15 @@ impl<B: Backend> Net<B> {
 /// What the models' forward passes need of a backend: the custom autodiff operations of
 /// [`attention`], [`norm`], the linear layers' products and the token embedding (every
 /// autodiff backend has them).
-pub trait ModelBackend: AttentionBackend + NormBackend + LinearBackend + EmbeddingBackend {}
+pub trait ModelBackend:
+    AttentionBackend + NormBackend + LinearBackend + EmbeddingBackend + GeluBackend
+{
+}
 
-impl<B: AttentionBackend + NormBackend + LinearBackend + EmbeddingBackend> ModelBackend for B {}
+impl<B: AttentionBackend + NormBackend + LinearBackend + EmbeddingBackend + GeluBackend>
+    ModelBackend for B
+{
+}
 
 impl<B: ModelBackend> Net<B> {
     /// Mean next-character cross-entropy of a batch.
@@ -138,6 +150,7 @@ pub fn opt_in_line() -> Option<String> {
         ATTENTION_PRODUCTS_ENV,
         ATTENTION_SOFTMAX_ENV,
         LAYER_NORM_ENV,
+        GELU_ENV,
     ]
     .iter()
     .filter_map(|name| {

@@ -12,6 +12,7 @@
 
 mod attention;
 mod batched;
+mod gelu;
 mod linear;
 mod norm;
 mod oom;

@@ -57,7 +57,7 @@ fn the_mlp_model_trains_too() {
 /// (`OOMLAB_LINEAR=2d`, the CPU's default since 683cd81, set so that the run names it), and
 /// Q, K and V from one product with the attention's forward written out (`OOMLAB_QKV=fused`,
 /// `OOMLAB_ATTENTION_FORWARD=written`; with `OOMLAB_ATTENTION_PRODUCTS=cublas`,
-/// `OOMLAB_ATTENTION_SOFTMAX=kernel` and `OOMLAB_LAYER_NORM=kernel`, which have no library
+/// `OOMLAB_ATTENTION_SOFTMAX=kernel`, `OOMLAB_LAYER_NORM=kernel` and `OOMLAB_GELU=kernel`, which have no library
 /// or kernel on the CPU and are only named); each with the two-stage column sums (`OOMLAB_COLUMN_SUMS=split`),
 /// which then also sum the linear layers' bias gradients. Each set lands where the
 /// defaults do (the same arithmetic in another order: the loss within 1e-4), its final
@@ -97,8 +97,9 @@ fn the_step_levers_train_to_the_defaults_loss_and_the_run_names_them() {
                 ("OOMLAB_ATTENTION_PRODUCTS", "cublas"),
                 ("OOMLAB_ATTENTION_SOFTMAX", "kernel"),
                 ("OOMLAB_LAYER_NORM", "kernel"),
+                ("OOMLAB_GELU", "kernel"),
             ][..],
-            "step options from the environment: OOMLAB_COLUMN_SUMS=split, OOMLAB_ATTENTION_FORWARD=written, OOMLAB_QKV=fused, OOMLAB_ATTENTION_PRODUCTS=cublas, OOMLAB_ATTENTION_SOFTMAX=kernel, OOMLAB_LAYER_NORM=kernel",
+            "step options from the environment: OOMLAB_COLUMN_SUMS=split, OOMLAB_ATTENTION_FORWARD=written, OOMLAB_QKV=fused, OOMLAB_ATTENTION_PRODUCTS=cublas, OOMLAB_ATTENTION_SOFTMAX=kernel, OOMLAB_LAYER_NORM=kernel, OOMLAB_GELU=kernel",
         ),
     ] {
         let (with, with_params, stderr) = run(&[&[split][..], others].concat());

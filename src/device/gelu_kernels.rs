@@ -1,0 +1,237 @@
+//! The feed-forward layer's bias and GELU as one cubecl kernel each way, on CUDA
+//! (crate::model's gelu module says why).
+//!
+//! Both are element-wise over the `[rows, width]` product y = x·W (no bias), one thread
+//! per element (consecutive threads, consecutive elements), computing in f32 whatever they
+//! read, with h = y + b (b broadcast over the rows):
+//! - forward: z = h·(1 + erf(h/√2))/2, burn's `gelu`;
+//! - backward: dy = dz·g(h), with g the derivative of GELU's tanh approximation and its
+//!   constants, as burn-backend's `gelu_backward` (which autodiff's GELU calls) computes it:
+//!   with u = 0.0356774·h³ + 0.797885·h, v = 0.0535161·h³ + 0.398942·h and t = tanh(u),
+//!   g = t/2 + v·(1 − t²) + 1/2.
+//!
+//! The bias's gradient, Σ over the rows of dy, stays burn's sum (super::super::model's
+//! column_sum).
+//!
+//! The kernels are oomlab's own: their cache key carries a hash of this file
+//! (`source_key`), so a compiled-kernel pack made before an edit cannot serve them.
+
+use burn::tensor::DType;
+use burn_cubecl::tensor::CubeTensor;
+use cubecl::cuda::CudaRuntime;
+use cubecl::prelude::*;
+
+use super::cublas::CubeCuda;
+use super::plane_rows::{packed_empty, Calls, Fallback};
+use crate::model::{burn_bias_gelu, burn_bias_gelu_backward, gelu_setting, GeluKernelBackend};
+
+/// A hash of this file, a compile-time argument of both kernels: part of their cache key
+/// (a test in super::compiled holds every `#[cube]` kernel of oomlab's to that).
+fn source_key() -> u32 {
+    crc32fast::hash(include_str!("gelu_kernels.rs").as_bytes())
+}
+
+/// Threads per cube.
+const CUBE_THREADS: u32 = 256;
+
+/// z = gelu(y + b) for each element (`sqrt2`: √2, by which burn's `gelu` divides).
+#[cube(launch)]
+fn bias_gelu_kernel<Y: Float, W: Float>(
+    y: &Array<Y>,
+    bias: &Array<W>,
+    z: &mut Array<Y>,
+    len: u32,
+    width: u32,
+    sqrt2: f32,
+    #[comptime] _source: u32,
+    #[define(Y, W)] _dtypes: [StorageType; 2],
+) {
+    let at = ABSOLUTE_POS;
+    if at >= len as usize {
+        terminate!();
+    }
+    let h = f32::cast_from(y[at]) + f32::cast_from(bias[at % width as usize]);
+    let e = Erf::erf(h / sqrt2);
+    z[at] = Y::cast_from(h * (e + 1.0f32) / 2.0f32);
+}
+
+/// dy = dz·g(y + b) for each element (g: see the module documentation).
+#[cube(launch)]
+fn bias_gelu_grad_kernel<Y: Float, W: Float, D: Float>(
+    y: &Array<Y>,
+    bias: &Array<W>,
+    dz: &Array<D>,
+    dy: &mut Array<Y>,
+    len: u32,
+    width: u32,
+    #[comptime] _source: u32,
+    #[define(Y, W, D)] _dtypes: [StorageType; 3],
+) {
+    let at = ABSOLUTE_POS;
+    if at >= len as usize {
+        terminate!();
+    }
+    let h = f32::cast_from(y[at]) + f32::cast_from(bias[at % width as usize]);
+    let h3 = h * h * h;
+    let u = h3 * 0.035_677_4f32 + h * 0.797_885f32;
+    let v = h3 * 0.053_516_1f32 + h * 0.398_942f32;
+    let t = f32::tanh(u);
+    let g = t * 0.5f32 + (v * (1.0f32 - t * t) + 0.5f32);
+    dy[at] = Y::cast_from(g * f32::cast_from(dz[at]));
+}
+
+/// `(elements, width)` of y `[rows, width]` with a bias `[width]` (and dz like y); or why
+/// the kernels cannot take them.
+fn dims(
+    y: &CubeTensor<CudaRuntime>,
+    bias: &CubeTensor<CudaRuntime>,
+    dz: Option<&CubeTensor<CudaRuntime>>,
+) -> Result<(u32, u32), String> {
+    let float =
+        |t: &CubeTensor<CudaRuntime>| matches!(t.dtype, DType::F32 | DType::BF16 | DType::F16);
+    let shape = y.meta.shape();
+    if shape.num_dims() != 2 || !float(y) {
+        return Err(format!(
+            "an input {shape:?} of {:?}, not a float matrix",
+            y.dtype
+        ));
+    }
+    let width = shape[1];
+    let b = bias.meta.shape();
+    if b.num_dims() != 1 || b[0] != width || !float(bias) {
+        return Err(format!(
+            "a bias {b:?} of {:?} for rows of {width}",
+            bias.dtype
+        ));
+    }
+    if let Some(dz) = dz {
+        if dz.meta.shape() != shape || !float(dz) {
+            return Err(format!("dz {:?} for y {shape:?}", dz.meta.shape()));
+        }
+    }
+    let len = shape.num_elements();
+    match (u32::try_from(len), u32::try_from(width)) {
+        (Ok(n), Ok(w)) if n > 0 && w > 0 && len < u32::MAX as usize - CUBE_THREADS as usize => {
+            Ok((n, w))
+        }
+        _ => Err(format!("an input {shape:?}: empty or too many elements")),
+    }
+}
+
+fn contiguous(t: &CubeTensor<CudaRuntime>) -> CubeTensor<CudaRuntime> {
+    burn_cubecl::kernel::into_contiguous(t.clone())
+}
+
+/// The cube count and dimension for `len` elements.
+fn grid(len: u32) -> (CubeCount, CubeDim) {
+    (
+        CubeCount::Static(len.div_ceil(CUBE_THREADS), 1, 1),
+        CubeDim::new_1d(CUBE_THREADS),
+    )
+}
+
+/// [`bias_gelu_kernel`]; `Err` says why it cannot run.
+fn launch_forward(
+    y: &CubeTensor<CudaRuntime>,
+    bias: &CubeTensor<CudaRuntime>,
+) -> Result<CubeTensor<CudaRuntime>, String> {
+    let (len, width) = dims(y, bias, None)?;
+    let (y, bias) = (contiguous(y), contiguous(bias));
+    let z = packed_empty(&y, y.meta.shape().clone(), y.dtype);
+    let (count, dim) = grid(len);
+    let dtypes = [y.dtype.into(), bias.dtype.into()];
+    bias_gelu_kernel::launch::<CudaRuntime>(
+        &y.client.clone(),
+        count,
+        dim,
+        y.into_array_arg(),
+        bias.into_array_arg(),
+        z.clone().into_array_arg(),
+        len,
+        width,
+        std::f32::consts::SQRT_2,
+        source_key(),
+        dtypes,
+    );
+    Ok(z)
+}
+
+/// [`bias_gelu_grad_kernel`]; `Err` says why it cannot run.
+fn launch_backward(
+    y: &CubeTensor<CudaRuntime>,
+    bias: &CubeTensor<CudaRuntime>,
+    dz: &CubeTensor<CudaRuntime>,
+) -> Result<CubeTensor<CudaRuntime>, String> {
+    let (len, width) = dims(y, bias, Some(dz))?;
+    let (y, bias, dz) = (contiguous(y), contiguous(bias), contiguous(dz));
+    let dy = packed_empty(&y, y.meta.shape().clone(), y.dtype);
+    let (count, dim) = grid(len);
+    let dtypes = [y.dtype.into(), bias.dtype.into(), dz.dtype.into()];
+    bias_gelu_grad_kernel::launch::<CudaRuntime>(
+        &y.client.clone(),
+        count,
+        dim,
+        y.into_array_arg(),
+        bias.into_array_arg(),
+        dz.into_array_arg(),
+        dy.clone().into_array_arg(),
+        len,
+        width,
+        source_key(),
+        dtypes,
+    );
+    Ok(dy)
+}
+
+/// Says why a bias and GELU did not run on the kernels.
+static FALLBACK: Fallback = Fallback::new("the feed-forward layer's bias and GELU");
+
+/// Passes run on the kernels so far ([`kernel_calls`]).
+static CALLS: Calls = Calls::new();
+
+/// How many bias-and-GELU passes (forward or backward) this process has run on the
+/// kernels: tests/gpu/gelu.rs checks that what it compares did run on them.
+pub fn kernel_calls() -> u64 {
+    CALLS.get()
+}
+
+impl GeluKernelBackend for CubeCuda {
+    /// f32's products unless `OOMLAB_GELU` says otherwise (crate::model's gelu_kernel
+    /// module has the measurements, and why not bf16's).
+    fn gelu_on_kernels(dtype: DType) -> bool {
+        gelu_setting().unwrap_or(dtype == DType::F32)
+    }
+
+    fn bias_gelu(
+        y: CubeTensor<CudaRuntime>,
+        bias: CubeTensor<CudaRuntime>,
+    ) -> CubeTensor<CudaRuntime> {
+        match launch_forward(&y, &bias) {
+            Ok(z) => {
+                CALLS.add();
+                z
+            }
+            Err(why) => {
+                FALLBACK.say(&why);
+                burn_bias_gelu::<Self>(y, bias)
+            }
+        }
+    }
+
+    fn bias_gelu_backward(
+        y: CubeTensor<CudaRuntime>,
+        bias: CubeTensor<CudaRuntime>,
+        grad: CubeTensor<CudaRuntime>,
+    ) -> CubeTensor<CudaRuntime> {
+        match launch_backward(&y, &bias, &grad) {
+            Ok(dy) => {
+                CALLS.add();
+                dy
+            }
+            Err(why) => {
+                FALLBACK.say(&why);
+                burn_bias_gelu_backward::<Self>(y, bias, grad)
+            }
+        }
+    }
+}
