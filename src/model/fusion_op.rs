@@ -1,8 +1,9 @@
 //! A kernel of N tensors giving M as a custom operation of the backend burn's fusion wraps: the
 //! fused kernels before it run first, and its output is a plain tensor to later ones. The
-//! linear layers' products (super::product), attention's batched ones (super::batched)
-//! and its softmax kernels (super::softmax) reach cuBLAS and oomlab's own kernels this way
-//! from burn's default CUDA backend.
+//! linear layers' products (super::product), attention's batched ones (super::batched),
+//! its softmax kernels (super::softmax), LayerNorm's (super::norm_kernel) and the
+//! feed-forward layer's bias and GELU (super::gelu_kernel) reach cuBLAS and oomlab's own
+//! kernels this way from burn's default CUDA backend.
 
 use std::marker::PhantomData;
 

@@ -89,8 +89,8 @@ impl<B: Backend> Net<B> {
 }
 
 /// What the models' forward passes need of a backend: the custom autodiff operations of
-/// [`attention`], [`norm`], the linear layers' products and the token embedding (every
-/// autodiff backend has them).
+/// [`attention`], [`norm`], the linear layers' products, the feed-forward layer's bias and
+/// GELU and the token embedding (every autodiff backend has them).
 pub trait ModelBackend:
     AttentionBackend + NormBackend + LinearBackend + EmbeddingBackend + GeluBackend
 {

@@ -4,8 +4,10 @@
 //! filter: `oom::` (scripts/gpu/oom-detector.sh, memory-probes.sh, auto-halve.sh, crash.sh),
 //! `attention::` (scripts/gpu/cold-first-step.sh), each run by scripts/gpu/run.sh, or
 //! `linear::` (the cuBLAS product against burn's Linear; scripts/gpu/cublas-order.sh,
-//! cublas-diag.sh and step-levers.sh) or `batched::` (attention's batched products on
-//! cuBLAS against burn's matmul; step-levers.sh).
+//! cublas-diag.sh and step-levers.sh), or, through step-levers.sh: `batched::`
+//! (attention's batched products on cuBLAS against burn's matmul), `softmax::`, `norm::`
+//! and `gelu::` (oomlab's kernels against burn's tensor operations; one test at a time,
+//! `--test-threads=1`, as they count the process's kernel calls).
 
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
