@@ -20,6 +20,7 @@ DIR is the folder the call's results.tar.gz unpacks to (step-levers-CONFIG). Rea
 """
 import json
 import statistics
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -110,7 +111,8 @@ def long_table(runs):
 
 def profile_tables(root):
     # Every profiled variant, the defaults first (step-levers.sh's PROFILE_VARIANTS).
-    found = {p.name.split("-f32-8.log")[0][len("profile-"):] for p in root.glob("profile-*-f32-8.log*")}
+    found = {re.sub(r"-(f32|bf16)-8\.log.*$", "", p.name)[len("profile-"):]
+             for p in root.glob("profile-*-8.log*") if re.search(r"-(f32|bf16)-8\.log", p.name)}
     tags = [t for t in ("defaults",) if t in found] + sorted(found - {"defaults"})
     if not tags:
         return []
@@ -119,7 +121,7 @@ def profile_tables(root):
     if done.returncode != 0:
         return ["## Kernel profile", "", f"benches/profile_breakdown.py failed: {done.stderr.strip()}", ""]
     return ["## Kernel profile (cubecl's kernels; cuBLAS's products not included)", "",
-            "`python3 benches/profile_breakdown.py DIR " + " ".join(tags) + "`: 5 steady f32 steps, the 8-step "
+            "`python3 benches/profile_breakdown.py DIR " + " ".join(tags) + "`: 5 steady steps, the 8-step "
             "log minus the 3-step log, over 5.", done.stdout.strip(), ""]
 
 

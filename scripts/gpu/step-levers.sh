@@ -105,7 +105,9 @@
 #            bf16, one process each, and the defaults once more (how far two runs of the same
 #            binary and settings land apart; every such pair committed so far gave the same
 #            bits, docs/results/2026-12-05-loss-agreement.md): long-VARIANT-P.json.
-#   profile: cubecl's kernel profiler (3 and 8 steps, f32) on the defaults and on each of
+#   profile: cubecl's kernel profiler (3 and 8 steps, PROFILE_PRECISIONS, default f32, each
+#            process at most PROFILE_TIMEOUT s, default 30: give the h200 config more) on the
+#            defaults and on each of
 #            PROFILE_VARIANTS (default "levers") (profile-defaults-f32-N, profile-levers-f32-N;
 #            read with `python3 benches/profile_breakdown.py DIR defaults levers`). cuBLAS's own
 #            kernels are not in it (cubecl's profiler sees cubecl's kernels only).
@@ -321,14 +323,14 @@ if has long; then
 fi
 
 if has profile; then
-  for v in defaults ${PROFILE_VARIANTS:-levers}; do for n in 3 8; do
+  for v in defaults ${PROFILE_VARIANTS:-levers}; do for pp in ${PROFILE_PRECISIONS:-f32}; do for n in 3 8; do
     [ "$(left)" -gt 25 ] || break
-    say "profile: $v, f32, $n steps"
-    with_env $v env CUBECL_DEBUG_OPTION=profile CUBECL_DEBUG_LOG="$R/profile-$v-f32-$n.log" timeout 30 $BIN train \
-      --config "$CONFIG" --device cuda --precision f32 --max-steps $n --out "$R/profile-$v-f32-$n" > /dev/null 2>> "$LOG"
+    say "profile: $v, $pp, $n steps"
+    with_env $v env CUBECL_DEBUG_OPTION=profile CUBECL_DEBUG_LOG="$R/profile-$v-$pp-$n.log" timeout ${PROFILE_TIMEOUT:-30} $BIN train \
+      --config "$CONFIG" --device cuda --precision $pp --max-steps $n --out "$R/profile-$v-$pp-$n" > /dev/null 2>> "$LOG"
     echo "exit: $?" >> "$LOG"
-    gzip -f "$R/profile-$v-f32-$n.log" 2>/dev/null
-  done; done
+    gzip -f "$R/profile-$v-$pp-$n.log" 2>/dev/null
+  done; done; done
 fi
 
 say "done"
