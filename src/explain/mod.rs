@@ -5,6 +5,7 @@
 mod crash;
 mod parallel;
 mod reading;
+mod speed;
 
 use serde_json::Value;
 
@@ -561,12 +562,14 @@ fn all_topics() -> impl Iterator<Item = &'static (&'static str, &'static str, &'
         .chain(reading::TOPICS.iter())
         .chain(crash::TOPICS.iter())
         .chain(parallel::TOPICS.iter())
+        .chain(speed::TOPICS.iter())
 }
 
 fn measured(topic: &str) -> String {
     if let Some(text) = reading::measured(topic)
         .or_else(|| crash::measured(topic))
         .or_else(|| parallel::measured(topic))
+        .or_else(|| speed::measured(topic))
     {
         return text;
     }

@@ -16,6 +16,7 @@ mod norm_kernel;
 mod params;
 mod product;
 mod softmax;
+mod step_options;
 
 pub use attention::{AttentionBackend, AttentionKind};
 pub use batched::{
@@ -46,6 +47,7 @@ pub use softmax::{
     burn_causal_softmax, burn_softmax_grad, causal_softmax, softmax_grad, softmax_setting,
     SoftmaxBackend, ATTENTION_SOFTMAX_ENV,
 };
+pub use step_options::{StepOption, STEP_OPTIONS};
 
 use burn::prelude::*;
 
@@ -137,27 +139,16 @@ fn parse_setting(value: Option<&str>, on: &str, off: &str) -> Option<bool> {
     }
 }
 
-/// The step's variables (issue 29's levers: the split sums and dense embeddings on by
-/// default for f32 on CUDA, the 2-D linear on by default on the CPU only) that are set:
-/// one line for the run's header, or `None` when none is.
+/// The step's variables ([`STEP_OPTIONS`], issue 29's levers) that are set: one line for
+/// the run's header, or `None` when none is.
 pub fn opt_in_line() -> Option<String> {
-    let set: Vec<String> = [
-        COLUMN_SUMS_ENV,
-        EMBEDDING_GRAD_ENV,
-        LINEAR_ENV,
-        attention::efficient::FORWARD_ENV,
-        attention::QKV_ENV,
-        ATTENTION_PRODUCTS_ENV,
-        ATTENTION_SOFTMAX_ENV,
-        LAYER_NORM_ENV,
-        GELU_ENV,
-    ]
-    .iter()
-    .filter_map(|name| {
-        let value = std::env::var(name).ok()?;
-        Some(format!("{name}={value}"))
-    })
-    .collect();
+    let set: Vec<String> = STEP_OPTIONS
+        .iter()
+        .filter_map(|option| {
+            let value = std::env::var(option.name).ok()?;
+            Some(format!("{}={value}", option.name))
+        })
+        .collect();
     (!set.is_empty()).then(|| format!("step options from the environment: {}", set.join(", ")))
 }
 

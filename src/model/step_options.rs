@@ -1,0 +1,81 @@
+//! The step's environment variables (issue 29's levers) in one list: the run's header
+//! names those that are set ([`super::opt_in_line`]) and `oomlab explain step-speed` lists
+//! them all with their defaults.
+
+use super::attention::efficient::FORWARD_ENV;
+use super::attention::QKV_ENV;
+use super::{
+    ATTENTION_PRODUCTS_ENV, ATTENTION_SOFTMAX_ENV, COLUMN_SUMS_ENV, EMBEDDING_GRAD_ENV, GELU_ENV,
+    LAYER_NORM_ENV, LINEAR_ENV,
+};
+
+/// One of the step's variables: what it changes, its values and what runs when it is unset.
+#[derive(Debug, Clone, Copy)]
+pub struct StepOption {
+    /// The variable.
+    pub name: &'static str,
+    /// Its values, `|` between them.
+    pub values: &'static str,
+    /// What runs when it is unset, on CUDA and on the CPU.
+    pub default: &'static str,
+    /// What it chooses.
+    pub what: &'static str,
+}
+
+/// Every step variable, in the order the run's header names them.
+pub const STEP_OPTIONS: &[StepOption] = &[
+    StepOption {
+        name: COLUMN_SUMS_ENV,
+        values: "split|one",
+        default: "CUDA: split for f32, one for bf16 and f16; CPU: one",
+        what: "sums over every token (LayerNorm's dγ and dβ, a bias's gradient) in two stages or one",
+    },
+    StepOption {
+        name: EMBEDDING_GRAD_ENV,
+        values: "dense|scatter",
+        default: "CUDA: dense for f32, scatter for bf16 and f16; CPU: scatter",
+        what: "the embeddings' gradients as a product with a one-hot matrix, or burn's scatter",
+    },
+    StepOption {
+        name: LINEAR_ENV,
+        values: "2d|burn",
+        default: "CUDA: burn; CPU: 2d",
+        what: "where cuBLAS does not run a linear layer: burn's linear on the input seen as one matrix, or burn's Linear",
+    },
+    StepOption {
+        name: FORWARD_ENV,
+        values: "written|fused",
+        default: "written wherever the softmax kernels run (CUDA: f32), else fused",
+        what: "the efficient attention's forward pass written out around the softmax kernel, or burn-cubecl's attention",
+    },
+    StepOption {
+        name: QKV_ENV,
+        values: "fused",
+        default: "three products",
+        what: "Q, K and V from one product of x with the three weights side by side",
+    },
+    StepOption {
+        name: ATTENTION_PRODUCTS_ENV,
+        values: "cublas|burn",
+        default: "CUDA: cublas where cuBLAS runs the dtype (f32, bf16); CPU: burn (no cuBLAS there)",
+        what: "the efficient attention's batched products as cuBLAS strided batched calls, or burn's matmul",
+    },
+    StepOption {
+        name: ATTENTION_SOFTMAX_ENV,
+        values: "kernel|burn",
+        default: "CUDA: kernel for f32, burn for bf16 and f16; CPU: burn (no kernel there)",
+        what: "the attention's causal softmax and its gradient as one kernel of oomlab's each, or burn's tensor operations",
+    },
+    StepOption {
+        name: LAYER_NORM_ENV,
+        values: "kernel|burn",
+        default: "CUDA: kernel for f32, burn for bf16 and f16; CPU: burn (no kernel there)",
+        what: "LayerNorm's forward and backward passes as kernels of oomlab's, or burn's tensor operations",
+    },
+    StepOption {
+        name: GELU_ENV,
+        values: "kernel|burn",
+        default: "CUDA: kernel for f32, burn for bf16 and f16; CPU: burn (no kernel there)",
+        what: "the feed-forward layer's bias and GELU as one kernel of oomlab's each way, or burn's tensor operations",
+    },
+];
