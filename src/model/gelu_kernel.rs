@@ -22,6 +22,7 @@ use burn::tensor::activation::gelu;
 use burn::tensor::ops::FloatTensor;
 use burn::tensor::{DType, TensorPrimitive};
 
+use super::column_sum::add_to_rows;
 use super::fusion_op::{custom_op, Operands};
 
 /// The variable that chooses where the bias and GELU run: `kernel` the backend's own
@@ -69,11 +70,11 @@ pub trait GeluKernelBackend: Backend {
     }
 }
 
-/// y + b for every row, as tensor operations.
+/// y + b for every row, as tensor operations ([`add_to_rows`] in one stage).
 fn biased<B: Backend>(y: FloatTensor<B>, bias: FloatTensor<B>) -> Tensor<B, 2> {
     let y = Tensor::<B, 2>::from_primitive(TensorPrimitive::Float(y));
     let bias = Tensor::<B, 1>::from_primitive(TensorPrimitive::Float(bias));
-    y + bias.unsqueeze_dim(0)
+    add_to_rows(y, bias, false)
 }
 
 /// [`GeluKernelBackend::bias_gelu`] as burn's tensor operations: burn's `gelu` of y + b.

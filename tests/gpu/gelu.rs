@@ -120,30 +120,11 @@ fn the_layer_on_the_kernels_equals_burns_linear_and_gelu_with_gradients_on_cuda(
         let ours = run(true);
         let theirs = run(false);
         let what = format!("[{batch}, {seq}, {k}] x [{k}, {n}] f32");
-        check(
-            &mut problems,
-            format!("{what} z"),
-            relative(ours.0, theirs.0),
-            1e-5,
-        );
-        check(
-            &mut problems,
-            format!("{what} dx"),
-            relative(ours.1, theirs.1),
-            1e-5,
-        );
-        check(
-            &mut problems,
-            format!("{what} dW"),
-            relative(ours.2, theirs.2),
-            1e-5,
-        );
-        check(
-            &mut problems,
-            format!("{what} db"),
-            relative(ours.3, theirs.3),
-            1e-5,
-        );
+        let (z, dx) = (relative(ours.0, theirs.0), relative(ours.1, theirs.1));
+        let (dw, db) = (relative(ours.2, theirs.2), relative(ours.3, theirs.3));
+        for (part, r) in [("z", z), ("dx", dx), ("dW", dw), ("db", db)] {
+            check(&mut problems, format!("{what} {part}"), r, 1e-5);
+        }
         let ran = kernel_calls() - before;
         if ran != 2 {
             problems.push(format!("{what}: {ran} of 2 passes ran on the kernels"));
