@@ -17,7 +17,9 @@
 #                   # lacks for compare --config gpu, tiny and h200: cache for the pack
 #   MODE=verify-lesson bash scripts/gpu/run.sh first-result  # fresh machine, updated pack:
 #                   # first steps of gpu f32/bf16, the lesson, tiny f32, h200 bf16, the
-#                   # OOM CLI check (exit 3 expected; update runs its shape unbudgeted first)
+#                   # OOM CLI check (exit 3 expected; update runs its shape unbudgeted first);
+#                   # PACK=1: its kernel cache returned too, for a pack update when the
+#                   # binary's defaults changed (what a new user compiled beyond the pack)
 #
 # COMPILE_LOG=1 (any mode): each first_step process writes cubecl's compilation log
 # (OOMLAB_COMPILE_LOG: every kernel it compiles, with name, id and source) to
@@ -192,8 +194,8 @@ compare)
 esac
 
 say "kernel cache after: $(find "$CACHE" -type f | wc -l) files, $(du -sh "$CACHE" | cut -f1); toc lines $(cat "$CACHE"/cuda/*/ptx/toc.json.log 2>/dev/null | wc -l), autotune lines $(cat "$CACHE"/autotune/*/*/*.json.log 2>/dev/null | wc -l)"
-case ${MODE:-build} in
-build|build2|build3|update)
+case ${MODE:-build}:${PACK:-0} in
+build:*|build2:*|build3:*|update:*|verify-lesson:1)
   tar cf - -C "$CACHE" . | python3 -c "import lzma,sys; sys.stdout.buffer.write(lzma.compress(sys.stdin.buffer.read(), preset=1))" > "$OUT/kernel-cache.tar.xz"
   ls -la "$OUT/kernel-cache.tar.xz" >> "$LOG"
   # The device tool returns files of up to 16 MiB: larger, in parts (cat them back).

@@ -77,6 +77,7 @@
 #           CUDA since docs/results/2026-12-06-h100-gelu-kernels measured it, so only its
 #           bf16 rows differ from the defaults
 #   gelb:   OOMLAB_GELU=burn: f32's defaults before gelk became them
+#   allk:   rowk and gelk together: f32's CUDA graph (every row and GELU kernel) for bf16
 #   (head, OOMLAB_HEAD=cublas, the GPT's head on cuBLAS, was measured at 6daf8f2 and
 #   removed: docs/results/2026-12-05-h100-attention-forward-head)
 # Parts (PARTS, default "test warm paired long profile"):
@@ -105,6 +106,12 @@
 #            bf16, one process each, and the defaults once more (how far two runs of the same
 #            binary and settings land apart; every such pair committed so far gave the same
 #            bits, docs/results/2026-12-05-loss-agreement.md): long-VARIANT-P.json.
+#   seeds:   $LONG_STEPS (default 100) steps of the defaults and of each variant, each
+#            precision, for each seed of SEEDS (default "42 43 44 45 46"), one process each:
+#            seeds/SEED-P.json (defaults) and seeds/SEED-P-VARIANT.json, read by
+#            `python3 scripts/seed-spread.py DIR` (seeds/table.md): a bf16 change moves the
+#            final loss by as much as the seed does, so one seed decides nothing at issue
+#            29's 1e-3 bound (docs/results/2026-12-06-h100-pack-update).
 #   profile: cubecl's kernel profiler (3 and 8 steps, PROFILE_PRECISIONS, default f32, each
 #            process at most PROFILE_TIMEOUT s, default 30: give the h200 config more) on the
 #            defaults and on each of
@@ -185,6 +192,7 @@ variant_env() {
     gelk) settings=OOMLAB_GELU=kernel;;
     gelb) settings=OOMLAB_GELU=burn;;
     smkf) settings=OOMLAB_ATTENTION_SOFTMAX=kernel,OOMLAB_ATTENTION_FORWARD=fused;;
+    allk) settings=OOMLAB_ATTENTION_SOFTMAX=kernel,OOMLAB_ATTENTION_FORWARD=written,OOMLAB_LAYER_NORM=kernel,OOMLAB_GELU=kernel;;
     defaults) settings="";;
     *) echo "unknown variant $1" >&2; return 1;;
   esac
@@ -204,7 +212,7 @@ cache_setting() {
 # products by default, so the cublas16 variants' f32 runs would be the defaults'; so are
 # smk's, smkw's, lnk's and rowk's since ba156f2, and gelk's since the GELU kernels).
 precisions() {
-  case $1 in cublas16*|*16|smk|smkw|smkf|lnk|rowk|gelk) echo bf16;; ws4|*32|rowb|gelb) echo f32;; *) echo f32 bf16;; esac
+  case $1 in cublas16*|*16|smk|smkw|smkf|lnk|rowk|gelk|allk) echo bf16;; ws4|*32|rowb|gelb) echo f32;; *) echo f32 bf16;; esac
 }
 # with_env NAME CMD...: CMD with the variant's variables set.
 with_env() {
@@ -302,6 +310,7 @@ if has paired; then
   RESERVE=0
   has long && RESERVE=$((RESERVE + 150))
   has profile && RESERVE=$((RESERVE + 60))
+  has seeds && RESERVE=$((RESERVE + ${SEEDS_RESERVE:-240}))
   say "paired: $CONFIG, ${REPEATS:-2} repeats of ${STEPS:-20} steps; variants ${PAIRED_VARIANTS-$VARIANTS}"
   timeout $(( $(left) - 15 )) python3 benches/paired.py --oomlab "$BIN" --config "$CONFIG" --steps "${STEPS:-20}" \
     --repeats "${REPEATS:-2}" --deadline-s $(( $(left) - 40 - RESERVE )) --only "$ONLY" "${ARGS[@]}" \
@@ -320,6 +329,19 @@ if has long; then
     echo "exit: $?" >> "$LOG"
     rm -f "$R/long-$v-$p/memory.csv"
   done; done
+fi
+
+if has seeds; then
+  mkdir -p "$R/seeds"
+  for s in ${SEEDS:-42 43 44 45 46}; do for p in $PRECISIONS; do for v in defaults $VARIANTS; do
+    case " $(precisions $v) " in *" $p "*) ;; *) continue;; esac
+    [ "$(left)" -gt 40 ] || break
+    name=$s-$p; [ "$v" = defaults ] || name=$name-$v
+    say "seeds: ${LONG_STEPS:-100} steps, seed $s, $p, $v"
+    with_env $v timeout 60 $BIN train --config "$CONFIG" --device cuda --precision $p --seed $s \
+      --max-steps "${LONG_STEPS:-100}" --json --quiet --out "/tmp/seeds/$name" > "$R/seeds/$name.json" 2>> "$LOG"
+    echo "exit: $?" >> "$LOG"
+  done; done; done
 fi
 
 if has profile; then
