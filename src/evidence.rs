@@ -119,8 +119,9 @@ manifest! {
     OptimizerStateAdamW = "docs/results/2026-12-01-cpu-optimizer-state/adamw/summary.json",
     /// The same with SGD.
     OptimizerStateSgd = "docs/results/2026-12-01-cpu-optimizer-state/sgd/summary.json",
-    /// The step's levers against PyTorch on an H100, `gpu` config (the GELU kernels' run).
-    H100StepPaired = "docs/results/2026-12-06-h100-gelu-kernels/paired/paired.json",
+    /// The step's levers against PyTorch on an H100, `gpu` config (the run that judged the
+    /// kernels for bf16).
+    H100StepPaired = "docs/results/2026-12-06-h100-bf16-kernels/paired/paired.json",
     /// The same run's `h200` config, AMP bf16 against PyTorch.
     H100StepPairedH200 = "docs/results/2026-12-06-h100-gelu-kernels/h200-config/paired/paired.json",
 }

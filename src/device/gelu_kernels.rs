@@ -13,72 +13,22 @@
 //! The bias's gradient, Σ over the rows of dy, stays burn's sum (super::super::model's
 //! column_sum).
 //!
-//! The kernels are oomlab's own: their cache key carries a hash of this file
-//! (`source_key`), so a compiled-kernel pack made before an edit cannot serve them.
+//! The kernels are oomlab's own, in super::cube::gelu (their code alone there: their cache
+//! key carries a hash of that file, `source_key`, so this file's host code can change without
+//! invalidating the shipped pack).
 
 use burn::tensor::DType;
 use burn_cubecl::tensor::CubeTensor;
 use cubecl::cuda::CudaRuntime;
 use cubecl::prelude::*;
 
+use super::cube::gelu::{bias_gelu_grad_kernel, bias_gelu_kernel, source_key};
 use super::cublas::CubeCuda;
-use super::plane_rows::{packed_empty, Calls, Fallback};
+use super::plane_rows::{contiguous, on_kernels_by_default, packed_empty, Calls, Fallback};
 use crate::model::{burn_bias_gelu, burn_bias_gelu_backward, gelu_setting, GeluKernelBackend};
-
-/// A hash of this file, a compile-time argument of both kernels: part of their cache key
-/// (a test in super::compiled holds every `#[cube]` kernel of oomlab's to that).
-fn source_key() -> u32 {
-    crc32fast::hash(include_str!("gelu_kernels.rs").as_bytes())
-}
 
 /// Threads per cube.
 const CUBE_THREADS: u32 = 256;
-
-/// z = gelu(y + b) for each element (`sqrt2`: √2, by which burn's `gelu` divides).
-#[cube(launch)]
-fn bias_gelu_kernel<Y: Float, W: Float>(
-    y: &Array<Y>,
-    bias: &Array<W>,
-    z: &mut Array<Y>,
-    len: u32,
-    width: u32,
-    sqrt2: f32,
-    #[comptime] _source: u32,
-    #[define(Y, W)] _dtypes: [StorageType; 2],
-) {
-    let at = ABSOLUTE_POS;
-    if at >= len as usize {
-        terminate!();
-    }
-    let h = f32::cast_from(y[at]) + f32::cast_from(bias[at % width as usize]);
-    let e = Erf::erf(h / sqrt2);
-    z[at] = Y::cast_from(h * (e + 1.0f32) / 2.0f32);
-}
-
-/// dy = dz·g(y + b) for each element (g: see the module documentation).
-#[cube(launch)]
-fn bias_gelu_grad_kernel<Y: Float, W: Float, D: Float>(
-    y: &Array<Y>,
-    bias: &Array<W>,
-    dz: &Array<D>,
-    dy: &mut Array<Y>,
-    len: u32,
-    width: u32,
-    #[comptime] _source: u32,
-    #[define(Y, W, D)] _dtypes: [StorageType; 3],
-) {
-    let at = ABSOLUTE_POS;
-    if at >= len as usize {
-        terminate!();
-    }
-    let h = f32::cast_from(y[at]) + f32::cast_from(bias[at % width as usize]);
-    let h3 = h * h * h;
-    let u = h3 * 0.035_677_4f32 + h * 0.797_885f32;
-    let v = h3 * 0.053_516_1f32 + h * 0.398_942f32;
-    let t = f32::tanh(u);
-    let g = t * 0.5f32 + (v * (1.0f32 - t * t) + 0.5f32);
-    dy[at] = Y::cast_from(g * f32::cast_from(dz[at]));
-}
 
 /// `(elements, width)` of y `[rows, width]` with a bias `[width]` (and dz like y); or why
 /// the kernels cannot take them.
@@ -116,10 +66,6 @@ fn dims(
         }
         _ => Err(format!("an input {shape:?}: empty or too many elements")),
     }
-}
-
-fn contiguous(t: &CubeTensor<CudaRuntime>) -> CubeTensor<CudaRuntime> {
-    burn_cubecl::kernel::into_contiguous(t.clone())
 }
 
 /// The cube count and dimension for `len` elements.
@@ -196,26 +142,19 @@ pub fn kernel_calls() -> u64 {
 }
 
 impl GeluKernelBackend for CubeCuda {
-    /// f32's products unless `OOMLAB_GELU` says otherwise (crate::model's gelu_kernel
-    /// module has the measurements, and why not bf16's).
+    /// f32's and bf16's products unless `OOMLAB_GELU` says otherwise
+    /// ([`on_kernels_by_default`]; crate::model's gelu_kernel module has the measurements).
     fn gelu_on_kernels(dtype: DType) -> bool {
-        gelu_setting().unwrap_or(dtype == DType::F32)
+        gelu_setting().unwrap_or(on_kernels_by_default(dtype))
     }
 
     fn bias_gelu(
         y: CubeTensor<CudaRuntime>,
         bias: CubeTensor<CudaRuntime>,
     ) -> CubeTensor<CudaRuntime> {
-        match launch_forward(&y, &bias) {
-            Ok(z) => {
-                CALLS.add();
-                z
-            }
-            Err(why) => {
-                FALLBACK.say(&why);
-                burn_bias_gelu::<Self>(y, bias)
-            }
-        }
+        FALLBACK.or_burn(&CALLS, launch_forward(&y, &bias), || {
+            burn_bias_gelu::<Self>(y, bias)
+        })
     }
 
     fn bias_gelu_backward(
@@ -223,15 +162,8 @@ impl GeluKernelBackend for CubeCuda {
         bias: CubeTensor<CudaRuntime>,
         grad: CubeTensor<CudaRuntime>,
     ) -> CubeTensor<CudaRuntime> {
-        match launch_backward(&y, &bias, &grad) {
-            Ok(dy) => {
-                CALLS.add();
-                dy
-            }
-            Err(why) => {
-                FALLBACK.say(&why);
-                burn_bias_gelu_backward::<Self>(y, bias, grad)
-            }
-        }
+        FALLBACK.or_burn(&CALLS, launch_backward(&y, &bias, &grad), || {
+            burn_bias_gelu_backward::<Self>(y, bias, grad)
+        })
     }
 }

@@ -6,6 +6,7 @@
 mod ballast;
 mod column_major;
 mod compiled;
+mod cube;
 pub mod cublas;
 mod cublaslt;
 mod cuda_libs;

@@ -14,183 +14,23 @@
 //! and block of `BLOCK_ROWS` rows (consecutive threads, consecutive columns), which
 //! writes each block's two partial sums; burn sums the blocks (a `[blocks, d]` tensor).
 //!
-//! The kernels are oomlab's own: their cache key carries a hash of this file
-//! (`source_key`).
+//! The kernels are oomlab's own, in super::cube::norm (their code alone there: their cache
+//! key carries a hash of that file, `source_key`, so this file's host code can change without
+//! invalidating the shipped pack).
 
 use burn::tensor::{DType, Tensor, TensorPrimitive};
 use burn_cubecl::tensor::CubeTensor;
 use cubecl::cuda::CudaRuntime;
 use cubecl::prelude::*;
 
+use super::cube::norm::{
+    layer_norm_columns_kernel, layer_norm_grad_kernel, layer_norm_kernel, source_key, BLOCK_ROWS,
+};
 use super::cublas::CubeCuda;
-use super::plane_rows::{packed_empty, planes_fit, row_grid, Calls, Fallback};
+use super::plane_rows::{
+    contiguous, on_kernels_by_default, packed_empty, planes_fit, row_grid, Calls, Fallback,
+};
 use crate::model::{burn_layer_norm, burn_layer_norm_backward, norm_setting, NormKernelBackend};
-
-/// A hash of this file, a compile-time argument of its kernels: part of their cache key
-/// (a test in super::compiled holds every `#[cube]` kernel of oomlab's to that).
-fn source_key() -> u32 {
-    crc32fast::hash(include_str!("norm_kernels.rs").as_bytes())
-}
-
-/// Rows per block of the column sums.
-const BLOCK_ROWS: u32 = 64;
-
-/// y = (x − mean)·rstd·γ + β for each row.
-#[cube(launch)]
-fn layer_norm_kernel<X: Float, W: Float>(
-    x: &Array<X>,
-    gamma: &Array<W>,
-    beta: &Array<W>,
-    y: &mut Array<X>,
-    rows: u32,
-    width: u32,
-    epsilon: f32,
-    #[comptime] _source: u32,
-    #[define(X, W)] _dtypes: [StorageType; 2],
-) {
-    let row = CUBE_POS * CUBE_DIM_Y as usize + UNIT_POS_Y as usize;
-    if row >= rows as usize {
-        terminate!();
-    }
-    let lanes = CUBE_DIM_X as usize;
-    let lane = UNIT_POS_X as usize;
-    let d = width as usize;
-    let base = row * d;
-    let n = f32::cast_from(width);
-
-    let mut sum = 0.0f32;
-    let mut j = lane;
-    while j < d {
-        sum += f32::cast_from(x[base + j]);
-        j += lanes;
-    }
-    let mean = plane_sum(sum) / n;
-    let mut squares = 0.0f32;
-    j = lane;
-    while j < d {
-        let c = f32::cast_from(x[base + j]) - mean;
-        squares += c * c;
-        j += lanes;
-    }
-    let rstd = 1.0f32 / (plane_sum(squares) / n + epsilon).sqrt();
-
-    j = lane;
-    while j < d {
-        let xhat = (f32::cast_from(x[base + j]) - mean) * rstd;
-        let v = xhat * f32::cast_from(gamma[j]) + f32::cast_from(beta[j]);
-        y[base + j] = X::cast_from(v);
-        j += lanes;
-    }
-}
-
-/// dx for each row (see the module documentation), and the row's mean and rstd.
-#[cube(launch)]
-fn layer_norm_grad_kernel<X: Float, W: Float, D: Float>(
-    x: &Array<X>,
-    gamma: &Array<W>,
-    dy: &Array<D>,
-    dx: &mut Array<X>,
-    means: &mut Array<f32>,
-    rstds: &mut Array<f32>,
-    rows: u32,
-    width: u32,
-    epsilon: f32,
-    #[comptime] _source: u32,
-    #[define(X, W, D)] _dtypes: [StorageType; 3],
-) {
-    let row = CUBE_POS * CUBE_DIM_Y as usize + UNIT_POS_Y as usize;
-    if row >= rows as usize {
-        terminate!();
-    }
-    let lanes = CUBE_DIM_X as usize;
-    let lane = UNIT_POS_X as usize;
-    let d = width as usize;
-    let base = row * d;
-    let n = f32::cast_from(width);
-
-    let mut sum = 0.0f32;
-    let mut j = lane;
-    while j < d {
-        sum += f32::cast_from(x[base + j]);
-        j += lanes;
-    }
-    let mean = plane_sum(sum) / n;
-    let mut squares = 0.0f32;
-    j = lane;
-    while j < d {
-        let c = f32::cast_from(x[base + j]) - mean;
-        squares += c * c;
-        j += lanes;
-    }
-    let rstd = 1.0f32 / (plane_sum(squares) / n + epsilon).sqrt();
-
-    let mut g_sum = 0.0f32;
-    let mut gx_sum = 0.0f32;
-    j = lane;
-    while j < d {
-        let g = f32::cast_from(dy[base + j]) * f32::cast_from(gamma[j]);
-        let xhat = (f32::cast_from(x[base + j]) - mean) * rstd;
-        g_sum += g;
-        gx_sum += g * xhat;
-        j += lanes;
-    }
-    let g_mean = plane_sum(g_sum) / n;
-    let gx_mean = plane_sum(gx_sum) / n;
-
-    j = lane;
-    while j < d {
-        let g = f32::cast_from(dy[base + j]) * f32::cast_from(gamma[j]);
-        let xhat = (f32::cast_from(x[base + j]) - mean) * rstd;
-        dx[base + j] = X::cast_from((g - g_mean - xhat * gx_mean) * rstd);
-        j += lanes;
-    }
-    if lane == 0 {
-        means[row] = mean;
-        rstds[row] = rstd;
-    }
-}
-
-/// Each block of `BLOCK_ROWS` rows' Σ dy·x̂ (at `block·d + column`) and Σ dy (at
-/// `(blocks + block)·d + column`).
-#[cube(launch)]
-fn layer_norm_columns_kernel<X: Float, D: Float>(
-    x: &Array<X>,
-    dy: &Array<D>,
-    means: &Array<f32>,
-    rstds: &Array<f32>,
-    partial: &mut Array<f32>,
-    rows: u32,
-    width: u32,
-    blocks: u32,
-    #[comptime] block_rows: u32,
-    #[comptime] _source: u32,
-    #[define(X, D)] _dtypes: [StorageType; 2],
-) {
-    let d = width as usize;
-    let at = ABSOLUTE_POS;
-    if at >= blocks as usize * d {
-        terminate!();
-    }
-    let column = at % d;
-    let block = at / d;
-    let first = block * block_rows as usize;
-    let mut last = first + block_rows as usize;
-    if last > rows as usize {
-        last = rows as usize;
-    }
-    let mut dgamma = 0.0f32;
-    let mut dbeta = 0.0f32;
-    let mut r = first;
-    while r < last {
-        let g = f32::cast_from(dy[r * d + column]);
-        let xhat = (f32::cast_from(x[r * d + column]) - means[r]) * rstds[r];
-        dgamma += g * xhat;
-        dbeta += g;
-        r += 1;
-    }
-    partial[block * d + column] = dgamma;
-    partial[(blocks as usize + block) * d + column] = dbeta;
-}
 
 /// `[rows, d]` of a 2-D float tensor the kernels read, and `[d]` of the 1-D ones; or why
 /// the kernels cannot take them.
@@ -224,10 +64,6 @@ fn dims(
         (Ok(r), Ok(w)) if r > 0 && w > 0 && rows * d < u32::MAX as usize => Ok((r, w)),
         _ => Err(format!("an input {shape:?}: empty or too many elements")),
     }
-}
-
-fn contiguous(t: &CubeTensor<CudaRuntime>) -> CubeTensor<CudaRuntime> {
-    burn_cubecl::kernel::into_contiguous(t.clone())
 }
 
 /// [`layer_norm_kernel`]; `Err` says why it cannot run.
@@ -343,10 +179,10 @@ pub fn kernel_calls() -> u64 {
 }
 
 impl NormKernelBackend for CubeCuda {
-    /// f32's inputs unless `OOMLAB_LAYER_NORM` says otherwise (crate::model's norm_kernel
-    /// module has the measurements, and why not bf16's).
+    /// f32's and bf16's inputs unless `OOMLAB_LAYER_NORM` says otherwise
+    /// ([`on_kernels_by_default`]; crate::model's norm_kernel module has the measurements).
     fn norm_on_kernels(dtype: DType) -> bool {
-        norm_setting().unwrap_or(dtype == DType::F32)
+        norm_setting().unwrap_or(on_kernels_by_default(dtype))
     }
 
     fn row_norm(
@@ -355,16 +191,9 @@ impl NormKernelBackend for CubeCuda {
         beta: CubeTensor<CudaRuntime>,
         epsilon: f64,
     ) -> CubeTensor<CudaRuntime> {
-        match launch_forward(&x, &gamma, &beta, epsilon) {
-            Ok(y) => {
-                CALLS.add();
-                y
-            }
-            Err(why) => {
-                FALLBACK.say(&why);
-                burn_layer_norm::<Self>(x, gamma, beta, epsilon)
-            }
-        }
+        FALLBACK.or_burn(&CALLS, launch_forward(&x, &gamma, &beta, epsilon), || {
+            burn_layer_norm::<Self>(x, gamma, beta, epsilon)
+        })
     }
 
     fn row_norm_backward(
@@ -375,15 +204,10 @@ impl NormKernelBackend for CubeCuda {
         beta_dtype: DType,
         split_sum: bool,
     ) -> [CubeTensor<CudaRuntime>; 3] {
-        match launch_backward(&x, &gamma, &grad, epsilon, beta_dtype) {
-            Ok(out) => {
-                CALLS.add();
-                out
-            }
-            Err(why) => {
-                FALLBACK.say(&why);
-                burn_layer_norm_backward::<Self>(x, gamma, grad, epsilon, beta_dtype, split_sum)
-            }
-        }
+        FALLBACK.or_burn(
+            &CALLS,
+            launch_backward(&x, &gamma, &grad, epsilon, beta_dtype),
+            || burn_layer_norm_backward::<Self>(x, gamma, grad, epsilon, beta_dtype, split_sum),
+        )
     }
 }

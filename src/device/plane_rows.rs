@@ -1,12 +1,28 @@
-//! What the kernels that give one plane (32 threads) to each row of a matrix share on the
-//! host (super::softmax_kernels, super::norm_kernels): the launch grid, the check that
-//! the device's planes are that wide, outputs with packed rows, a count of the calls that
-//! ran on the kernels and a line, once per reason, for those that did not.
+//! What oomlab's kernels share on the host (super::softmax_kernels, super::norm_kernels,
+//! and the element-wise super::gelu_kernels): the dtypes they run by default, contiguous
+//! inputs, outputs with packed rows, a count of the calls that ran on the kernels and a
+//! line, once per reason, for those that did not, the header line; and for the kernels
+//! that give one plane (32 threads) to each row of a matrix, the launch grid and the check
+//! that the device's planes are that wide.
 
 use burn::tensor::{DType, Shape};
 use burn_cubecl::tensor::CubeTensor;
 use cubecl::cuda::CudaRuntime;
 use cubecl::prelude::*;
+
+/// Whether oomlab's kernels run a pass of `dtype` on CUDA where no variable says otherwise
+/// (`OOMLAB_ATTENTION_SOFTMAX`, `OOMLAB_LAYER_NORM`, `OOMLAB_GELU`): f32 and bf16. f32 since
+/// docs/results/2026-12-06-h200-row-kernels and 2026-12-06-h100-gelu-kernels; bf16 since
+/// docs/results/2026-12-06-h100-bf16-kernels measured all three together over five seeds
+/// (scripts/seed-spread.py's rule). f16's rows have not been measured on them.
+pub fn on_kernels_by_default(dtype: DType) -> bool {
+    matches!(dtype, DType::F32 | DType::BF16)
+}
+
+/// `t` with contiguous memory (a copy only where it is not).
+pub fn contiguous(t: &CubeTensor<CudaRuntime>) -> CubeTensor<CudaRuntime> {
+    burn_cubecl::kernel::into_contiguous(t.clone())
+}
 
 /// The plane width the kernels are launched for (NVIDIA's warp).
 pub const PLANE: u32 = 32;
@@ -93,6 +109,26 @@ impl Fallback {
         }
     }
 
+    /// What a pass tried on the kernels gave: its output, counted in `calls`; or, where it
+    /// could not run (`Err` says why, once per reason), `burn`'s.
+    pub fn or_burn<T>(
+        &self,
+        calls: &Calls,
+        tried: Result<T, String>,
+        burn: impl FnOnce() -> T,
+    ) -> T {
+        match tried {
+            Ok(out) => {
+                calls.add();
+                out
+            }
+            Err(why) => {
+                self.say(&why);
+                burn()
+            }
+        }
+    }
+
     /// Says `why`, unless it was said before.
     pub fn say(&self, why: &str) {
         if let Ok(mut said) = self.said.lock() {
@@ -116,7 +152,7 @@ pub fn kernels_line() -> String {
         Some(true) => format!("{what}: oomlab's kernels ({name}=kernel)"),
         Some(false) => format!("{what}: burn's tensor operations ({name}=burn)"),
         None => format!(
-            "{what}: oomlab's kernels for f32, burn's tensor operations for bf16 and f16 ({name}=kernel for every dtype, =burn for none)"
+            "{what}: oomlab's kernels for f32 and bf16, burn's tensor operations for f16 ({name}=kernel for every dtype, =burn for none)"
         ),
     }
     };

@@ -1,13 +1,13 @@
 //! LayerNorm's forward and backward passes (super::norm's operation) as a backend choice:
 //! on CUDA kernels of oomlab's (crate::device's norm_kernels module), by default for f32
-//! (`OOMLAB_LAYER_NORM=kernel` for every dtype, `=burn` for none); elsewhere burn's tensor
+//! and bf16 (`OOMLAB_LAYER_NORM=kernel` for every dtype, `=burn` for none); elsewhere burn's tensor
 //! operations ([`forward_rows`], [`backward_rows`]) (issue 29).
 //!
 //! Measured on the H200 with attention's softmax kernels (super::softmax says what and
 //! where; docs/results/2026-12-06-h200-row-kernels): the f32 step 45.1 ms with the
-//! softmax kernels alone, 39.5 ms with these too (the defaults before both: 56.7). bf16
-//! keeps burn's operations unless asked, as the softmax does (its loss moved by 5.0e-3
-//! with both).
+//! softmax kernels alone, 39.5 ms with these too (the defaults before both: 56.7). bf16's
+//! loss moved by 5.0e-3 with both in that one run (seed 42); bf16 runs on them by default
+//! since docs/results/2026-12-06-h100-bf16-kernels judged them over five seeds (its README).
 //!
 //! Why: as tensor operations each LayerNorm is a chain of kernels over the `[rows, d]`
 //! activations: the committed f32 profile of the `gpu` config on an H100

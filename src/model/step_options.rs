@@ -45,7 +45,7 @@ pub const STEP_OPTIONS: &[StepOption] = &[
     StepOption {
         name: FORWARD_ENV,
         values: "written|fused",
-        default: "written wherever the softmax kernels run (CUDA: f32), else fused",
+        default: "written wherever the softmax kernels run (CUDA: f32 and bf16), else fused",
         what: "the efficient attention's forward pass written out around the softmax kernel, or burn-cubecl's attention",
     },
     StepOption {
@@ -63,19 +63,19 @@ pub const STEP_OPTIONS: &[StepOption] = &[
     StepOption {
         name: ATTENTION_SOFTMAX_ENV,
         values: "kernel|burn",
-        default: "CUDA: kernel for f32, burn for bf16 and f16; CPU: burn (no kernel there)",
+        default: "CUDA: kernel for f32 and bf16, burn for f16; CPU: burn (no kernel there)",
         what: "the attention's causal softmax and its gradient as one kernel of oomlab's each, or burn's tensor operations",
     },
     StepOption {
         name: LAYER_NORM_ENV,
         values: "kernel|burn",
-        default: "CUDA: kernel for f32, burn for bf16 and f16; CPU: burn (no kernel there)",
+        default: "CUDA: kernel for f32 and bf16, burn for f16; CPU: burn (no kernel there)",
         what: "LayerNorm's forward and backward passes as kernels of oomlab's, or burn's tensor operations",
     },
     StepOption {
         name: GELU_ENV,
         values: "kernel|burn",
-        default: "CUDA: kernel for f32, burn for bf16 and f16; CPU: burn (no kernel there)",
+        default: "CUDA: kernel for f32 and bf16, burn for f16; CPU: burn (no kernel there)",
         what: "the feed-forward layer's bias and GELU as one kernel of oomlab's each way, or burn's tensor operations",
     },
 ];

@@ -2,7 +2,7 @@
 //! `Backward`/`Ops` API, as in burn's guide to custom kernels with autodiff).
 //!
 //! Forward ([`FORWARD_ENV`] chooses): where the backend's softmax kernels run (on CUDA for
-//! f32), the products and the softmax kernel a group of heads at a time
+//! f32 and bf16), the products and the softmax kernel a group of heads at a time
 //! ([`written_forward`]); elsewhere the backend's fused attention with `is_causal` (no mask
 //! tensor): on CUDA burn-cubecl autotunes between flash-attention kernels
 //! (cubek-attention) and its written-out fallback, on the CPU Flex has its own naive and
@@ -135,7 +135,7 @@ pub fn causal_attention_packed<B: AttentionBackend>(
 /// The variable choosing the forward pass: `written` (tensor operations, [`written_forward`])
 /// or `fused` (the backend's fused attention, `fused_forward`); unset or anything else,
 /// written where the backend's softmax kernels run for the inputs' dtype
-/// ([`SoftmaxBackend::softmax_on_kernels`]: on CUDA f32's), else fused.
+/// ([`SoftmaxBackend::softmax_on_kernels`]: on CUDA f32's and bf16's), else fused.
 ///
 /// With burn's softmax (on an H100, docs/results/2026-12-05-h100-attention-forward-head, the
 /// gpu config) `written` took the f32 step to 0.975x the fused one's (67.5 ms against 69.2,
@@ -143,7 +143,9 @@ pub fn causal_attention_packed<B: AttentionBackend>(
 /// 0.954x, but the loss moved by 4.9e-3, over issue 29's 1e-3 (not traced to which
 /// operation). With the softmax kernel (on the H200, docs/results/2026-12-06-h200-row-kernels)
 /// the written forward and the kernels of the backward pass took f32's step to 0.795x
-/// (45.1 ms against 56.7), the loss 9.1e-4 away; bf16 0.927x with the loss 3.9e-3 away.
+/// (45.1 ms against 56.7), the loss 9.1e-4 away; bf16 0.927x with the loss 3.9e-3 away in
+/// that one run (seed 42). bf16 takes it by default with the softmax kernels since
+/// docs/results/2026-12-06-h100-bf16-kernels judged them over five seeds.
 pub const FORWARD_ENV: &str = "OOMLAB_ATTENTION_FORWARD";
 
 /// What `OOMLAB_ATTENTION_FORWARD` asks for (read once: a run's graph does not change
