@@ -19,7 +19,8 @@
 #                   # first steps of gpu f32/bf16, the lesson, tiny f32, h200 bf16, the
 #                   # OOM CLI check (exit 3 expected; update runs its shape unbudgeted first);
 #                   # PACK=1: its kernel cache returned too, for a pack update when the
-#                   # binary's defaults changed (what a new user compiled beyond the pack)
+#                   # binary's defaults changed (what a new user compiled beyond the pack);
+#                   # LESSON=0: without the lesson (a short check of the first steps)
 #
 # COMPILE_LOG=1 (any mode): each first_step process writes cubecl's compilation log
 # (OOMLAB_COMPILE_LOG: every kernel it compiles, with name, id and source) to
@@ -149,16 +150,18 @@ update|verify-lesson)
     first_step gpu-f32 --config gpu
     first_step gpu-bf16 --config gpu --precision bf16
   fi
-  say "lesson --yes (both parts)"
-  t0=$(date +%s.%N)
-  timeout $(left ${LESSON_LIMIT:-330}) $BIN lesson --yes --out /tmp/runs/lesson > /tmp/runs/lesson.stdout 2> /tmp/runs/lesson.stderr
-  rc=$?; t1=$(date +%s.%N)
-  python3 -c "import sys; print(f'lesson: exit {sys.argv[1]}, {float(sys.argv[3])-float(sys.argv[2]):.1f} s')" $rc $t0 $t1 >> "$LOG"
-  tail -3 /tmp/runs/lesson.stderr >> "$LOG"
-  $BIN lesson --exercises > "$OUT/exercises.md" 2>> "$LOG"
-  find /tmp/runs/lesson -name memory.csv -size +300k -delete
-  cp /tmp/runs/lesson.stdout /tmp/runs/lesson/lesson.stdout
-  (cd /tmp/runs && tar cf - lesson | python3 -c "import lzma,sys; sys.stdout.buffer.write(lzma.compress(sys.stdin.buffer.read()))" > "$OUT/lesson-$MODE.tar.xz")
+  if [ "${LESSON:-1}" = 1 ]; then
+    say "lesson --yes (both parts)"
+    t0=$(date +%s.%N)
+    timeout $(left ${LESSON_LIMIT:-330}) $BIN lesson --yes --out /tmp/runs/lesson > /tmp/runs/lesson.stdout 2> /tmp/runs/lesson.stderr
+    rc=$?; t1=$(date +%s.%N)
+    python3 -c "import sys; print(f'lesson: exit {sys.argv[1]}, {float(sys.argv[3])-float(sys.argv[2]):.1f} s')" $rc $t0 $t1 >> "$LOG"
+    tail -3 /tmp/runs/lesson.stderr >> "$LOG"
+    $BIN lesson --exercises > "$OUT/exercises.md" 2>> "$LOG"
+    find /tmp/runs/lesson -name memory.csv -size +300k -delete
+    cp /tmp/runs/lesson.stdout /tmp/runs/lesson/lesson.stdout
+    (cd /tmp/runs && tar cf - lesson | python3 -c "import lzma,sys; sys.stdout.buffer.write(lzma.compress(sys.stdin.buffer.read()))" > "$OUT/lesson-$MODE.tar.xz")
+  fi
   if [ "$MODE" = update ]; then
     say "warm-up --config gpu (every compare row, no halvings)"
     timeout $(left 300) $BIN warm-up --config gpu --halvings 0 --json --out /tmp/runs/warm-up-gpu > /tmp/runs/warm-up-gpu.json 2> /tmp/runs/warm-up-gpu.stderr
