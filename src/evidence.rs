@@ -119,11 +119,10 @@ manifest! {
     OptimizerStateAdamW = "docs/results/2026-12-01-cpu-optimizer-state/adamw/summary.json",
     /// The same with SGD.
     OptimizerStateSgd = "docs/results/2026-12-01-cpu-optimizer-state/sgd/summary.json",
-    /// The step's levers against PyTorch on an H100, `gpu` config (the run that judged the
-    /// kernels for bf16).
-    H100StepPaired = "docs/results/2026-12-06-h100-bf16-kernels/paired/paired.json",
-    /// The same run's `h200` config, AMP bf16 against PyTorch.
-    H100StepPairedH200 = "docs/results/2026-12-06-h100-gelu-kernels/h200-config/paired/paired.json",
+    /// The defaults of 75c3c7b (bf16 on the kernels) against PyTorch on an H100, `gpu` config.
+    H100StepPaired = "docs/results/2026-12-06-h100-bf16-kernels/defaults-75c3c7b/gpu/paired/paired.json",
+    /// The same machine's `h200` config, AMP bf16 against PyTorch.
+    H100StepPairedH200 = "docs/results/2026-12-06-h100-bf16-kernels/defaults-75c3c7b/h200/paired/paired.json",
 }
 
 #[cfg(test)]

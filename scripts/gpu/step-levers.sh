@@ -77,7 +77,10 @@
 #           CUDA since docs/results/2026-12-06-h100-gelu-kernels measured it, so only its
 #           bf16 rows differ from the defaults
 #   gelb:   OOMLAB_GELU=burn: f32's defaults before gelk became them
-#   allk:   rowk and gelk together: f32's CUDA graph (every row and GELU kernel) for bf16
+#   allk:   rowk and gelk together: f32's CUDA graph (every row and GELU kernel) for bf16;
+#           bf16's CUDA default since docs/results/2026-12-06-h100-bf16-kernels measured it
+#           (so since 75c3c7b smk, smkw, lnk, rowk, gelk and allk differ from the defaults
+#           only where they leave a kernel off: run them against a binary before 75c3c7b)
 #   (head, OOMLAB_HEAD=cublas, the GPT's head on cuBLAS, was measured at 6daf8f2 and
 #   removed: docs/results/2026-12-05-h100-attention-forward-head)
 # Parts (PARTS, default "test warm paired long profile"):
