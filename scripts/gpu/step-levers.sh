@@ -120,7 +120,8 @@
 #            defaults and on each of
 #            PROFILE_VARIANTS (default "levers") (profile-defaults-f32-N, profile-levers-f32-N;
 #            read with `python3 benches/profile_breakdown.py DIR defaults levers`). cuBLAS's own
-#            kernels are not in it (cubecl's profiler sees cubecl's kernels only).
+#            kernels are not in it (cubecl's profiler sees cubecl's kernels only). Without
+#            the warm part a 2-step warm-up process runs first for each variant and precision.
 # PRECISIONS (default "f32 bf16"): the precisions warm, paired (the variants' rows) and long
 # run; PAIRED_ONLY replaces paired's default rows (the defaults and PyTorch's SDPA, f32 and
 # AMP bf16), e.g. "oomlab bf16 defaults,pytorch amp-bf16 sdpa" for the h200 config's bound.
@@ -350,6 +351,10 @@ fi
 if has profile; then
   for v in defaults ${PROFILE_VARIANTS:-levers}; do for pp in ${PROFILE_PRECISIONS:-f32}; do for n in 3 8; do
     [ "$(left)" -gt 25 ] || break
+    # Without a warm-up process first the 3-step run pays the driver's compilation of the
+    # PTX and the 8-step run does not: their difference is then no step's (read such a
+    # pair with `profile_breakdown.py --tail`).
+    [ "$n" = 3 ] && ! has warm && [ ! -e "$R/warm-$v-$pp.json" ] && warm_one $v $pp
     say "profile: $v, $pp, $n steps"
     with_env $v env CUBECL_DEBUG_OPTION=profile CUBECL_DEBUG_LOG="$R/profile-$v-$pp-$n.log" timeout ${PROFILE_TIMEOUT:-30} $BIN train \
       --config "$CONFIG" --device cuda --precision $pp --max-steps $n --out "$R/profile-$v-$pp-$n" > /dev/null 2>> "$LOG"
