@@ -81,6 +81,10 @@
 #           bf16's CUDA default since docs/results/2026-12-06-h100-bf16-kernels measured it
 #           (so since 75c3c7b smk, smkw, lnk, rowk, gelk and allk differ from the defaults
 #           only where they leave a kernel off: run them against a binary before 75c3c7b)
+#   dense16, split16, ds16: f32's dense embedding gradients, its split column sums, both, for
+#           bf16 alone (f32 has them by default): the first levers bf16's profile names
+#           after 75c3c7b (docs/results/2026-12-06-h100-bf16-kernels, profile-bf16/), each
+#           turned down for bf16 before on one seed's loss
 #   (head, OOMLAB_HEAD=cublas, the GPT's head on cuBLAS, was measured at 6daf8f2 and
 #   removed: docs/results/2026-12-05-h100-attention-forward-head)
 # Parts (PARTS, default "test warm paired long profile"):
@@ -196,6 +200,9 @@ variant_env() {
     gelk) settings=OOMLAB_GELU=kernel;;
     gelb) settings=OOMLAB_GELU=burn;;
     smkf) settings=OOMLAB_ATTENTION_SOFTMAX=kernel,OOMLAB_ATTENTION_FORWARD=fused;;
+    dense16) settings=OOMLAB_EMBEDDING_GRAD=dense;;
+    split16) settings=OOMLAB_COLUMN_SUMS=split;;
+    ds16) settings=OOMLAB_EMBEDDING_GRAD=dense,OOMLAB_COLUMN_SUMS=split;;
     allk) settings=OOMLAB_ATTENTION_SOFTMAX=kernel,OOMLAB_ATTENTION_FORWARD=written,OOMLAB_LAYER_NORM=kernel,OOMLAB_GELU=kernel;;
     defaults) settings="";;
     *) echo "unknown variant $1" >&2; return 1;;
