@@ -330,28 +330,33 @@ if has paired; then
   [ -f "$R/paired/paired.md" ] || python3 benches/paired.py --tables-only --out "$R/paired" >> "$LOG" 2>&1
 fi
 
+# long_run V P DIR [ARGS...]: $LONG_STEPS (default 100) steps of variant V at precision P,
+# one process, its run folder DIR and its JSON summary DIR.json (ARGS: more train flags).
+long_run() {
+  local v=$1 p=$2 dir=$3; shift 3
+  with_env $v timeout 60 $BIN train --config "$CONFIG" --device cuda --precision $p "$@" \
+    --max-steps "${LONG_STEPS:-100}" --json --quiet --out "$dir" > "$dir.json" 2>> "$LOG"
+  echo "exit: $?" >> "$LOG"
+}
 if has long; then
   for p in $PRECISIONS; do for v in defaults $VARIANTS defaults-again; do
     case " $(precisions ${v%-again}) " in *" $p "*) ;; *) continue;; esac
     [ "$(left)" -gt 40 ] || break
     say "long: ${LONG_STEPS:-100} steps, $p, $v"
-    with_env ${v%-again} timeout 60 $BIN train --config "$CONFIG" --device cuda --precision $p \
-      --max-steps "${LONG_STEPS:-100}" --json --quiet --out "$R/long-$v-$p" > "$R/long-$v-$p.json" 2>> "$LOG"
-    echo "exit: $?" >> "$LOG"
+    long_run ${v%-again} $p "$R/long-$v-$p"
     rm -f "$R/long-$v-$p/memory.csv"
   done; done
 fi
 
 if has seeds; then
-  mkdir -p "$R/seeds"
+  mkdir -p "$R/seeds" /tmp/seeds
   for s in ${SEEDS:-42 43 44 45 46}; do for p in $PRECISIONS; do for v in defaults $VARIANTS; do
     case " $(precisions $v) " in *" $p "*) ;; *) continue;; esac
     [ "$(left)" -gt 40 ] || break
     name=$s-$p; [ "$v" = defaults ] || name=$name-$v
     say "seeds: ${LONG_STEPS:-100} steps, seed $s, $p, $v"
-    with_env $v timeout 60 $BIN train --config "$CONFIG" --device cuda --precision $p --seed $s \
-      --max-steps "${LONG_STEPS:-100}" --json --quiet --out "/tmp/seeds/$name" > "$R/seeds/$name.json" 2>> "$LOG"
-    echo "exit: $?" >> "$LOG"
+    long_run $v $p "/tmp/seeds/$name" --seed $s
+    mv "/tmp/seeds/$name.json" "$R/seeds/$name.json"
   done; done; done
 fi
 

@@ -147,12 +147,30 @@ impl Fallback {
 /// feed-forward layer's bias and GELU (super::gelu_kernels, element-wise kernels beside
 /// these) run, as `OOMLAB_ATTENTION_SOFTMAX`, `OOMLAB_LAYER_NORM` and `OOMLAB_GELU` say.
 pub fn kernels_line() -> String {
+    // The unset case names the dtypes as [`on_kernels_by_default`] splits them.
+    let dtypes = |on: bool| {
+        let names: Vec<&str> = [
+            ("f32", DType::F32),
+            ("bf16", DType::BF16),
+            ("f16", DType::F16),
+        ]
+        .into_iter()
+        .filter(|&(_, dtype)| on_kernels_by_default(dtype) == on)
+        .map(|(name, _)| name)
+        .collect();
+        match names.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+            _ => names.concat(),
+        }
+    };
     let part = |what: &str, setting: Option<bool>, name: &str| {
         match setting {
         Some(true) => format!("{what}: oomlab's kernels ({name}=kernel)"),
         Some(false) => format!("{what}: burn's tensor operations ({name}=burn)"),
         None => format!(
-            "{what}: oomlab's kernels for f32 and bf16, burn's tensor operations for f16 ({name}=kernel for every dtype, =burn for none)"
+            "{what}: oomlab's kernels for {}, burn's tensor operations for {} ({name}=kernel for every dtype, =burn for none)",
+            dtypes(true),
+            dtypes(false)
         ),
     }
     };
