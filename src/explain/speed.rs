@@ -61,11 +61,11 @@ fn variables() -> String {
 /// The committed paired rows of the `gpu` and `h200` configs.
 fn paired() -> String {
     let gpu = (
-        "docs/results/2026-12-06-h100-bf16-kernels/defaults-75c3c7b/gpu/paired: NVIDIA H100, binary 75c3c7b (bf16 on the softmax, LayerNorm and GELU kernels), `gpu` config, 20 steps, medians of 2 runs",
+        "docs/results/2026-12-06-h100-bf16-kernels/defaults-75c3c7b/gpu/paired: NVIDIA H100, binary 75c3c7b (bf16 on the softmax, LayerNorm and GELU kernels), `gpu` config, 20 steps, medians of 2 runs, CUBECL_AUTOTUNE_LEVEL=minimal set",
         Evidence::H100StepPaired.text(),
     );
     let h200 = (
-        "docs/results/2026-12-06-h100-bf16-kernels/defaults-75c3c7b/h200/paired: the same H100, `h200` config, AMP bf16",
+        "docs/results/2026-12-06-h100-bf16-kernels/defaults-75c3c7b/h200/paired: the same H100, `h200` config, AMP bf16, the same setting",
         Evidence::H100StepPairedH200.text(),
     );
     super::measured_paired(gpu, |_| true) + &super::measured_paired(h200, |_| true)
