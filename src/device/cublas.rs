@@ -1193,10 +1193,10 @@ impl ProductBackend for CubeCuda {
         dtype == DType::F32
     }
 
-    /// f32's embeddings on the dense path (crate::model's embedding module says why, and
-    /// why not bf16's).
+    /// f32's and bf16's embeddings on the dense path (crate::model's embedding module says
+    /// why, and why not f16's).
     fn dense_embeddings_by_default(dtype: DType) -> bool {
-        dtype == DType::F32
+        matches!(dtype, DType::F32 | DType::BF16)
     }
 
     fn product(
@@ -1287,18 +1287,20 @@ mod tests {
     }
 
     #[test]
-    fn only_f32_sums_and_embeddings_change_by_default_on_cuda() {
+    fn f32_sums_and_f32_and_bf16_embeddings_change_by_default_on_cuda() {
         assert!(<CubeCuda as ProductBackend>::split_sums_by_default(
             DType::F32
         ));
-        assert!(<CubeCuda as ProductBackend>::dense_embeddings_by_default(
-            DType::F32
-        ));
-        for dtype in [DType::BF16, DType::F16] {
-            assert!(!<CubeCuda as ProductBackend>::split_sums_by_default(dtype));
-            assert!(!<CubeCuda as ProductBackend>::dense_embeddings_by_default(
+        for dtype in [DType::F32, DType::BF16] {
+            assert!(<CubeCuda as ProductBackend>::dense_embeddings_by_default(
                 dtype
             ));
         }
+        for dtype in [DType::BF16, DType::F16] {
+            assert!(!<CubeCuda as ProductBackend>::split_sums_by_default(dtype));
+        }
+        assert!(!<CubeCuda as ProductBackend>::dense_embeddings_by_default(
+            DType::F16
+        ));
     }
 }

@@ -20,8 +20,8 @@
 //! nothing to the forward pass.
 //!
 //! Where it runs: where [`EmbeddingBackend::dense_embeddings`] says so for the table's
-//! dtype (on CUDA for f32 by default, `OOMLAB_EMBEDDING_GRAD=dense` or `=scatter` says
-//! otherwise), on backends whose [`ProductBackend::dense_embedding_grad`] says the product
+//! dtype (on CUDA for f32 and bf16 by default, `OOMLAB_EMBEDDING_GRAD=dense` or `=scatter`
+//! says otherwise), on backends whose [`ProductBackend::dense_embedding_grad`] says the product
 //! pays (CUDA; on the CPU the product's `vocab` times more arithmetic would not), for
 //! vocabularies of at most [`MAX_DENSE_VOCAB`] tokens. The position embedding then needs
 //! none of it ([`embed`]): every sequence starts at position 0, so the model adds the
@@ -32,8 +32,12 @@
 //! split column sums (docs/results/2026-12-05-h100-new-defaults, an H100) the f32 step took
 //! 62.3 ms against 70.9, the final loss after 100 steps 3.3e-4 (relative) away, the NVML
 //! peak the same, 4 kernels more to compile on top of the shipped pack: the default for
-//! f32 on CUDA since. bf16's (AMP, pure half) stays burn's scatter: not measured on
-//! cuBLAS's products.
+//! f32 on CUDA since. For AMP bf16 on cuBLAS's products (an H100, the `gpu` config,
+//! docs/results/2026-12-06-h100-bf16-levers, seeds 42 to 46, 100 steps each) the median
+//! step took 34.3 ms against 41.1, the final loss 9.2e-4 from the scatter's on the mean
+//! over the seeds (within issue 29's 1e-3), the NVML peak the same: bf16's default on CUDA
+//! since, pure bf16 (`half-bf16`) included, which had no seed runs of its own. f16 keeps
+//! the scatter: not measured.
 
 use burn::backend::autodiff::checkpoint::base::Checkpointer;
 use burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy;
