@@ -2,7 +2,7 @@
 //! names those that are set ([`super::opt_in_line`]) and `oomlab explain step-speed` lists
 //! them all with their defaults.
 
-use super::attention::efficient::FORWARD_ENV;
+use super::attention::efficient::{CHUNKS_ENV, FORWARD_ENV};
 use super::attention::QKV_ENV;
 use super::{
     ATTENTION_PRODUCTS_ENV, ATTENTION_SOFTMAX_ENV, COLUMN_SUMS_ENV, EMBEDDING_GRAD_ENV, GELU_ENV,
@@ -33,7 +33,7 @@ pub const STEP_OPTIONS: &[StepOption] = &[
     StepOption {
         name: EMBEDDING_GRAD_ENV,
         values: "dense|scatter",
-        default: "CUDA: dense for f32, scatter for bf16 and f16; CPU: scatter",
+        default: "CUDA: dense for f32 and bf16, scatter for f16; CPU: scatter",
         what: "the embeddings' gradients as a product with a one-hot matrix, or burn's scatter",
     },
     StepOption {
@@ -47,6 +47,12 @@ pub const STEP_OPTIONS: &[StepOption] = &[
         values: "written|fused",
         default: "written wherever the softmax kernels run (CUDA: f32 and bf16), else fused",
         what: "the efficient attention's forward pass written out around the softmax kernel, or burn-cubecl's attention",
+    },
+    StepOption {
+        name: CHUNKS_ENV,
+        values: "entries|heads",
+        default: "entries",
+        what: "the efficient attention's scores a few batch entries at a time (slices that are views), or every entry at once with the heads in groups (slices that are copies where a group's offset is not 512-byte aligned)",
     },
     StepOption {
         name: QKV_ENV,
