@@ -85,12 +85,15 @@
 #           bf16 alone (f32 has them by default): the first levers bf16's profile names
 #           after 75c3c7b (docs/results/2026-12-06-h100-bf16-kernels, profile-bf16/), each
 #           turned down for bf16 before on one seed's loss
-#   heads16, scatter16: bf16 with what came before two changes of 2026-12-06: the
-#           efficient attention's scores chunked by heads over every batch entry
-#           (OOMLAB_ATTENTION_CHUNKS=heads; the default since chunks whole entries, whose
-#           slices are views) and burn's scatter for the embeddings' gradients
-#           (OOMLAB_EMBEDDING_GRAD=scatter; bf16's default is dense since
-#           docs/results/2026-12-06-h100-bf16-levers)
+#           (dense16 is bf16's default since docs/results/2026-12-06-h100-bf16-levers)
+#   slice16, scatter16: bf16 with what came before two changes of 2026-12-06: the
+#           efficient attention's groups of heads sliced before cuBLAS reads them
+#           (OOMLAB_ATTENTION_HEADS=slice, a copy where the slice misses cubecl's 512-byte
+#           alignment; the default reads them at an offset into the whole tensors) and
+#           burn's scatter for the embeddings' gradients (OOMLAB_EMBEDDING_GRAD=scatter)
+#   (heads16, OOMLAB_ATTENTION_CHUNKS=heads, existed at 39652be only: that binary chunked
+#   the scores by batch entries by default, which docs/results/2026-12-06-h100-bf16-levers
+#   measured slower, and the variable went with it)
 #   (head, OOMLAB_HEAD=cublas, the GPT's head on cuBLAS, was measured at 6daf8f2 and
 #   removed: docs/results/2026-12-05-h100-attention-forward-head)
 # Parts (PARTS, default "test warm paired long profile"):
@@ -210,7 +213,7 @@ variant_env() {
     split16) settings=OOMLAB_COLUMN_SUMS=split;;
     ds16) settings=OOMLAB_EMBEDDING_GRAD=dense,OOMLAB_COLUMN_SUMS=split;;
     allk) settings=OOMLAB_ATTENTION_SOFTMAX=kernel,OOMLAB_ATTENTION_FORWARD=written,OOMLAB_LAYER_NORM=kernel,OOMLAB_GELU=kernel;;
-    heads16) settings=OOMLAB_ATTENTION_CHUNKS=heads;;
+    slice16) settings=OOMLAB_ATTENTION_HEADS=slice;;
     scatter16) settings=OOMLAB_EMBEDDING_GRAD=scatter;;
     defaults) settings="";;
     *) echo "unknown variant $1" >&2; return 1;;

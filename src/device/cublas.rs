@@ -52,7 +52,7 @@ use super::fence::Fence;
 use super::strided_batch::{self, Layout, StridedCall};
 use crate::model::{
     batched_setting, burn_batched, burn_product, custom_products_setting, Form, ProductBackend,
-    Rows, CUSTOM_PRODUCTS_ENV,
+    Rows, Span, CUSTOM_PRODUCTS_ENV,
 };
 use crate::units::Bytes;
 
@@ -695,12 +695,14 @@ fn product(
     submit(job, clock).map(|()| out)
 }
 
-/// Attention's batched product alpha·a·b on cuBLAS (super::strided_batch; crate::model's
-/// batched module says why), the output's rows stored as `rows` asks; `Err` gives the
+/// Attention's batched product alpha·a·b of `span`'s heads on cuBLAS (super::strided_batch;
+/// crate::model's batched module says why), each operand read where its heads start in
+/// its tensor (no slice), the output's rows stored as `rows` asks; `Err` gives the
 /// operands back for burn's matmul.
 fn batched_product(
     a: CubeTensor<CudaRuntime>,
     b: CubeTensor<CudaRuntime>,
+    span: Span,
     rows: Rows,
     alpha: f32,
 ) -> Result<CubeTensor<CudaRuntime>, Operands> {
@@ -708,6 +710,19 @@ fn batched_product(
         say_batched_fallback("not two 4-D tensors");
         return Err(Box::new((a, b)));
     };
+    if span.a + span.count > la.shape[1] || span.b + span.count > lb.shape[1] {
+        say_batched_fallback(&format!(
+            "heads {span:?} outside {:?} and {:?}",
+            la.shape, lb.shape
+        ));
+        return Err(Box::new((a, b)));
+    }
+    // The heads taken: the whole tensors' strides, the first element `start` heads in.
+    let heads = |l: Layout| Layout {
+        shape: [l.shape[0], span.count, l.shape[2], l.shape[3]],
+        ..l
+    };
+    let (la, lb) = (heads(la), heads(lb));
     if types(a.dtype).is_none() || a.dtype != b.dtype || !runs(a.dtype) {
         say_batched_fallback(&format!(
             "{:?} and {:?}: not one dtype cuBLAS runs",
@@ -727,16 +742,21 @@ fn batched_product(
     }
     stop_after_queued_failure();
     let clock = Clock::start();
-    // A view cuBLAS cannot read (neither rows nor columns packed) is copied, as burn's
-    // matmul would.
-    let readable = |t: CubeTensor<CudaRuntime>, l: Layout| {
+    // A view cuBLAS cannot read (neither rows nor columns packed) is sliced to its heads
+    // and copied, as burn's matmul would; its heads then start at its first element.
+    let readable = |t: CubeTensor<CudaRuntime>, l: Layout, start: usize| {
         if l.readable() {
-            t
+            (t, start * l.strides[1])
         } else {
-            burn_cubecl::kernel::into_contiguous(t)
+            let t = if start == 0 && span.count == t.meta.shape()[1] {
+                t
+            } else {
+                burn_cubecl::kernel::slice(t, &[0..d0, start..start + span.count])
+            };
+            (burn_cubecl::kernel::into_contiguous(t), 0)
         }
     };
-    let (a, b) = (readable(a, la), readable(b, lb));
+    let ((a, a_at), (b, b_at)) = (readable(a, la, span.a), readable(b, lb, span.b));
     let (device, dtype) = (&a.device, float_dtype(a.dtype));
     let out = match rows {
         Rows::Heads => CubeCuda::float_empty([d0, d1, m, n].into(), device, dtype),
@@ -747,7 +767,8 @@ fn batched_product(
         ),
     };
     let plan = match (layout(&a), layout(&b), layout(&out)) {
-        (Some(la), Some(lb), Some(lo)) => strided_batch::plan(&la, &lb, &lo),
+        (Some(la), Some(lb), Some(lo)) => strided_batch::plan(&heads(la), &heads(lb), &lo)
+            .map(|calls| strided_batch::starting_at(calls, a_at, b_at)),
         _ => None,
     };
     let Some(calls) = plan else {
@@ -1219,12 +1240,13 @@ impl ProductBackend for CubeCuda {
     fn batched_product(
         a: CubeTensor<CudaRuntime>,
         b: CubeTensor<CudaRuntime>,
+        span: Span,
         rows: Rows,
         alpha: f32,
     ) -> CubeTensor<CudaRuntime> {
-        match batched_product(a, b, rows, alpha) {
+        match batched_product(a, b, span, rows, alpha) {
             Ok(out) => out,
-            Err(operands) => burn_batched::<Self>(operands.0, operands.1, alpha),
+            Err(operands) => burn_batched::<Self>(operands.0, operands.1, span, alpha),
         }
     }
 }

@@ -144,6 +144,18 @@ pub fn plan(a: &Layout, b: &Layout, out: &Layout) -> Option<Vec<StridedCall>> {
     Some(calls)
 }
 
+/// `calls` with a's first matrix `a_at` elements and b's `b_at` elements further into
+/// their buffers: a plan made for some heads of a tensor ([`plan`] of a layout whose first
+/// head is `at` elements in), read from the whole tensor's address.
+pub fn starting_at(mut calls: Vec<StridedCall>, a_at: usize, b_at: usize) -> Vec<StridedCall> {
+    for call in &mut calls {
+        // The call's first operand is b, its second a.
+        call.first.offset += b_at;
+        call.second.offset += a_at;
+    }
+    calls
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -298,6 +310,38 @@ mod tests {
             transposed(heads_view(b, t, h, d)),
             Layout::contiguous([b, h, t, t]),
         );
+    }
+
+    #[test]
+    fn heads_taken_by_offset_from_the_whole_tensors() {
+        // Heads 3..5 of q (6 heads) times heads 1..3 of kᵀ (4 heads), read from the whole
+        // buffers' starts: the plan of the taken heads' layouts, offset.
+        let (b, t, d) = (2, 4, 3);
+        let group = |h: usize| Layout {
+            shape: [b, 2, t, d],
+            strides: heads_view(b, t, h, d).strides,
+        };
+        let (q, k) = (group(6), group(4));
+        let out = Layout::contiguous([b, 2, t, t]);
+        let (qa, ka) = (3 * d, d);
+        let calls = starting_at(plan(&q, &transposed(k), &out).expect("a plan"), qa, ka);
+        let (bq, bk) = (buffer(b * t * 6 * d, 1), buffer(b * t * 4 * d, 2));
+        let mut bc = vec![f64::NAN; span(&out)];
+        run_on_host(&calls, &bq, &bk, &mut bc);
+        for i in 0..b {
+            for j in 0..2 {
+                for r in 0..t {
+                    for c in 0..t {
+                        let want: f64 = (0..d)
+                            .map(|p| {
+                                at(&bq[qa..], &q, [i, j, r, p]) * at(&bk[ka..], &k, [i, j, c, p])
+                            })
+                            .sum();
+                        assert!((at(&bc, &out, [i, j, r, c]) - want).abs() < 1e-12);
+                    }
+                }
+            }
+        }
     }
 
     #[test]

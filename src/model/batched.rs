@@ -25,7 +25,7 @@
 
 use burn::prelude::*;
 use burn::tensor::ops::FloatTensor;
-use burn::tensor::TensorPrimitive;
+use burn::tensor::{DType, TensorPrimitive};
 
 use super::fusion_op::{custom_op, Operands};
 use super::ProductBackend;
@@ -42,6 +42,31 @@ pub fn batched_setting() -> Option<bool> {
     super::env_setting(&SETTING, ATTENTION_PRODUCTS_ENV, "cublas", "burn")
 }
 
+/// The variable choosing how the library's batched products take some heads of a tensor
+/// ([`Heads`]): `offset` (the default) reads them where they sit, `slice` slices them first
+/// (burn's `narrow`, as before 2026-12-06: a copy wherever the slice misses cubecl's
+/// alignment), kept to measure against.
+pub const ATTENTION_HEADS_ENV: &str = "OOMLAB_ATTENTION_HEADS";
+
+/// What `OOMLAB_ATTENTION_HEADS` asks for (read once): `Some(true)` for `offset`,
+/// `Some(false)` for `slice`, `None` otherwise.
+fn heads_setting() -> Option<bool> {
+    static SETTING: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
+    super::env_setting(&SETTING, ATTENTION_HEADS_ENV, "offset", "slice")
+}
+
+impl<B: Backend> Heads<B> {
+    /// The tensor and the first head the library reads: with `OOMLAB_ATTENTION_HEADS=slice`
+    /// the heads sliced, starting at 0.
+    fn for_library(self) -> (Tensor<B, 4>, usize) {
+        if heads_setting() == Some(false) {
+            (self.sliced(), 0)
+        } else {
+            (self.tensor, self.start)
+        }
+    }
+}
+
 /// How a batched product's output `[d0, d1, rows, cols]` is stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Rows {
@@ -53,15 +78,118 @@ pub enum Rows {
     Tokens,
 }
 
-/// burn's matmul of two 4-D tensors, times `alpha` unless it is 1 (the default
-/// [`ProductBackend::batched_product`]).
+/// Heads `start..start + count` of a `[d0, heads, rows, cols]` tensor as an operand of
+/// [`batched`] and [`scaled_scores`]: the backend's library reads them where they sit (a
+/// pointer offset into the whole tensor), burn's matmul gets them sliced.
+///
+/// Why: burn-cubecl's `slice` gives a view only where the slice starts and ends on
+/// cubecl-cuda's 512-byte alignment; a group of heads starts `head·head_dim` elements into
+/// each row, which for bf16's 64-wide heads misses it half the time at the start and the
+/// end, so every group was copied. On an H100 the `h200` config's AMP bf16 profile
+/// (docs/results/2026-12-06-h100-bf16-kernels/profile-bf16) spent 49.6 ms of a 552 ms
+/// step in 896 `SliceKernel` launches: Q, K, V and dO, 2 heads at a time, 8 groups in each
+/// of 16 layers. Slicing along the batch instead (whole entries, aligned, so views) left
+/// cuBLAS one call per head where it had one per group, and the step longer
+/// (docs/results/2026-12-06-h100-bf16-levers/h200-39652be).
+#[derive(Debug, Clone)]
+pub struct Heads<B: Backend> {
+    tensor: Tensor<B, 4>,
+    start: usize,
+    count: usize,
+}
+
+impl<B: Backend> Heads<B> {
+    /// Heads `start..start + count` of `tensor` (`[d0, heads, rows, cols]`).
+    pub fn of(tensor: &Tensor<B, 4>, start: usize, count: usize) -> Self {
+        Heads {
+            tensor: tensor.clone(),
+            start,
+            count,
+        }
+    }
+
+    /// The same heads of the tensor with its last two dimensions swapped.
+    pub fn transposed(self) -> Self {
+        Heads {
+            tensor: self.tensor.swap_dims(2, 3),
+            ..self
+        }
+    }
+
+    /// The dimensions of the heads taken: the tensor's, `count` heads.
+    pub fn dims(&self) -> [usize; 4] {
+        let [d0, _, rows, cols] = self.tensor.dims();
+        [d0, self.count, rows, cols]
+    }
+
+    /// The tensor's dtype.
+    pub fn dtype(&self) -> DType {
+        self.tensor.dtype()
+    }
+
+    /// The tensor's device.
+    pub fn device(&self) -> B::Device {
+        self.tensor.device()
+    }
+
+    /// The heads as a tensor of their own: the tensor itself when they are all of it,
+    /// else a slice (a copy unless burn-cubecl can give a view).
+    pub fn sliced(self) -> Tensor<B, 4> {
+        narrow_heads(self.tensor, self.start, self.count)
+    }
+}
+
+impl<B: Backend> From<Tensor<B, 4>> for Heads<B> {
+    /// Every head of `tensor`.
+    fn from(tensor: Tensor<B, 4>) -> Self {
+        let count = tensor.dims()[1];
+        Heads {
+            tensor,
+            start: 0,
+            count,
+        }
+    }
+}
+
+/// Heads `start..start + count` of `t` (`t` itself when that is all of them).
+fn narrow_heads<B: Backend>(t: Tensor<B, 4>, start: usize, count: usize) -> Tensor<B, 4> {
+    if start == 0 && count == t.dims()[1] {
+        t
+    } else {
+        t.narrow(1, start, count)
+    }
+}
+
+/// Where each operand's heads start in its tensor (dimension 1), and how many a batched
+/// product takes: [`ProductBackend::batched_product`]'s operands are the whole tensors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Span {
+    /// a's first head.
+    pub a: usize,
+    /// b's first head.
+    pub b: usize,
+    /// How many heads.
+    pub count: usize,
+}
+
+impl Span {
+    /// Every one of `count` heads of both operands.
+    pub fn all(count: usize) -> Span {
+        Span { a: 0, b: 0, count }
+    }
+}
+
+/// burn's matmul of `span`'s heads of two 4-D tensors, times `alpha` unless it is 1 (the
+/// default [`ProductBackend::batched_product`]).
 pub fn burn_batched<B: Backend>(
     a: FloatTensor<B>,
     b: FloatTensor<B>,
+    span: Span,
     alpha: f32,
 ) -> FloatTensor<B> {
     let t = |p| Tensor::<B, 4>::from_primitive(TensorPrimitive::Float(p));
-    let product = t(a).matmul(t(b));
+    let product =
+        narrow_heads(t(a), span.a, span.count).matmul(narrow_heads(t(b), span.b, span.count));
     if alpha == 1.0 {
         product.into_primitive().tensor()
     } else {
@@ -72,21 +200,36 @@ pub fn burn_batched<B: Backend>(
 /// a·b for every batch index: the backend's batched product where
 /// [`ProductBackend::batched_on_library`] says so for the dtype, else burn's matmul.
 /// `rows` is where the output's rows should go; burn's matmul ignores it (its output is
-/// contiguous), so only the layout, never the values, depends on it.
+/// contiguous), so only the layout, never the values, depends on it. Either operand may
+/// be some heads of a larger tensor ([`Heads`]; a tensor is all of its heads).
 ///
 /// # Shapes
-/// - a: `[d0, d1, m, k]`, b: `[d0, d1, k, n]`
+/// - a: `[d0, d1, m, k]`, b: `[d0, d1, k, n]` (`d1` the heads taken of each)
 /// - output: `[d0, d1, m, n]`
-pub fn batched<B: ProductBackend>(a: Tensor<B, 4>, b: Tensor<B, 4>, rows: Rows) -> Tensor<B, 4> {
-    if B::batched_on_library(a.dtype()) {
+pub fn batched<B: ProductBackend>(
+    a: impl Into<Heads<B>>,
+    b: impl Into<Heads<B>>,
+    rows: Rows,
+) -> Tensor<B, 4> {
+    let (a, b) = (a.into(), b.into());
+    assert_eq!(a.count, b.count, "a batched product of unequal head counts");
+    if B::batched_on_library(a.tensor.dtype()) {
+        let count = a.count;
+        let ((a, a_start), (b, b_start)) = (a.for_library(), b.for_library());
+        let span = Span {
+            a: a_start,
+            b: b_start,
+            count,
+        };
         Tensor::from_primitive(TensorPrimitive::Float(B::batched_product(
             a.into_primitive().tensor(),
             b.into_primitive().tensor(),
+            span,
             rows,
             1.0,
         )))
     } else {
-        a.matmul(b)
+        a.sliced().matmul(b.sliced())
     }
 }
 
@@ -96,25 +239,34 @@ pub fn batched<B: ProductBackend>(a: Tensor<B, 4>, b: Tensor<B, 4>, rows: Rows) 
 /// f32 and scaled (the operations before this module existed).
 ///
 /// # Shapes
-/// - q, k: `[batch, heads, seq_len, head_dim]`
+/// - q, k: `[batch, heads, seq_len, head_dim]` (`heads` those taken of each: [`Heads`])
 /// - output: `[batch, heads, seq_len, seq_len]`
 pub fn scaled_scores<B: ProductBackend>(
-    q: Tensor<B, 4>,
-    k: Tensor<B, 4>,
+    q: impl Into<Heads<B>>,
+    k: impl Into<Heads<B>>,
     scale: f64,
 ) -> Tensor<B, 4> {
-    let kt = k.swap_dims(2, 3);
-    if B::batched_on_library(q.dtype()) {
+    let (q, kt) = (q.into(), k.into().transposed());
+    assert_eq!(q.count, kt.count, "scores of unequal head counts");
+    if B::batched_on_library(q.tensor.dtype()) {
+        let count = q.count;
+        let ((q, q_start), (kt, k_start)) = (q.for_library(), kt.for_library());
+        let span = Span {
+            a: q_start,
+            b: k_start,
+            count,
+        };
         super::in_f32(Tensor::from_primitive(TensorPrimitive::Float(
             B::batched_product(
                 q.into_primitive().tensor(),
                 kt.into_primitive().tensor(),
+                span,
                 Rows::Heads,
                 scale as f32,
             ),
         )))
     } else {
-        super::in_f32(q.matmul(kt)).mul_scalar(scale)
+        super::in_f32(q.sliced().matmul(kt.sliced())).mul_scalar(scale)
     }
 }
 
@@ -123,11 +275,12 @@ pub fn scaled_scores<B: ProductBackend>(
 pub fn fusion_batched<B: burn_fusion::FusionBackend + ProductBackend>(
     a: FloatTensor<burn_fusion::Fusion<B>>,
     b: FloatTensor<burn_fusion::Fusion<B>>,
+    span: Span,
     rows: Rows,
     alpha: f32,
 ) -> FloatTensor<burn_fusion::Fusion<B>> {
-    let shape = [a.shape[0], a.shape[1], a.shape[2], b.shape[3]];
-    let op = BatchedOp { rows, alpha };
+    let shape = [a.shape[0], span.count, a.shape[2], b.shape[3]];
+    let op = BatchedOp { span, rows, alpha };
     let dtype = a.dtype;
     let [out] = custom_op::<B, BatchedOp, 2, 1>(
         "oomlab_batched_product",
@@ -141,13 +294,14 @@ pub fn fusion_batched<B: burn_fusion::FusionBackend + ProductBackend>(
 /// [`ProductBackend::batched_product`]'s settings, as fusion's custom operation.
 #[derive(Debug, Clone, Copy)]
 struct BatchedOp {
+    span: Span,
     rows: Rows,
     alpha: f32,
 }
 
 impl<B: ProductBackend> Operands<B, 2, 1> for BatchedOp {
     fn run(self, [a, b]: [FloatTensor<B>; 2]) -> [FloatTensor<B>; 1] {
-        [B::batched_product(a, b, self.rows, self.alpha)]
+        [B::batched_product(a, b, self.span, self.rows, self.alpha)]
     }
 }
 
@@ -188,6 +342,7 @@ mod tests {
             let own = <B as ProductBackend>::batched_product(
                 a.clone().into_primitive().tensor(),
                 b.clone().swap_dims(2, 3).into_primitive().tensor(),
+                Span::all(3),
                 rows,
                 1.0,
             );
@@ -198,6 +353,7 @@ mod tests {
         let half = <B as ProductBackend>::batched_product(
             a.clone().into_primitive().tensor(),
             b.clone().swap_dims(2, 3).into_primitive().tensor(),
+            Span::all(3),
             Rows::Heads,
             0.5,
         );
@@ -207,6 +363,41 @@ mod tests {
         // The scores: cast to f32 after the product, scaled after the cast.
         let scores = scaled_scores(a.clone(), b.clone(), 0.125);
         let before = super::super::in_f32(a.matmul(b.swap_dims(2, 3))).mul_scalar(0.125);
+        assert_eq!(scores.into_data(), before.into_data());
+    }
+
+    #[test]
+    fn heads_of_a_tensor_multiply_as_their_slices() {
+        let device = Default::default();
+        let a = Tensor::<B, 4>::random([2, 5, 4, 3], Distribution::Default, &device);
+        let b = Tensor::<B, 4>::random([2, 6, 3, 4], Distribution::Default, &device);
+        // Heads 1..4 of a with heads 2..5 of b, every way in.
+        let want = a
+            .clone()
+            .narrow(1, 1, 3)
+            .matmul(b.clone().narrow(1, 2, 3))
+            .into_data();
+        let got = batched(Heads::of(&a, 1, 3), Heads::of(&b, 2, 3), Rows::Tokens);
+        assert_eq!(got.into_data(), want);
+        let own = <B as ProductBackend>::batched_product(
+            a.clone().into_primitive().tensor(),
+            b.clone().into_primitive().tensor(),
+            Span {
+                a: 1,
+                b: 2,
+                count: 3,
+            },
+            Rows::Heads,
+            1.0,
+        );
+        let own = Tensor::<B, 4>::from_primitive(TensorPrimitive::Float(own));
+        assert_eq!(own.into_data(), want);
+        // The scores of some heads: k's heads transposed inside.
+        let k = b.swap_dims(2, 3);
+        let scores = scaled_scores(Heads::of(&a, 1, 3), Heads::of(&k, 2, 3), 0.5);
+        let before =
+            super::super::in_f32(a.narrow(1, 1, 3).matmul(k.narrow(1, 2, 3).swap_dims(2, 3)))
+                .mul_scalar(0.5);
         assert_eq!(scores.into_data(), before.into_data());
     }
 }

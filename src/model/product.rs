@@ -37,7 +37,7 @@ use burn::prelude::*;
 use burn::tensor::ops::FloatTensor;
 use burn::tensor::{DType, TensorPrimitive};
 
-use super::batched::{burn_batched, Rows};
+use super::batched::{burn_batched, Rows, Span};
 use super::fusion_op::{custom_op, Operands};
 
 /// Which of a linear layer's products.
@@ -135,21 +135,23 @@ pub trait ProductBackend: Backend {
         false
     }
 
-    /// alpha·a·b for every batch index of two 4-D tensors (views included), the output's
-    /// rows stored as `rows` asks where the backend can: burn's matmul by default (a
-    /// contiguous output whatever `rows` says), times alpha unless it is 1.
+    /// alpha·a·b for every batch index of `span`'s heads (dimension 1) of two 4-D tensors
+    /// (views included), the output's rows stored as `rows` asks where the backend can:
+    /// burn's matmul of the heads sliced by default (a contiguous output whatever `rows`
+    /// says), times alpha unless it is 1.
     ///
     /// # Shapes
-    /// - a: `[d0, d1, m, k]`, b: `[d0, d1, k, n]`
-    /// - output: `[d0, d1, m, n]`
+    /// - a: `[d0, ≥ span.a + span.count, m, k]`, b: `[d0, ≥ span.b + span.count, k, n]`
+    /// - output: `[d0, span.count, m, n]`
     fn batched_product(
         a: FloatTensor<Self>,
         b: FloatTensor<Self>,
+        span: Span,
         rows: Rows,
         alpha: f32,
     ) -> FloatTensor<Self> {
         let _ = rows;
-        burn_batched::<Self>(a, b, alpha)
+        burn_batched::<Self>(a, b, span, alpha)
     }
 }
 
@@ -191,10 +193,11 @@ impl<B: burn_fusion::FusionBackend + ProductBackend> ProductBackend for burn_fus
     fn batched_product(
         a: FloatTensor<Self>,
         b: FloatTensor<Self>,
+        span: Span,
         rows: Rows,
         alpha: f32,
     ) -> FloatTensor<Self> {
-        super::batched::fusion_batched::<B>(a, b, rows, alpha)
+        super::batched::fusion_batched::<B>(a, b, span, rows, alpha)
     }
 
     fn product(a: FloatTensor<Self>, b: FloatTensor<Self>, form: Form) -> FloatTensor<Self> {

@@ -2,11 +2,11 @@
 //! names those that are set ([`super::opt_in_line`]) and `oomlab explain step-speed` lists
 //! them all with their defaults.
 
-use super::attention::efficient::{CHUNKS_ENV, FORWARD_ENV};
+use super::attention::efficient::FORWARD_ENV;
 use super::attention::QKV_ENV;
 use super::{
-    ATTENTION_PRODUCTS_ENV, ATTENTION_SOFTMAX_ENV, COLUMN_SUMS_ENV, EMBEDDING_GRAD_ENV, GELU_ENV,
-    LAYER_NORM_ENV, LINEAR_ENV,
+    ATTENTION_HEADS_ENV, ATTENTION_PRODUCTS_ENV, ATTENTION_SOFTMAX_ENV, COLUMN_SUMS_ENV,
+    EMBEDDING_GRAD_ENV, GELU_ENV, LAYER_NORM_ENV, LINEAR_ENV,
 };
 
 /// One of the step's variables: what it changes, its values and what runs when it is unset.
@@ -49,12 +49,6 @@ pub const STEP_OPTIONS: &[StepOption] = &[
         what: "the efficient attention's forward pass written out around the softmax kernel, or burn-cubecl's attention",
     },
     StepOption {
-        name: CHUNKS_ENV,
-        values: "entries|heads",
-        default: "entries",
-        what: "the efficient attention's scores a few batch entries at a time (slices that are views), or every entry at once with the heads in groups (slices that are copies where a group's offset is not 512-byte aligned)",
-    },
-    StepOption {
         name: QKV_ENV,
         values: "fused",
         default: "three products",
@@ -65,6 +59,12 @@ pub const STEP_OPTIONS: &[StepOption] = &[
         values: "cublas|burn",
         default: "CUDA: cublas where cuBLAS runs the dtype (f32, bf16); CPU: burn (no cuBLAS there)",
         what: "the efficient attention's batched products as cuBLAS strided batched calls, or burn's matmul",
+    },
+    StepOption {
+        name: ATTENTION_HEADS_ENV,
+        values: "offset|slice",
+        default: "offset",
+        what: "where the efficient attention takes a group of heads to cuBLAS: read at an offset into Q, K, V and dO, or sliced first (a copy unless the slice is 512-byte aligned)",
     },
     StepOption {
         name: ATTENTION_SOFTMAX_ENV,

@@ -13,7 +13,7 @@ use burn::backend::cuda::CudaDevice;
 use burn::prelude::*;
 use burn::tensor::{Distribution, FloatDType};
 use oomlab::device::cublas;
-use oomlab::model::{batched, scaled_scores, ProductBackend, Rows};
+use oomlab::model::{batched, scaled_scores, Heads, ProductBackend, Rows};
 
 use crate::{relative, Inner};
 
@@ -80,6 +80,35 @@ fn cublas_batched_products_equal_burns_matmul_on_cuda() {
                     );
                 }
             }
+            // Two heads of each, read from the whole tensors at an offset (the efficient
+            // attention's groups), against burn's matmul of the slices: heads 1..3 of Q
+            // with heads 2..4 of Kᵀ, then of the scores with heads 2..4 of K.
+            let kt = k.clone().swap_dims(2, 3);
+            let scores_all = Tensor::<Inner, 4>::random([b, h, t, t], normal, &device).cast(dtype);
+            let offset_cases = [
+                (
+                    "heads 1..3 of Q · heads 2..4 of Kᵀ",
+                    batched(Heads::of(&q, 1, 2), Heads::of(&kt, 2, 2), Rows::Heads),
+                    q.clone().narrow(1, 1, 2).matmul(kt.clone().narrow(1, 2, 2)),
+                ),
+                (
+                    "heads 0..2 of dS · heads 2..4 of K",
+                    batched(
+                        Heads::of(&scores_all, 0, 2),
+                        Heads::of(&k, 2, 2),
+                        Rows::Tokens,
+                    ),
+                    scores_all
+                        .clone()
+                        .narrow(1, 0, 2)
+                        .matmul(k.clone().narrow(1, 2, 2)),
+                ),
+            ];
+            let n = n + offset_cases.len() as u64;
+            for (name, ours, theirs) in offset_cases {
+                let what = format!("[{b},{h},{t},{d}] {dtype:?} {name}");
+                check(&mut problems, what, relative(ours, theirs), bound);
+            }
             // The scores with the scale as cuBLAS's alpha, against burn's product scaled
             // after it (both in f32).
             let s = 1.0 / (d as f64).sqrt();
@@ -107,9 +136,12 @@ fn cublas_batched_products_equal_burns_matmul_on_cuda() {
 #[ignore = "needs a CUDA GPU: run on the GPU machine with --ignored"]
 fn the_efficient_attention_on_cublas_products_equals_the_written_out_one_on_cuda() {
     ask_for_cublas();
-    // The backward pass's five products at least (a group of heads at a time).
+    // The backward pass's five products at least (a group of heads at a time). At
+    // [32, 4, 1024, 16] one head's f32 scores are 128 MiB, so the heads go two at a time
+    // (efficient.rs's heads_per_chunk): the second group is read at an offset into Q, K,
+    // V and dO (model::Heads) and the groups are joined.
     let problems = crate::attention::efficient_against_written_out(
-        &[[2, 4, 64, 16], [64, 8, 256, 64]],
+        &[[2, 4, 64, 16], [64, 8, 256, 64], [32, 4, 1024, 16]],
         cublas::batched_products_submitted,
         5,
         "attention products ran on cuBLAS",

@@ -2,7 +2,7 @@
 //! `Backward`/`Ops` API, as in burn's guide to custom kernels with autodiff).
 //!
 //! Forward ([`FORWARD_ENV`] chooses): where the backend's softmax kernels run (on CUDA for
-//! f32 and bf16), the products and the softmax kernel a chunk of the scores at a time
+//! f32 and bf16), the products and the softmax kernel a group of heads at a time
 //! ([`written_forward`]); elsewhere the backend's fused attention with `is_causal` (no mask
 //! tensor): on CUDA burn-cubecl autotunes between flash-attention kernels
 //! (cubek-attention) and its written-out fallback, on the CPU Flex has its own naive and
@@ -10,9 +10,7 @@
 //!
 //! Saved for backward: Q, K and V (not the output, not the scores).
 //!
-//! Backward ([`causal_attention_backward`]): a chunk of the scores at a time ([`chunks`]:
-//! a few batch entries with all their heads, or one entry's heads a few at a time),
-//! recompute
+//! Backward ([`causal_attention_backward`]): for a few heads at a time, recompute
 //! P = softmax(QKᵀ/√d) in f32 (crate::model's softmax module: one kernel on CUDA for f32)
 //! and
 //! - dV = Pᵀ·dO
@@ -23,8 +21,10 @@
 //! so the `[batch, heads, seq, seq]` tensors exist for one layer's backward pass only,
 //! bounded by [`CHUNK_BYTES`] per tensor. The products go through
 //! [`crate::model::batched`]: on CUDA cuBLAS's strided batched calls on the heads views as
-//! they are, dQ, dK and dV written as `[batch, seq, heads, head_dim]` (unless
-//! `OOMLAB_ATTENTION_PRODUCTS=burn`); elsewhere burn's matmul.
+//! they are, each group's heads read where they sit in Q, K, V and dO
+//! ([`crate::model::Heads`]: no slice, which burn-cubecl would copy), dQ, dK and dV written
+//! as `[batch, seq, heads, head_dim]` and the groups joined that way (unless
+//! `OOMLAB_ATTENTION_PRODUCTS=burn`); elsewhere burn's matmul of the groups' slices.
 
 use burn::backend::autodiff::checkpoint::base::Checkpointer;
 use burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy;
@@ -38,13 +38,12 @@ use burn::tensor::{DType, TensorPrimitive};
 
 use super::{future_mask, scale};
 use crate::model::{
-    batched, causal_softmax, in_dtype, scaled_scores, softmax_grad, ProductBackend, Rows,
+    batched, causal_softmax, in_dtype, scaled_scores, softmax_grad, Heads, ProductBackend, Rows,
     SoftmaxBackend,
 };
 
 /// The most bytes one f32 `[batch, heads, seq, seq]` tensor of the backward pass may take:
-/// the scores are processed in chunks small enough for that ([`chunks`]; at least one
-/// head of one batch entry at a time).
+/// heads are processed in groups small enough for that (at least one head at a time).
 pub const CHUNK_BYTES: usize = 256 * 1024 * 1024;
 
 /// A backend that can run [`causal_attention`]: every autodiff backend (the operation is
@@ -174,8 +173,8 @@ fn forward<B: ProductBackend + SoftmaxBackend>(
     }
 }
 
-/// softmax(QKᵀ/√d + causal mask)·V as tensor operations, a chunk of the scores at a time
-/// (as the backward pass, [`chunks`]): on CUDA burn's fusion can then merge the
+/// softmax(QKᵀ/√d + causal mask)·V as tensor operations, a group of heads at a time (as
+/// the backward pass, [`heads_per_chunk`]): on CUDA burn's fusion can then merge the
 /// element-wise steps into fewer kernels, where burn-cubecl's attention, when its autotune
 /// picks the written-out fallback, runs each step (scale, mask, max, subtract, exp, sum,
 /// divide) as a kernel of its own over the `[batch, heads, seq, seq]` scores (the f32
@@ -191,144 +190,50 @@ pub fn written_forward<B: ProductBackend + SoftmaxBackend>(
     v: Tensor<B, 4>,
 ) -> Tensor<B, 4> {
     let [batch, heads, seq_len, _] = q.dims();
-    forward_in_chunks(q, k, v, &chunks(batch, heads, seq_len))
+    forward_in_groups(q, k, v, heads_per_chunk(batch, heads, seq_len))
 }
 
-/// [`written_forward`], a chunk of `plan` at a time.
-fn forward_in_chunks<B: ProductBackend + SoftmaxBackend>(
+/// [`written_forward`], `group` heads at a time.
+fn forward_in_groups<B: ProductBackend + SoftmaxBackend>(
     q: Tensor<B, 4>,
     k: Tensor<B, 4>,
     v: Tensor<B, 4>,
-    plan: &[Chunk],
+    group: usize,
 ) -> Tensor<B, 4> {
+    let heads = q.dims()[1];
     let dtype = q.dtype();
-    let outs = plan
-        .iter()
-        .map(|&c| {
-            let p = probabilities(c.of(&q), c.of(&k), dtype);
-            batched(p, c.of(&v), Rows::Tokens)
+    let outs = head_groups(heads, group)
+        .map(|(start, n)| {
+            let p = probabilities(Heads::of(&q, start, n), Heads::of(&k, start, n), dtype);
+            batched(p, Heads::of(&v, start, n), Rows::Tokens)
         })
         .collect();
-    join(outs, plan)
+    join_heads(outs)
 }
 
-/// A part of attention's `[batch, heads, ..]` tensors that one pass of the forward or
-/// backward computation works on: each span is (first, count).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Chunk {
-    /// The batch entries.
-    pub batches: (usize, usize),
-    /// The heads of each of them.
-    pub heads: (usize, usize),
+/// The groups of at most `group` heads (at least one) that cover `heads`: (first, count).
+fn head_groups(heads: usize, group: usize) -> impl Iterator<Item = (usize, usize)> {
+    let group = group.clamp(1, heads.max(1));
+    (0..heads)
+        .step_by(group)
+        .map(move |start| (start, group.min(heads - start)))
 }
 
-impl Chunk {
-    /// This chunk of `t` (`[batch, heads, ..]`): `t` itself when it is all of it, else a
-    /// slice (a view where the slice's offsets are aligned as burn-cubecl's `slice` asks,
-    /// otherwise a copy: [`chunks`] says why whole batch entries come first).
-    fn of<B: Backend>(self, t: &Tensor<B, 4>) -> Tensor<B, 4> {
-        let [batch, heads, _, _] = t.dims();
-        let mut part = t.clone();
-        if self.batches != (0, batch) {
-            part = part.narrow(0, self.batches.0, self.batches.1);
-        }
-        if self.heads != (0, heads) {
-            part = part.narrow(1, self.heads.0, self.heads.1);
-        }
-        part
-    }
-}
-
-/// The variable choosing how the scores are chunked: `entries` (the default: [`chunks`])
-/// or `heads` (every batch entry at once, the heads in groups small enough: the only way
-/// before 2026-12-06, kept to measure against).
-pub const CHUNKS_ENV: &str = "OOMLAB_ATTENTION_CHUNKS";
-
-/// What `OOMLAB_ATTENTION_CHUNKS` asks for (read once): `Some(true)` for `entries`,
-/// `Some(false)` for `heads`, `None` otherwise.
-fn chunks_setting() -> Option<bool> {
-    static SETTING: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
-    crate::model::env_setting(&SETTING, CHUNKS_ENV, "entries", "heads")
-}
-
-/// The chunks, in order, that cover `[batch, heads, seq_len, seq_len]` scores with one f32
-/// tensor of each within [`CHUNK_BYTES`]: a few batch entries with all their heads where
-/// one entry's scores fit, else one entry at a time, its heads in groups (at least one).
-/// `OOMLAB_ATTENTION_CHUNKS=heads` ([`CHUNKS_ENV`]) takes every entry at once, the heads
-/// in groups, as before.
-///
-/// Whole entries first because a slice along the batch is a view: its offsets are whole
-/// entries of Q, K, V and dO, which meet the 512-byte alignment burn-cubecl's `slice`
-/// needs to give a view (cubecl-cuda's memory alignment). A group of heads starts
-/// `head·head_dim` elements into a row, which for bf16's 64-wide heads misses it, so each
-/// group was copied: on an H100 the `h200` config's bf16 profile
-/// (docs/results/2026-12-06-h100-bf16-kernels/profile-bf16) spent 49.6 ms of a 552 ms step
-/// in 896 `SliceKernel` launches, 2 heads at a time, 8 groups in each of 16 layers.
-pub fn chunks(batch: usize, heads: usize, seq_len: usize) -> Vec<Chunk> {
-    chunks_by(batch, heads, seq_len, chunks_setting() != Some(false))
-}
-
-/// [`chunks`], by whole entries where they fit (`entries`) or by groups of heads.
-fn chunks_by(batch: usize, heads: usize, seq_len: usize, entries: bool) -> Vec<Chunk> {
-    if !entries {
-        let per_head = (batch * seq_len * seq_len * 4).max(1);
-        return tile(batch, batch, heads, CHUNK_BYTES / per_head);
-    }
-    let per_head = (seq_len * seq_len * 4).max(1);
-    let per_entry = per_head * heads.max(1);
-    let (rows, group) = if per_entry <= CHUNK_BYTES {
-        (CHUNK_BYTES / per_entry, heads)
-    } else {
-        (1, CHUNK_BYTES / per_head)
-    };
-    tile(batch, rows, heads, group)
-}
-
-/// Chunks of at most `rows` batch entries and `group` heads (at least one of each) that
-/// cover `[batch, heads, ..]`, entry after entry.
-fn tile(batch: usize, rows: usize, heads: usize, group: usize) -> Vec<Chunk> {
-    spans(batch, rows)
-        .flat_map(|batches| spans(heads, group).map(move |heads| Chunk { batches, heads }))
-        .collect()
-}
-
-/// Spans of at most `size` (at least one) that cover `0..len`: (first, count).
-fn spans(len: usize, size: usize) -> impl Iterator<Item = (usize, usize)> + Clone {
-    let size = size.clamp(1, len.max(1));
-    (0..len)
-        .step_by(size)
-        .map(move |start| (start, size.min(len - start)))
-}
-
-/// The chunks' results (`[count, heads, seq, head_dim]` each, `plan`'s order) back in one
-/// `[batch, heads, seq, head_dim]` tensor. Each is joined as its `[count, seq, heads,
-/// head_dim]` view, so the result is stored as `[batch, seq, heads, head_dim]`, the
-/// layout the model turns into `[batch, seq, d_model]` with no copy (the products write
-/// their parts that way on CUDA: super::super's batched module, `Rows::Tokens`). One chunk
-/// is returned as it is.
-fn join<B: Backend>(parts: Vec<Tensor<B, 4>>, plan: &[Chunk]) -> Tensor<B, 4> {
-    if parts.len() == 1 {
-        return cat(parts, 0);
-    }
-    let (mut entries, mut heads) = (Vec::new(), Vec::new());
-    for (i, (chunk, part)) in plan.iter().zip(parts).enumerate() {
-        heads.push(part.swap_dims(1, 2));
-        if plan
-            .get(i + 1)
-            .is_none_or(|next| next.batches != chunk.batches)
-        {
-            entries.push(cat(std::mem::take(&mut heads), 2));
-        }
-    }
-    cat(entries, 0).swap_dims(1, 2)
-}
-
-/// `parts` joined along `dim` (the one part itself when there is one).
-fn cat<B: Backend>(mut parts: Vec<Tensor<B, 4>>, dim: usize) -> Tensor<B, 4> {
+/// The groups' results (`[batch, group, seq, head_dim]` each) back in one tensor along the
+/// heads, joined as their `[batch, seq, group, head_dim]` views: the result is stored as
+/// `[batch, seq, heads, head_dim]`, which the model turns into `[batch, seq, d_model]`
+/// with no copy (on CUDA the products write each group that way: `Rows::Tokens`). Joined
+/// along the heads as they were, the result was contiguous `[batch, heads, seq,
+/// head_dim]` and the model's reshape copied it again: on an H100 the `h200` config's AMP
+/// bf16 profile had 66 `CopyKernel` launches, 23.1 ms a step
+/// (docs/results/2026-12-06-h100-bf16-kernels/profile-bf16), none after
+/// (docs/results/2026-12-06-h100-bf16-levers/h200-39652be). One group is returned as it is.
+fn join_heads<B: Backend>(mut parts: Vec<Tensor<B, 4>>) -> Tensor<B, 4> {
     if parts.len() == 1 {
         parts.remove(0)
     } else {
-        Tensor::cat(parts, dim)
+        let tokens = parts.into_iter().map(|p| p.swap_dims(1, 2)).collect();
+        Tensor::cat(tokens, 2).swap_dims(1, 2)
     }
 }
 
@@ -337,16 +242,16 @@ fn cat<B: Backend>(mut parts: Vec<Tensor<B, 4>>, dim: usize) -> Tensor<B, 4> {
 /// dtype (it scales and casts as it reads the product), else as tensor operations.
 ///
 /// # Shapes
-/// - q, k: `[batch, heads, seq_len, head_dim]`
+/// - q, k: `[batch, heads, seq_len, head_dim]` (`heads` those taken: [`Heads`])
 /// - output: `[batch, heads, seq_len, seq_len]`
 fn probabilities<B: ProductBackend + SoftmaxBackend>(
-    q: Tensor<B, 4>,
-    k: Tensor<B, 4>,
+    q: Heads<B>,
+    k: Heads<B>,
     out: DType,
 ) -> Tensor<B, 4> {
     let [batch, heads, seq_len, head_dim] = q.dims();
     if B::softmax_on_kernels(q.dtype()) {
-        let scores = batched(q, k.swap_dims(2, 3), Rows::Heads);
+        let scores = batched(q, k.transposed(), Rows::Heads);
         return causal_softmax(scores, scale(head_dim), out);
     }
     let device = q.device();
@@ -482,8 +387,15 @@ impl<B: ProductBackend + SoftmaxBackend, C: CheckpointStrategy> AttentionBackend
     }
 }
 
+/// Heads per group so that one f32 `[batch, group, seq, seq]` tensor stays within
+/// [`CHUNK_BYTES`] (at least one head).
+pub fn heads_per_chunk(batch: usize, heads: usize, seq_len: usize) -> usize {
+    let per_head = batch * seq_len * seq_len * 4;
+    (CHUNK_BYTES / per_head.max(1)).clamp(1, heads.max(1))
+}
+
 /// Gradients of causal attention with respect to Q, K and V, recomputing the scores a
-/// chunk at a time ([`chunks`]). Scores, softmax and its gradient are in f32; the products
+/// group of heads at a time. Scores, softmax and its gradient are in f32; the products
 /// with Q, K, V and dO run in their dtype.
 ///
 /// # Shapes
@@ -496,35 +408,36 @@ pub fn causal_attention_backward<B: ProductBackend + SoftmaxBackend>(
     grad_out: Tensor<B, 4>,
 ) -> (Tensor<B, 4>, Tensor<B, 4>, Tensor<B, 4>) {
     let [batch, heads, seq_len, _] = q.dims();
-    backward_in_chunks(q, k, v, grad_out, &chunks(batch, heads, seq_len))
+    backward_in_groups(q, k, v, grad_out, heads_per_chunk(batch, heads, seq_len))
 }
 
-/// [`causal_attention_backward`], a chunk of `plan` at a time.
-fn backward_in_chunks<B: ProductBackend + SoftmaxBackend>(
+/// [`causal_attention_backward`], `group` heads at a time.
+fn backward_in_groups<B: ProductBackend + SoftmaxBackend>(
     q: Tensor<B, 4>,
     k: Tensor<B, 4>,
     v: Tensor<B, 4>,
     grad_out: Tensor<B, 4>,
-    plan: &[Chunk],
+    group: usize,
 ) -> (Tensor<B, 4>, Tensor<B, 4>, Tensor<B, 4>) {
-    let head_dim = q.dims()[3];
+    let [_, heads, _, head_dim] = q.dims();
     let dtype = q.dtype();
     let s = scale(head_dim);
     let (mut dqs, mut dks, mut dvs) = (Vec::new(), Vec::new(), Vec::new());
-    for &c in plan {
-        let (qc, kc, vc, gc) = (c.of(&q), c.of(&k), c.of(&v), c.of(&grad_out));
+    for (start, n) in head_groups(heads, group) {
+        let part = |t: &Tensor<B, 4>| Heads::of(t, start, n);
+        let (qc, kc, vc, gc) = (part(&q), part(&k), part(&v), part(&grad_out));
         let p = probabilities(qc.clone(), kc.clone(), DType::F32);
         dvs.push(batched(
             in_dtype(p.clone(), dtype).swap_dims(2, 3),
             gc.clone(),
             Rows::Tokens,
         ));
-        let dp = batched(gc, vc.swap_dims(2, 3), Rows::Heads);
+        let dp = batched(gc, vc.transposed(), Rows::Heads);
         let ds = softmax_grad(p, dp, s, dtype);
         dqs.push(batched(ds.clone(), kc, Rows::Tokens));
         dks.push(batched(ds.swap_dims(2, 3), qc, Rows::Tokens));
     }
-    (join(dqs, plan), join(dks, plan), join(dvs, plan))
+    (join_heads(dqs), join_heads(dks), join_heads(dvs))
 }
 
 #[cfg(test)]
@@ -605,40 +518,31 @@ mod tests {
                 k.clone().into_primitive().tensor(),
                 v.clone().into_primitive().tensor(),
             )));
-            let [batch, heads, _, _] = shape;
-            for (rows, group) in [(batch, heads), (batch, 1), (batch, 2), (1, heads), (1, 2)] {
-                let plan = tile(batch, rows, heads, group);
-                let written = forward_in_chunks(q.clone(), k.clone(), v.clone(), &plan);
+            let heads = shape[1];
+            for group in [heads, 1, 2] {
+                let written = forward_in_groups(q.clone(), k.clone(), v.clone(), group);
                 let r = relative(written, fused.clone());
                 assert!(
                     r <= 1e-5,
-                    "{shape:?}, {rows} entries and {group} heads at a time: relative difference {r:e}"
+                    "{shape:?}, {group} heads at a time: relative difference {r:e}"
                 );
             }
         }
     }
 
     #[test]
-    fn chunks_give_the_same_outputs_and_gradients_as_all_at_once() {
-        let [q, k, v, g] = inputs([3, 4, 24, 8], 7).map(|t| t.inner());
-        let whole = tile(3, 3, 4, 4);
-        let all = backward_in_chunks(q.clone(), k.clone(), v.clone(), g.clone(), &whole);
-        let out = forward_in_chunks(q.clone(), k.clone(), v.clone(), &whole);
-        // Heads in groups; entries one or two at a time; both, with uneven ends.
-        for (rows, group) in [(3, 1), (3, 3), (1, 4), (2, 4), (2, 3)] {
-            let plan = tile(3, rows, 4, group);
-            let got = backward_in_chunks(q.clone(), k.clone(), v.clone(), g.clone(), &plan);
-            for (name, (a, b)) in ["dQ", "dK", "dV"].iter().zip(
-                [all.0.clone(), all.1.clone(), all.2.clone()]
-                    .into_iter()
-                    .zip([got.0, got.1, got.2]),
-            ) {
-                let r = relative(b, a);
-                assert!(r <= 1e-6, "{rows} entries, {group} heads: {name} {r:e}");
-            }
-            let o = forward_in_chunks(q.clone(), k.clone(), v.clone(), &plan);
-            let r = relative(o, out.clone());
-            assert!(r <= 1e-6, "{rows} entries, {group} heads: out {r:e}");
+    fn heads_in_groups_give_the_same_gradients_as_all_at_once() {
+        let [q, k, v, g] = inputs([2, 4, 24, 8], 7).map(|t| t.inner());
+        let all = backward_in_groups(q.clone(), k.clone(), v.clone(), g.clone(), 4);
+        let one = backward_in_groups(q.clone(), k.clone(), v.clone(), g.clone(), 1);
+        let three = backward_in_groups(q, k, v, g, 3);
+        for (a, (b, c)) in [all.0, all.1, all.2].into_iter().zip(
+            [one.0, one.1, one.2]
+                .into_iter()
+                .zip([three.0, three.1, three.2]),
+        ) {
+            assert!(relative(b, a.clone()) <= 1e-6);
+            assert!(relative(c, a) <= 1e-6);
         }
     }
 
@@ -658,57 +562,13 @@ mod tests {
     }
 
     #[test]
-    fn chunks_are_bounded_cover_everything_and_prefer_whole_entries() {
-        let all = |batch, heads| Chunk {
-            batches: (0, batch),
-            heads: (0, heads),
-        };
-        // gpu config: 8 heads x 256 x 256 x 4 B = 2 MiB an entry, 128 MiB in all: one chunk.
-        assert_eq!(chunks_by(64, 8, 256, true), vec![all(64, 8)]);
-        // h200 config: 16 x 512 x 512 x 4 B = 16 MiB an entry: 16 entries at a time.
-        let h200 = chunks_by(128, 16, 512, true);
-        assert_eq!(h200.len(), 8);
-        assert!(h200
-            .iter()
-            .enumerate()
-            .all(|(i, c)| c.batches == (16 * i, 16) && c.heads == (0, 16)));
-        // An uneven end.
-        assert_eq!(
-            chunks_by(20, 16, 512, true).last().map(|c| c.batches),
-            Some((16, 4))
-        );
-        // An entry over the bound (16 heads x 4096 x 4096 x 4 B = 1 GiB, 64 MiB a head): one
-        // entry at a time, its heads 4 at a time; one head over the bound still runs.
-        let long = chunks_by(2, 16, 4096, true);
-        assert_eq!(long.len(), 2 * 4);
-        assert!(long.iter().all(|c| c.batches.1 == 1 && c.heads.1 == 4));
-        assert_eq!(long[5].batches, (1, 1));
-        assert_eq!(long[5].heads, (4, 4));
-        assert!(chunks_by(1, 16, 16384, true).iter().all(|c| c.heads.1 == 1));
-        // Every chunk within the bound, the chunks covering every (entry, head) once.
-        for (batch, heads, seq) in [(64, 8, 256), (128, 16, 512), (3, 5, 3000), (7, 3, 100)] {
-            let plan = chunks_by(batch, heads, seq, true);
-            let mut seen = vec![0; batch * heads];
-            for c in &plan {
-                let scores = c.batches.1 * c.heads.1 * seq * seq * 4;
-                assert!(scores <= CHUNK_BYTES || c.batches.1 * c.heads.1 == 1);
-                for b in c.batches.0..c.batches.0 + c.batches.1 {
-                    for h in c.heads.0..c.heads.0 + c.heads.1 {
-                        seen[b * heads + h] += 1;
-                    }
-                }
-            }
-            assert!(seen.iter().all(|&n| n == 1), "{batch} {heads} {seq}");
-        }
-        // OOMLAB_ATTENTION_CHUNKS=heads: every entry at once, the h200 config's heads two
-        // at a time, as before.
-        let heads = chunks_by(128, 16, 512, false);
-        assert_eq!(heads.len(), 8);
-        assert!(heads
-            .iter()
-            .enumerate()
-            .all(|(i, c)| c.batches == (0, 128) && c.heads == (2 * i, 2)));
-        assert_eq!(chunks_by(64, 8, 256, false), vec![all(64, 8)]);
+    fn chunks_are_bounded_and_never_empty() {
+        // gpu config: 64 x 256 x 256 x 4 B = 16 MiB a head: all 8 heads at once.
+        assert_eq!(heads_per_chunk(64, 8, 256), 8);
+        // h200 config: 128 x 512 x 512 x 4 B = 128 MiB a head: two at a time.
+        assert_eq!(heads_per_chunk(128, 16, 512), 2);
+        // One head over the bound still runs, alone.
+        assert_eq!(heads_per_chunk(1024, 16, 2048), 1);
     }
 
     #[test]
