@@ -312,36 +312,74 @@ mod tests {
         );
     }
 
-    #[test]
-    fn heads_taken_by_offset_from_the_whole_tensors() {
-        // Heads 3..5 of q (6 heads) times heads 1..3 of kᵀ (4 heads), read from the whole
-        // buffers' starts: the plan of the taken heads' layouts, offset.
-        let (b, t, d) = (2, 4, 3);
-        let group = |h: usize| Layout {
-            shape: [b, 2, t, d],
-            strides: heads_view(b, t, h, d).strides,
-        };
-        let (q, k) = (group(6), group(4));
-        let out = Layout::contiguous([b, 2, t, t]);
-        let (qa, ka) = (3 * d, d);
-        let calls = starting_at(plan(&q, &transposed(k), &out).expect("a plan"), qa, ka);
-        let (bq, bk) = (buffer(b * t * 6 * d, 1), buffer(b * t * 4 * d, 2));
+    /// a·b through the plan of `a` and `b` read `a_at` and `b_at` elements into their
+    /// buffers ([`starting_at`]: the addresses are the whole buffers' starts), checked entry
+    /// by entry against the product of the logical tensors.
+    fn agrees_at(a: Layout, a_at: usize, b: Layout, b_at: usize, out: Layout) {
+        let calls = starting_at(plan(&a, &b, &out).expect("a plan"), a_at, b_at);
+        let (ba, bb) = (buffer(a_at + span(&a), 1), buffer(b_at + span(&b), 2));
         let mut bc = vec![f64::NAN; span(&out)];
-        run_on_host(&calls, &bq, &bk, &mut bc);
-        for i in 0..b {
-            for j in 0..2 {
-                for r in 0..t {
-                    for c in 0..t {
-                        let want: f64 = (0..d)
+        run_on_host(&calls, &ba, &bb, &mut bc);
+        let [d0, d1, m, k] = a.shape;
+        let n = b.shape[3];
+        for i in 0..d0 {
+            for j in 0..d1 {
+                for r in 0..m {
+                    for c in 0..n {
+                        let want: f64 = (0..k)
                             .map(|p| {
-                                at(&bq[qa..], &q, [i, j, r, p]) * at(&bk[ka..], &k, [i, j, c, p])
+                                at(&ba[a_at..], &a, [i, j, r, p])
+                                    * at(&bb[b_at..], &b, [i, j, p, c])
                             })
                             .sum();
-                        assert!((at(&bc, &out, [i, j, r, c]) - want).abs() < 1e-12);
+                        let got = at(&bc, &out, [i, j, r, c]);
+                        assert!((got - want).abs() < 1e-12, "[{i},{j},{r},{c}]");
                     }
                 }
             }
         }
+    }
+
+    #[test]
+    fn heads_taken_by_offset_from_the_whole_tensors() {
+        let (b, t, d) = (3, 4, 5);
+        // Two heads of `[b, t, h, d]` storage seen as `[b, h, t, d]`, the whole strides.
+        let group = |h: usize| Layout {
+            shape: [b, 2, t, d],
+            strides: heads_view(b, t, h, d).strides,
+        };
+        // Heads 3..5 of Q (6 heads) times heads 1..3 of Kᵀ (4 heads).
+        agrees_at(
+            group(6),
+            3 * d,
+            transposed(group(4)),
+            d,
+            Layout::contiguous([b, 2, t, t]),
+        );
+        // Heads 0..2 of contiguous scores (8 heads: the batch entries not packed) times
+        // heads 2..4 of K, written as `[b, t, 2, d]` (the case tests/gpu/batched.rs found
+        // burn's matmul of two narrowed views disagreeing with).
+        let scores = Layout {
+            shape: [b, 2, t, t],
+            strides: Layout::contiguous([b, 8, t, t]).strides,
+        };
+        agrees_at(scores, 0, group(4), 2 * d, heads_view(b, t, 2, d));
+        // Heads 3..9 of 9 heads of scores times heads 2..8 of K, more heads than batch
+        // entries (the calls then batch along the heads).
+        let many = Layout {
+            shape: [2, 6, t, t],
+            strides: Layout::contiguous([2, 9, t, t]).strides,
+        };
+        agrees_at(
+            many,
+            3 * t * t,
+            Layout {
+                shape: [2, 6, t, d],
+                strides: heads_view(2, t, 8, d).strides,
+            },
+            2 * d,
+            heads_view(2, t, 6, d),
+        );
     }
 
     #[test]
