@@ -1,6 +1,7 @@
 //! The topic about the step's speed on CUDA: what runs where by default and the variables
 //! that choose it ([`crate::model::STEP_OPTIONS`], listed from that one table), ending with
-//! the latest paired yardstick against PyTorch (docs/results/2026-12-06-h100-bf16-kernels).
+//! the latest paired yardsticks against PyTorch (docs/results/2026-12-06-h100-bf16-kernels,
+//! docs/results/2026-12-06-h100-bf16-levers).
 
 use crate::evidence::Evidence;
 use crate::model::STEP_OPTIONS;
@@ -19,7 +20,10 @@ replaces the largest of them on CUDA: the linear layers' and attention's matrix 
 run on cuBLAS for f32 and bf16 (the GPT's head stays on cubecl), ordered with cubecl's
 stream on the device without the host waiting (`oomlab train` prints a line saying
 where the products run); and for f32 and bf16, attention's causal softmax, LayerNorm and
-the first feed-forward layer's bias and GELU run as kernels of oomlab's own. The variables
+the first feed-forward layer's bias and GELU run as kernels of oomlab's own. The
+embeddings' gradients are a product with a one-hot matrix instead of burn's scatter, and
+attention's products read each group of heads where it sits in Q, K, V and dO instead of
+a copy (burn's slice copies a group that starts off its 512-byte alignment). The variables
 below choose each of these; a run prints the ones that are set, and a line saying where
 softmax, LayerNorm and GELU ran.
 
@@ -65,7 +69,7 @@ fn paired() -> String {
         Evidence::H100StepPaired.text(),
     );
     let h200 = (
-        "docs/results/2026-12-06-h100-bf16-kernels/defaults-75c3c7b/h200/paired: the same H100, `h200` config, AMP bf16, the same setting",
+        "docs/results/2026-12-06-h100-bf16-levers/offsets-53f15b4/paired: another H100, binary 53f15b4 (bf16's dense embeddings, attention's groups of heads read at an offset), `h200` config, AMP bf16, the same setting; PyTorch ran once (the call's time ended its second run); the variants: slice16 the groups sliced (copied) as before, split16 two-stage sums",
         Evidence::H100StepPairedH200.text(),
     );
     super::measured_paired(gpu, |_| true) + &super::measured_paired(h200, |_| true)
