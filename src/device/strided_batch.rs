@@ -219,9 +219,20 @@ mod tests {
     fn agrees_from(start: usize, a: Layout, b: Layout, out: Layout) {
         let calls = plan(&a, &b, &out).expect("a plan");
         let (ba, bb) = (buffer(start + span(&a), 1), buffer(start + span(&b), 2));
-        let (ba, bb) = (&ba[start..], &bb[start..]);
+        runs_as_the_product(&calls, (&ba[start..], 0, a), (&bb[start..], 0, b), out);
+    }
+
+    /// Runs `calls` on the buffers and checks each entry of the output against the product
+    /// of the logical tensors `a` and `b`, whose first elements are `a_at` and `b_at`
+    /// elements into their buffers.
+    fn runs_as_the_product(
+        calls: &[StridedCall],
+        (ba, a_at, a): (&[f64], usize, Layout),
+        (bb, b_at, b): (&[f64], usize, Layout),
+        out: Layout,
+    ) {
         let mut bc = vec![f64::NAN; span(&out)];
-        run_on_host(&calls, ba, bb, &mut bc);
+        run_on_host(calls, ba, bb, &mut bc);
         let [d0, d1, m, k] = a.shape;
         let n = b.shape[3];
         for i in 0..d0 {
@@ -229,7 +240,10 @@ mod tests {
                 for r in 0..m {
                     for c in 0..n {
                         let want: f64 = (0..k)
-                            .map(|p| at(ba, &a, [i, j, r, p]) * at(bb, &b, [i, j, p, c]))
+                            .map(|p| {
+                                at(&ba[a_at..], &a, [i, j, r, p])
+                                    * at(&bb[b_at..], &b, [i, j, p, c])
+                            })
                             .sum();
                         let got = at(&bc, &out, [i, j, r, c]);
                         assert!((got - want).abs() < 1e-12, "[{i},{j},{r},{c}]");
@@ -318,26 +332,7 @@ mod tests {
     fn agrees_at(a: Layout, a_at: usize, b: Layout, b_at: usize, out: Layout) {
         let calls = starting_at(plan(&a, &b, &out).expect("a plan"), a_at, b_at);
         let (ba, bb) = (buffer(a_at + span(&a), 1), buffer(b_at + span(&b), 2));
-        let mut bc = vec![f64::NAN; span(&out)];
-        run_on_host(&calls, &ba, &bb, &mut bc);
-        let [d0, d1, m, k] = a.shape;
-        let n = b.shape[3];
-        for i in 0..d0 {
-            for j in 0..d1 {
-                for r in 0..m {
-                    for c in 0..n {
-                        let want: f64 = (0..k)
-                            .map(|p| {
-                                at(&ba[a_at..], &a, [i, j, r, p])
-                                    * at(&bb[b_at..], &b, [i, j, p, c])
-                            })
-                            .sum();
-                        let got = at(&bc, &out, [i, j, r, c]);
-                        assert!((got - want).abs() < 1e-12, "[{i},{j},{r},{c}]");
-                    }
-                }
-            }
-        }
+        runs_as_the_product(&calls, (&ba, a_at, a), (&bb, b_at, b), out);
     }
 
     #[test]

@@ -212,25 +212,31 @@ pub fn batched<B: ProductBackend>(
     rows: Rows,
 ) -> Tensor<B, 4> {
     let (a, b) = (a.into(), b.into());
-    assert_eq!(a.count, b.count, "a batched product of unequal head counts");
     if B::batched_on_library(a.tensor.dtype()) {
-        let count = a.count;
-        let ((a, a_start), (b, b_start)) = (a.for_library(), b.for_library());
-        let span = Span {
-            a: a_start,
-            b: b_start,
-            count,
-        };
-        Tensor::from_primitive(TensorPrimitive::Float(B::batched_product(
-            a.into_primitive().tensor(),
-            b.into_primitive().tensor(),
-            span,
-            rows,
-            1.0,
-        )))
+        on_library(a, b, rows, 1.0)
     } else {
         a.sliced().matmul(b.sliced())
     }
+}
+
+/// alpha·a·b of the heads taken on the backend's library ([`ProductBackend::batched_product`]
+/// with the whole tensors and where the heads start, unless `OOMLAB_ATTENTION_HEADS=slice`).
+fn on_library<B: ProductBackend>(a: Heads<B>, b: Heads<B>, rows: Rows, alpha: f32) -> Tensor<B, 4> {
+    assert_eq!(a.count, b.count, "a batched product of unequal head counts");
+    let count = a.count;
+    let ((a, a_start), (b, b_start)) = (a.for_library(), b.for_library());
+    let span = Span {
+        a: a_start,
+        b: b_start,
+        count,
+    };
+    Tensor::from_primitive(TensorPrimitive::Float(B::batched_product(
+        a.into_primitive().tensor(),
+        b.into_primitive().tensor(),
+        span,
+        rows,
+        alpha,
+    )))
 }
 
 /// softmax's input QKᵀ·`scale` in f32: on the backend's library (where
@@ -247,24 +253,8 @@ pub fn scaled_scores<B: ProductBackend>(
     scale: f64,
 ) -> Tensor<B, 4> {
     let (q, kt) = (q.into(), k.into().transposed());
-    assert_eq!(q.count, kt.count, "scores of unequal head counts");
     if B::batched_on_library(q.tensor.dtype()) {
-        let count = q.count;
-        let ((q, q_start), (kt, k_start)) = (q.for_library(), kt.for_library());
-        let span = Span {
-            a: q_start,
-            b: k_start,
-            count,
-        };
-        super::in_f32(Tensor::from_primitive(TensorPrimitive::Float(
-            B::batched_product(
-                q.into_primitive().tensor(),
-                kt.into_primitive().tensor(),
-                span,
-                Rows::Heads,
-                scale as f32,
-            ),
-        )))
+        super::in_f32(on_library(q, kt, Rows::Heads, scale as f32))
     } else {
         super::in_f32(q.sliced().matmul(kt.sliced())).mul_scalar(scale)
     }

@@ -120,15 +120,10 @@ fn cublas_batched_products_equal_burns_matmul_on_cuda() {
                     .matmul(on_host(y.clone()).narrow(1, ys, 2));
                 println!(
                     "[{b},{h},{t},{d}] {dtype:?} {name}: burn's matmul of the narrowed tensors against the host: relative difference {:.2e}",
-                    host_relative(on_host(burns), host.clone())
+                    relative(on_host(burns), host.clone())
                 );
                 let what = format!("[{b},{h},{t},{d}] {dtype:?} {name} (against the host)");
-                check(
-                    &mut problems,
-                    what,
-                    host_relative(on_host(ours), host),
-                    bound,
-                );
+                check(&mut problems, what, relative(on_host(ours), host), bound);
             }
             // The scores with the scale as cuBLAS's alpha, against burn's product scaled
             // after it (both in f32).
@@ -184,16 +179,4 @@ type Host = burn::backend::Flex;
 /// `x` on the host, in f32.
 fn on_host(x: Tensor<Inner, 4>) -> Tensor<Host, 4> {
     Tensor::from_data(x.cast(FloatDType::F32).into_data(), &Default::default())
-}
-
-/// ‖a − b‖ / ‖b‖ on the host.
-fn host_relative(a: Tensor<Host, 4>, b: Tensor<Host, 4>) -> f64 {
-    let diff: f64 = (a - b.clone())
-        .powi_scalar(2)
-        .sum()
-        .into_scalar()
-        .elem::<f64>()
-        .sqrt();
-    let norm: f64 = b.powi_scalar(2).sum().into_scalar().elem::<f64>().sqrt();
-    diff / norm
 }

@@ -41,8 +41,9 @@ fn configure_cubecl_as_train() {
     }
 }
 
-/// ‖a − b‖ / ‖b‖ in f32 (Frobenius norms), whatever the tensors' dtype.
-fn relative<const D: usize>(a: Tensor<Inner, D>, b: Tensor<Inner, D>) -> f64 {
+/// ‖a − b‖ / ‖b‖ in f32 (Frobenius norms), whatever the tensors' dtype and backend (the
+/// GPU's, or the host's for references computed there).
+fn relative<Bk: Backend, const D: usize>(a: Tensor<Bk, D>, b: Tensor<Bk, D>) -> f64 {
     let a = a.cast(FloatDType::F32);
     let b = b.cast(FloatDType::F32);
     let diff: f64 = (a - b.clone())
