@@ -698,24 +698,25 @@ fn product(
 /// Attention's batched product alpha·a·b of `span`'s heads on cuBLAS (super::strided_batch;
 /// crate::model's batched module says why), each operand read where its heads start in
 /// its tensor (no slice), the output's rows stored as `rows` asks; `Err` gives the
-/// operands back for burn's matmul.
+/// operands back for burn's matmul, with the span of heads to take of them (an operand
+/// copied on the way holds only its heads, from 0).
 fn batched_product(
     a: CubeTensor<CudaRuntime>,
     b: CubeTensor<CudaRuntime>,
     span: Span,
     rows: Rows,
     alpha: f32,
-) -> Result<CubeTensor<CudaRuntime>, Operands> {
+) -> Result<CubeTensor<CudaRuntime>, (Operands, Span)> {
     let (Some(la), Some(lb)) = (layout(&a), layout(&b)) else {
         say_batched_fallback("not two 4-D tensors");
-        return Err(Box::new((a, b)));
+        return Err((Box::new((a, b)), span));
     };
     if span.a + span.count > la.shape[1] || span.b + span.count > lb.shape[1] {
         say_batched_fallback(&format!(
             "heads {span:?} outside {:?} and {:?}",
             la.shape, lb.shape
         ));
-        return Err(Box::new((a, b)));
+        return Err((Box::new((a, b)), span));
     }
     // The heads taken: the whole tensors' strides, the first element `start` heads in.
     let heads = |l: Layout| Layout {
@@ -728,7 +729,7 @@ fn batched_product(
             "{:?} and {:?}: not one dtype cuBLAS runs",
             a.dtype, b.dtype
         ));
-        return Err(Box::new((a, b)));
+        return Err((Box::new((a, b)), span));
     }
     let [d0, d1, m, k] = la.shape;
     let n = lb.shape[3];
@@ -738,25 +739,32 @@ fn batched_product(
             .any(|&x| x == 0 || x > i32::MAX as usize)
     {
         say_batched_fallback(&format!("shapes {:?} and {:?}", la.shape, lb.shape));
-        return Err(Box::new((a, b)));
+        return Err((Box::new((a, b)), span));
     }
     stop_after_queued_failure();
     let clock = Clock::start();
     // A view cuBLAS cannot read (neither rows nor columns packed) is sliced to its heads
     // and copied, as burn's matmul would; its heads then start at its first element.
+    // (The tensor, its first head's offset in elements, its first head.)
     let readable = |t: CubeTensor<CudaRuntime>, l: Layout, start: usize| {
         if l.readable() {
-            (t, start * l.strides[1])
+            (t, start * l.strides[1], start)
         } else {
             let t = if start == 0 && span.count == t.meta.shape()[1] {
                 t
             } else {
                 burn_cubecl::kernel::slice(t, &[0..d0, start..start + span.count])
             };
-            (burn_cubecl::kernel::into_contiguous(t), 0)
+            (burn_cubecl::kernel::into_contiguous(t), 0, 0)
         }
     };
-    let ((a, a_at), (b, b_at)) = (readable(a, la, span.a), readable(b, lb, span.b));
+    let (a, a_at, a_start) = readable(a, la, span.a);
+    let (b, b_at, b_start) = readable(b, lb, span.b);
+    let span = Span {
+        a: a_start,
+        b: b_start,
+        count: span.count,
+    };
     let (device, dtype) = (&a.device, float_dtype(a.dtype));
     let out = match rows {
         Rows::Heads => CubeCuda::float_empty([d0, d1, m, n].into(), device, dtype),
@@ -778,7 +786,7 @@ fn batched_product(
             layout(&b),
             layout(&out)
         ));
-        return Err(Box::new((a, b)));
+        return Err((Box::new((a, b)), span));
     };
     let job = Job {
         a,
@@ -786,7 +794,7 @@ fn batched_product(
         out: out.clone(),
         work: Work::Batched { calls, alpha },
     };
-    submit(job, clock)?;
+    submit(job, clock).map_err(|operands| (operands, span))?;
     BATCHED_SUBMITTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     Ok(out)
 }
@@ -1246,7 +1254,7 @@ impl ProductBackend for CubeCuda {
     ) -> CubeTensor<CudaRuntime> {
         match batched_product(a, b, span, rows, alpha) {
             Ok(out) => out,
-            Err(operands) => burn_batched::<Self>(operands.0, operands.1, span, alpha),
+            Err((operands, span)) => burn_batched::<Self>(operands.0, operands.1, span, alpha),
         }
     }
 }

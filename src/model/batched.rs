@@ -84,8 +84,8 @@ pub enum Rows {
 ///
 /// Why: burn-cubecl's `slice` gives a view only where the slice starts and ends on
 /// cubecl-cuda's 512-byte alignment; a group of heads starts `head·head_dim` elements into
-/// each row, which for bf16's 64-wide heads misses it half the time at the start and the
-/// end, so every group was copied. On an H100 the `h200` config's AMP bf16 profile
+/// each row, and a group of two bf16 heads of 64 (256 bytes) starts or ends off it, so
+/// every group was copied. On an H100 the `h200` config's AMP bf16 profile
 /// (docs/results/2026-12-06-h100-bf16-kernels/profile-bf16) spent 49.6 ms of a 552 ms
 /// step in 896 `SliceKernel` launches: Q, K, V and dO, 2 heads at a time, 8 groups in each
 /// of 16 layers. Slicing along the batch instead (whole entries, aligned, so views) left
