@@ -85,7 +85,8 @@
 #           bf16 alone (f32 has them by default): the first levers bf16's profile names
 #           after 75c3c7b (docs/results/2026-12-06-h100-bf16-kernels, profile-bf16/), each
 #           turned down for bf16 before on one seed's loss
-#           (dense16 is bf16's default since docs/results/2026-12-06-h100-bf16-levers)
+#           (dense16 and split16 are bf16's defaults since
+#           docs/results/2026-12-06-h100-bf16-levers: run them against a binary before)
 #   slice16, scatter16: bf16 with what came before two changes of 2026-12-06: the
 #           efficient attention's groups of heads sliced before cuBLAS reads them
 #           (OOMLAB_ATTENTION_HEADS=slice, a copy where the slice misses cubecl's 512-byte

@@ -1216,10 +1216,10 @@ impl ProductBackend for CubeCuda {
         by_default(dtype) && library_loads()
     }
 
-    /// f32's sums in two stages (crate::model's column_sum module says why, and why not
-    /// bf16's).
+    /// f32's and bf16's sums in two stages (crate::model's column_sum module says why, and
+    /// why not f16's).
     fn split_sums_by_default(dtype: DType) -> bool {
-        dtype == DType::F32
+        matches!(dtype, DType::F32 | DType::BF16)
     }
 
     /// f32's and bf16's embeddings on the dense path (crate::model's embedding module says
@@ -1317,18 +1317,16 @@ mod tests {
     }
 
     #[test]
-    fn f32_sums_and_f32_and_bf16_embeddings_change_by_default_on_cuda() {
-        assert!(<CubeCuda as ProductBackend>::split_sums_by_default(
-            DType::F32
-        ));
+    fn f32_and_bf16_sums_and_embeddings_change_by_default_on_cuda() {
         for dtype in [DType::F32, DType::BF16] {
+            assert!(<CubeCuda as ProductBackend>::split_sums_by_default(dtype));
             assert!(<CubeCuda as ProductBackend>::dense_embeddings_by_default(
                 dtype
             ));
         }
-        for dtype in [DType::BF16, DType::F16] {
-            assert!(!<CubeCuda as ProductBackend>::split_sums_by_default(dtype));
-        }
+        assert!(!<CubeCuda as ProductBackend>::split_sums_by_default(
+            DType::F16
+        ));
         assert!(!<CubeCuda as ProductBackend>::dense_embeddings_by_default(
             DType::F16
         ));

@@ -18,8 +18,14 @@
 //! On CUDA the f32 sums are split by default ([`crate::model::ProductBackend::split_sums_by_default`]):
 //! on the H200 (docs/results/2026-12-05-h200-step-levers) the gpu config's f32 step took
 //! 63.3 ms split against 73.1, its final loss after 100 steps 1.1e-4 (relative) away and
-//! its NVML peak 2 MiB higher. bf16's sums (AMP) stay in one stage there: split, the final
-//! loss moved by 1.5e-3, over issue 29's bound, and the peak rose by 32 MiB. On the CPU
+//! its NVML peak 2 MiB higher. bf16's sums (AMP) stayed in one stage then: split, on
+//! cubecl's products, the final loss moved by 1.5e-3 in one seed's run, over issue 29's
+//! bound, and the peak rose by 32 MiB. On cuBLAS's products and oomlab's kernels
+//! (docs/results/2026-12-06-h100-bf16-levers, H100s) split bf16 passed the seed rule both
+//! ways on the gpu config (5.5e-4 from one stage's final loss on the mean over seeds 42 to
+//! 46; the median step 40.8 ms against 41.1, no gain there) and took the h200 config's step
+//! to 393.1 ms against 437.5 (`offsets-53f15b4/`), the NVML peaks the same: bf16's default
+//! on CUDA since, pure bf16 included. f16 stays in one stage (not measured). On the CPU
 //! every sum is in one stage. `OOMLAB_COLUMN_SUMS=split` splits them all, `=one` none.
 
 use burn::prelude::*;

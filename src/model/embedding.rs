@@ -35,9 +35,10 @@
 //! f32 on CUDA since. For AMP bf16 on cuBLAS's products (an H100, the `gpu` config,
 //! docs/results/2026-12-06-h100-bf16-levers, seeds 42 to 46, 100 steps each) the median
 //! step took 34.3 ms against 41.1, the final loss 9.2e-4 from the scatter's on the mean
-//! over the seeds (within issue 29's 1e-3), the NVML peak the same: bf16's default on CUDA
-//! since, pure bf16 (`half-bf16`) included, which had no seed runs of its own. f16 keeps
-//! the scatter: not measured.
+//! over the seeds (within issue 29's 1e-3), the NVML peak the same; on the `h200` config
+//! 482.9 ms against the scatter's 533.4 (`h200-39652be/`): bf16's default on CUDA since,
+//! pure bf16 (`half-bf16`) included, which had no seed runs of its own. f16 keeps the
+//! scatter: not measured.
 
 use burn::backend::autodiff::checkpoint::base::Checkpointer;
 use burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy;

@@ -27,7 +27,7 @@ pub const STEP_OPTIONS: &[StepOption] = &[
     StepOption {
         name: COLUMN_SUMS_ENV,
         values: "split|one",
-        default: "CUDA: split for f32, one for bf16 and f16; CPU: one",
+        default: "CUDA: split for f32 and bf16, one for f16; CPU: one",
         what: "sums over every token (LayerNorm's dγ and dβ, a bias's gradient) in two stages or one",
     },
     StepOption {
