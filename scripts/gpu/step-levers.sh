@@ -92,6 +92,9 @@
 #           (OOMLAB_ATTENTION_HEADS=slice, a copy where the slice misses cubecl's 512-byte
 #           alignment; the default reads them at an offset into the whole tensors) and
 #           burn's scatter for the embeddings' gradients (OOMLAB_EMBEDDING_GRAD=scatter)
+#   cat16:  bf16 with the efficient attention's groups of heads joined by burn's cat
+#           (OOMLAB_ATTENTION_JOIN=cat), as before each group's product was written into its
+#           heads of one buffer (src/model/batched.rs, Joined)
 #   (heads16, OOMLAB_ATTENTION_CHUNKS=heads, existed at 39652be only: that binary chunked
 #   the scores by batch entries by default, which docs/results/2026-12-06-h100-bf16-levers
 #   measured slower, and the variable went with it)
@@ -216,6 +219,7 @@ variant_env() {
     allk) settings=OOMLAB_ATTENTION_SOFTMAX=kernel,OOMLAB_ATTENTION_FORWARD=written,OOMLAB_LAYER_NORM=kernel,OOMLAB_GELU=kernel;;
     slice16) settings=OOMLAB_ATTENTION_HEADS=slice;;
     scatter16) settings=OOMLAB_EMBEDDING_GRAD=scatter;;
+    cat16) settings=OOMLAB_ATTENTION_JOIN=cat;;
     defaults) settings="";;
     *) echo "unknown variant $1" >&2; return 1;;
   esac

@@ -51,8 +51,8 @@ use super::cublaslt::Plans;
 use super::fence::Fence;
 use super::strided_batch::{self, Layout, StridedCall};
 use crate::model::{
-    batched_setting, burn_batched, burn_product, custom_products_setting, Form, ProductBackend,
-    Rows, Span, CUSTOM_PRODUCTS_ENV,
+    batched_setting, burn_batched, burn_batched_into, burn_product, custom_products_setting, Form,
+    Place, ProductBackend, Rows, Span, CUSTOM_PRODUCTS_ENV,
 };
 use crate::units::Bytes;
 
@@ -695,28 +695,52 @@ fn product(
     submit(job, clock).map(|()| out)
 }
 
+/// Where a batched product on cuBLAS writes.
+#[derive(Debug, Clone, Copy)]
+enum Output {
+    /// A new tensor, its rows stored as asked.
+    New(Rows),
+    /// Heads `place.at..` of the whole output (the one given, else a new one), stored as
+    /// `[d0, m, place.heads, n]` ([`ProductBackend::batched_product_into`]).
+    Into(Place),
+}
+
+/// What a batched product gives back for burn's matmul where cuBLAS does not run it: the
+/// operands, the span of heads to take of them (an operand copied on the way holds only
+/// its heads, from 0), and the whole output of [`Output::Into`] (as given, or the one
+/// made for it; boxed, as the operands are: a `CubeTensor` is large).
+struct Fallback {
+    operands: Operands,
+    span: Span,
+    whole: Option<Box<CubeTensor<CudaRuntime>>>,
+}
+
 /// Attention's batched product alpha·a·b of `span`'s heads on cuBLAS (super::strided_batch;
 /// crate::model's batched module says why), each operand read where its heads start in
-/// its tensor (no slice), the output's rows stored as `rows` asks; `Err` gives the
-/// operands back for burn's matmul, with the span of heads to take of them (an operand
-/// copied on the way holds only its heads, from 0).
+/// its tensor (no slice), the output written as `output` asks (into `whole` where it is
+/// [`Output::Into`] and one is given); `Err` gives everything back for burn's matmul
+/// ([`Fallback`]).
 fn batched_product(
     a: CubeTensor<CudaRuntime>,
     b: CubeTensor<CudaRuntime>,
     span: Span,
-    rows: Rows,
+    (output, whole): (Output, Option<CubeTensor<CudaRuntime>>),
     alpha: f32,
-) -> Result<CubeTensor<CudaRuntime>, (Operands, Span)> {
+) -> Result<CubeTensor<CudaRuntime>, Box<Fallback>> {
+    let fallback = |a, b, span, whole: Option<CubeTensor<CudaRuntime>>, why: &str| {
+        say_batched_fallback(why);
+        Err(Box::new(Fallback {
+            operands: Box::new((a, b)),
+            span,
+            whole: whole.map(Box::new),
+        }))
+    };
     let (Some(la), Some(lb)) = (layout(&a), layout(&b)) else {
-        say_batched_fallback("not two 4-D tensors");
-        return Err((Box::new((a, b)), span));
+        return fallback(a, b, span, whole, "not two 4-D tensors");
     };
     if span.a + span.count > la.shape[1] || span.b + span.count > lb.shape[1] {
-        say_batched_fallback(&format!(
-            "heads {span:?} outside {:?} and {:?}",
-            la.shape, lb.shape
-        ));
-        return Err((Box::new((a, b)), span));
+        let why = format!("heads {span:?} outside {:?} and {:?}", la.shape, lb.shape);
+        return fallback(a, b, span, whole, &why);
     }
     // The heads taken: the whole tensors' strides, the first element `start` heads in.
     let heads = |l: Layout| Layout {
@@ -725,11 +749,8 @@ fn batched_product(
     };
     let (la, lb) = (heads(la), heads(lb));
     if types(a.dtype).is_none() || a.dtype != b.dtype || !runs(a.dtype) {
-        say_batched_fallback(&format!(
-            "{:?} and {:?}: not one dtype cuBLAS runs",
-            a.dtype, b.dtype
-        ));
-        return Err((Box::new((a, b)), span));
+        let why = format!("{:?} and {:?}: not one dtype cuBLAS runs", a.dtype, b.dtype);
+        return fallback(a, b, span, whole, &why);
     }
     let [d0, d1, m, k] = la.shape;
     let n = lb.shape[3];
@@ -738,8 +759,16 @@ fn batched_product(
             .iter()
             .any(|&x| x == 0 || x > i32::MAX as usize)
     {
-        say_batched_fallback(&format!("shapes {:?} and {:?}", la.shape, lb.shape));
-        return Err((Box::new((a, b)), span));
+        let why = format!("shapes {:?} and {:?}", la.shape, lb.shape);
+        return fallback(a, b, span, whole, &why);
+    }
+    if let Output::Into(place) = output {
+        let want = [d0, place.heads, m, n];
+        let fits = whole.as_ref().is_none_or(|w| w.meta.shape().dims() == want);
+        if !fits || place.at + d1 > place.heads {
+            let why = format!("heads {}.. of {want:?} for a product of {d1}", place.at);
+            return fallback(a, b, span, whole, &why);
+        }
     }
     stop_after_queued_failure();
     let clock = Clock::start();
@@ -766,27 +795,53 @@ fn batched_product(
         count: span.count,
     };
     let (device, dtype) = (&a.device, float_dtype(a.dtype));
-    let out = match rows {
-        Rows::Heads => CubeCuda::float_empty([d0, d1, m, n].into(), device, dtype),
-        Rows::Tokens => CubeCuda::float_swap_dims(
-            CubeCuda::float_empty([d0, m, d1, n].into(), device, dtype),
+    // `[d0, x, m, n]` stored as `[d0, m, x, n]`.
+    let tokens = |x: usize| {
+        CubeCuda::float_swap_dims(
+            CubeCuda::float_empty([d0, m, x, n].into(), device, dtype),
             1,
             2,
+        )
+    };
+    // The output and where the product's first head goes in it, in elements.
+    let (out, out_at, into) = match output {
+        Output::New(Rows::Heads) => (
+            CubeCuda::float_empty([d0, d1, m, n].into(), device, dtype),
+            0,
+            false,
         ),
+        Output::New(Rows::Tokens) => (tokens(d1), 0, false),
+        Output::Into(place) => {
+            let whole = match whole {
+                None => tokens(place.heads),
+                // Shared with another tensor: written into a copy, as burn's in-place
+                // kernels do when theirs is not their own.
+                Some(w) if !place.owned => w.copy(),
+                Some(w) => w,
+            };
+            let at = whole.meta.strides()[1] * place.at;
+            (whole, at, true)
+        }
     };
     let plan = match (layout(&a), layout(&b), layout(&out)) {
-        (Some(la), Some(lb), Some(lo)) => strided_batch::plan(&heads(la), &heads(lb), &lo)
-            .map(|calls| strided_batch::starting_at(calls, a_at, b_at)),
+        (Some(la), Some(lb), Some(lo)) => strided_batch::plan(&heads(la), &heads(lb), &heads(lo))
+            .map(|calls| strided_batch::starting_at(calls, a_at, b_at, out_at)),
         _ => None,
     };
+    let whole = |out: CubeTensor<CudaRuntime>| into.then_some(Box::new(out));
     let Some(calls) = plan else {
-        say_batched_fallback(&format!(
+        let why = format!(
             "no strided plan for {:?}, {:?} and the output {:?}",
             layout(&a),
             layout(&b),
             layout(&out)
-        ));
-        return Err((Box::new((a, b)), span));
+        );
+        say_batched_fallback(&why);
+        return Err(Box::new(Fallback {
+            operands: Box::new((a, b)),
+            span,
+            whole: whole(out),
+        }));
     };
     let job = Job {
         a,
@@ -794,7 +849,13 @@ fn batched_product(
         out: out.clone(),
         work: Work::Batched { calls, alpha },
     };
-    submit(job, clock).map_err(|operands| (operands, span))?;
+    if let Err(operands) = submit(job, clock) {
+        return Err(Box::new(Fallback {
+            operands,
+            span,
+            whole: whole(out),
+        }));
+    }
     BATCHED_SUBMITTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     Ok(out)
 }
@@ -1252,9 +1313,29 @@ impl ProductBackend for CubeCuda {
         rows: Rows,
         alpha: f32,
     ) -> CubeTensor<CudaRuntime> {
-        match batched_product(a, b, span, rows, alpha) {
+        match batched_product(a, b, span, (Output::New(rows), None), alpha) {
             Ok(out) => out,
-            Err((operands, span)) => burn_batched::<Self>(operands.0, operands.1, span, alpha),
+            Err(f) => burn_batched::<Self>(f.operands.0, f.operands.1, f.span, alpha),
+        }
+    }
+
+    /// On cuBLAS as [`Self::batched_product`], the product written straight into its heads
+    /// of the whole output (crate::model's [`Joined`](crate::model::Joined) says why).
+    fn batched_product_into(
+        a: CubeTensor<CudaRuntime>,
+        b: CubeTensor<CudaRuntime>,
+        span: Span,
+        alpha: f32,
+        whole: Option<CubeTensor<CudaRuntime>>,
+        place: Place,
+    ) -> CubeTensor<CudaRuntime> {
+        match batched_product(a, b, span, (Output::Into(place), whole), alpha) {
+            Ok(out) => out,
+            Err(f) => {
+                let (a, b) = *f.operands;
+                let whole = f.whole.map(|w| *w);
+                burn_batched_into::<Self>(a, b, f.span, alpha, whole, place)
+            }
         }
     }
 }

@@ -144,14 +144,21 @@ pub fn plan(a: &Layout, b: &Layout, out: &Layout) -> Option<Vec<StridedCall>> {
     Some(calls)
 }
 
-/// `calls` with a's first matrix `a_at` elements and b's `b_at` elements further into
-/// their buffers: a plan made for some heads of a tensor ([`plan`] of a layout whose first
-/// head is `at` elements in), read from the whole tensor's address.
-pub fn starting_at(mut calls: Vec<StridedCall>, a_at: usize, b_at: usize) -> Vec<StridedCall> {
+/// `calls` with a's first matrix `a_at` elements, b's `b_at` and the output's `out_at`
+/// further into their buffers: a plan made for some heads of a tensor ([`plan`] of a
+/// layout whose first head is `at` elements in), read from (written to) the whole
+/// tensor's address.
+pub fn starting_at(
+    mut calls: Vec<StridedCall>,
+    a_at: usize,
+    b_at: usize,
+    out_at: usize,
+) -> Vec<StridedCall> {
     for call in &mut calls {
         // The call's first operand is b, its second a.
         call.first.offset += b_at;
         call.second.offset += a_at;
+        call.output.offset += out_at;
     }
     calls
 }
@@ -219,20 +226,28 @@ mod tests {
     fn agrees_from(start: usize, a: Layout, b: Layout, out: Layout) {
         let calls = plan(&a, &b, &out).expect("a plan");
         let (ba, bb) = (buffer(start + span(&a), 1), buffer(start + span(&b), 2));
-        runs_as_the_product(&calls, (&ba[start..], 0, a), (&bb[start..], 0, b), out);
+        runs_as_the_product(&calls, (&ba[start..], 0, a), (&bb[start..], 0, b), (0, out));
     }
 
     /// Runs `calls` on the buffers and checks each entry of the output against the product
     /// of the logical tensors `a` and `b`, whose first elements are `a_at` and `b_at`
-    /// elements into their buffers.
+    /// elements into their buffers, the output's `out_at` into its own; and that nothing
+    /// else of the output's buffer was written.
     fn runs_as_the_product(
         calls: &[StridedCall],
         (ba, a_at, a): (&[f64], usize, Layout),
         (bb, b_at, b): (&[f64], usize, Layout),
-        out: Layout,
+        (out_at, out): (usize, Layout),
     ) {
-        let mut bc = vec![f64::NAN; span(&out)];
-        run_on_host(calls, ba, bb, &mut bc);
+        let mut whole = vec![f64::NAN; out_at + span(&out) + out_at];
+        run_on_host(calls, ba, bb, &mut whole);
+        let written = whole.iter().filter(|x| !x.is_nan()).count();
+        assert_eq!(
+            written,
+            out.shape.iter().product::<usize>(),
+            "entries written"
+        );
+        let bc = &whole[out_at..];
         let [d0, d1, m, k] = a.shape;
         let n = b.shape[3];
         for i in 0..d0 {
@@ -245,7 +260,7 @@ mod tests {
                                     * at(&bb[b_at..], &b, [i, j, p, c])
                             })
                             .sum();
-                        let got = at(&bc, &out, [i, j, r, c]);
+                        let got = at(bc, &out, [i, j, r, c]);
                         assert!((got - want).abs() < 1e-12, "[{i},{j},{r},{c}]");
                     }
                 }
@@ -330,9 +345,29 @@ mod tests {
     /// buffers ([`starting_at`]: the addresses are the whole buffers' starts), checked entry
     /// by entry against the product of the logical tensors.
     fn agrees_at(a: Layout, a_at: usize, b: Layout, b_at: usize, out: Layout) {
-        let calls = starting_at(plan(&a, &b, &out).expect("a plan"), a_at, b_at);
+        agrees_into(a, a_at, b, b_at, out, 0);
+    }
+
+    /// [`agrees_at`] with the output written `out_at` elements into its buffer.
+    fn agrees_into(a: Layout, a_at: usize, b: Layout, b_at: usize, out: Layout, out_at: usize) {
+        let calls = starting_at(plan(&a, &b, &out).expect("a plan"), a_at, b_at, out_at);
         let (ba, bb) = (buffer(a_at + span(&a), 1), buffer(b_at + span(&b), 2));
-        runs_as_the_product(&calls, (&ba, a_at, a), (&bb, b_at, b), out);
+        runs_as_the_product(&calls, (&ba, a_at, a), (&bb, b_at, b), (out_at, out));
+    }
+
+    #[test]
+    fn a_product_is_written_into_its_heads_of_the_whole_output() {
+        // dQ of heads 2..4 written as heads 2..4 of a `[b, t, 6, d]` buffer (crate::model's
+        // Joined), and as heads 8..10 of a packed `[b, t, 18, d]` one (dQ, dK, dV side by
+        // side: dK's heads 2..4).
+        let (b, t, d) = (3, 4, 5);
+        let scores = Layout::contiguous([b, 2, t, t]);
+        let group = |h: usize| Layout {
+            shape: [b, 2, t, d],
+            strides: heads_view(b, t, h, d).strides,
+        };
+        agrees_into(scores, 0, group(6), 2 * d, group(6), 2 * d);
+        agrees_into(transposed(scores), 0, group(6), 2 * d, group(18), 8 * d);
     }
 
     #[test]

@@ -197,6 +197,155 @@ pub fn burn_batched<B: Backend>(
     }
 }
 
+/// Where [`ProductBackend::batched_product_into`] writes a product of `count` heads: as
+/// heads `at..at + count` of a `[d0, heads, m, n]` tensor stored as `[d0, m, heads, n]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Place {
+    /// The whole output's heads.
+    pub heads: usize,
+    /// The first head written.
+    pub at: usize,
+    /// Whether the caller's tensor is the only one sharing the whole output's buffer, so
+    /// that a backend may write into it (else it copies it first).
+    pub owned: bool,
+}
+
+/// The default [`ProductBackend::batched_product_into`]: the backend's
+/// [`ProductBackend::batched_product`], then burn's `slice_assign` into `whole` (a new
+/// tensor where it is `None`).
+pub fn burn_batched_into<B: ProductBackend>(
+    a: FloatTensor<B>,
+    b: FloatTensor<B>,
+    span: Span,
+    alpha: f32,
+    whole: Option<FloatTensor<B>>,
+    place: Place,
+) -> FloatTensor<B> {
+    let t = |p| Tensor::<B, 4>::from_primitive(TensorPrimitive::Float(p));
+    let product = t(B::batched_product(a, b, span, Rows::Tokens, alpha));
+    let [d0, count, m, n] = product.dims();
+    let whole = match whole {
+        Some(w) => t(w),
+        None => Tensor::<B, 4>::empty(
+            [d0, m, place.heads, n],
+            (&product.device(), product.dtype()),
+        )
+        .swap_dims(1, 2),
+    };
+    whole
+        .slice_assign([0..d0, place.at..place.at + count, 0..m, 0..n], product)
+        .into_primitive()
+        .tensor()
+}
+
+/// Products of groups of heads gathered as the heads of one `[d0, heads, m, n]` tensor
+/// stored as `[d0, m, heads, n]` (attention's output and its dQ, dK and dV, which the
+/// model reads as `[batch, seq, d_model]`). Where the batched products run on the
+/// backend's library each is written into its heads of one buffer
+/// ([`ProductBackend::batched_product_into`]); elsewhere, or with
+/// `OOMLAB_ATTENTION_JOIN=cat`, each is a tensor of its own and [`Joined::finish`] joins
+/// them (burn's `cat`, as before 2026-12-06).
+///
+/// Why: on an H100 the `h200` config's AMP bf16 profile spent 20.6 ms of a 443.6 ms kernel
+/// step in 514 `SliceAssignKernel` launches, the join of 8 groups of heads for the output
+/// and for each of dQ, dK and dV in each of 16 layers
+/// (docs/results/2026-12-06-h100-bf16-levers/offsets-53f15b4/profile.md); every group's
+/// result was also held twice, as its own tensor and in the joined one.
+#[derive(Debug)]
+pub struct Joined<B: Backend> {
+    heads: usize,
+    covered: usize,
+    whole: Option<Tensor<B, 4>>,
+    parts: Vec<(usize, Tensor<B, 4>)>,
+}
+
+impl<B: ProductBackend> Joined<B> {
+    /// An empty join of `heads` heads.
+    pub fn new(heads: usize) -> Self {
+        Joined {
+            heads,
+            covered: 0,
+            whole: None,
+            parts: Vec::new(),
+        }
+    }
+
+    /// a·b (the heads taken of each) as heads `at..` of the joined tensor.
+    pub fn product(&mut self, a: impl Into<Heads<B>>, b: impl Into<Heads<B>>, at: usize) {
+        let (a, b) = (a.into(), b.into());
+        assert_eq!(a.count, b.count, "a batched product of unequal head counts");
+        assert!(
+            at + a.count <= self.heads,
+            "heads {at}..{} outside a join of {}",
+            at + a.count,
+            self.heads
+        );
+        self.covered += a.count;
+        if B::batched_on_library(a.dtype()) && join_setting() != Some(false) {
+            let count = a.count;
+            let ((a, a_start), (b, b_start)) = (a.for_library(), b.for_library());
+            let span = Span {
+                a: a_start,
+                b: b_start,
+                count,
+            };
+            let place = Place {
+                heads: self.heads,
+                at,
+                owned: true,
+            };
+            let whole = self.whole.take().map(|w| w.into_primitive().tensor());
+            self.whole = Some(Tensor::from_primitive(TensorPrimitive::Float(
+                B::batched_product_into(
+                    a.into_primitive().tensor(),
+                    b.into_primitive().tensor(),
+                    span,
+                    1.0,
+                    whole,
+                    place,
+                ),
+            )));
+        } else {
+            self.parts.push((at, batched(a, b, Rows::Tokens)));
+        }
+    }
+
+    /// The joined tensor, `[d0, heads, m, n]` (stored as `[d0, m, heads, n]` where the
+    /// products were written in place or the parts joined; one part is returned as it is).
+    pub fn finish(mut self) -> Tensor<B, 4> {
+        assert_eq!(
+            self.covered, self.heads,
+            "a join of {} heads given {}",
+            self.heads, self.covered
+        );
+        if let Some(whole) = self.whole.take() {
+            assert!(self.parts.is_empty(), "a join written both ways");
+            return whole;
+        }
+        self.parts.sort_by_key(|(at, _)| *at);
+        let mut parts: Vec<Tensor<B, 4>> = self.parts.into_iter().map(|(_, p)| p).collect();
+        if parts.len() == 1 {
+            parts.remove(0)
+        } else {
+            let tokens = parts.into_iter().map(|p| p.swap_dims(1, 2)).collect();
+            Tensor::cat(tokens, 2).swap_dims(1, 2)
+        }
+    }
+}
+
+/// The variable choosing how attention's groups of heads are joined ([`Joined`]):
+/// `in-place` (the default where the products run on the library) writes each into its
+/// heads of one buffer, `cat` joins tensors of their own (as before 2026-12-06), kept to
+/// measure against.
+pub const ATTENTION_JOIN_ENV: &str = "OOMLAB_ATTENTION_JOIN";
+
+/// What `OOMLAB_ATTENTION_JOIN` asks for (read once): `Some(true)` for `in-place`,
+/// `Some(false)` for `cat`, `None` otherwise.
+fn join_setting() -> Option<bool> {
+    static SETTING: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
+    super::env_setting(&SETTING, ATTENTION_JOIN_ENV, "in-place", "cat")
+}
+
 /// a·b for every batch index: the backend's batched product where
 /// [`ProductBackend::batched_on_library`] says so for the dtype, else burn's matmul.
 /// `rows` is where the output's rows should go; burn's matmul ignores it (its output is
@@ -281,6 +430,70 @@ pub fn fusion_batched<B: burn_fusion::FusionBackend + ProductBackend>(
     out
 }
 
+/// burn's fusion backend: [`ProductBackend::batched_product_into`] as a custom operation
+/// of the backend it wraps, of a, b and the whole output where there is one; whether the
+/// whole output is the caller's alone is fusion's read-write status of it, whatever
+/// `place.owned` says.
+pub fn fusion_batched_into<B: burn_fusion::FusionBackend + ProductBackend>(
+    a: FloatTensor<burn_fusion::Fusion<B>>,
+    b: FloatTensor<burn_fusion::Fusion<B>>,
+    span: Span,
+    alpha: f32,
+    whole: Option<FloatTensor<burn_fusion::Fusion<B>>>,
+    place: Place,
+) -> FloatTensor<burn_fusion::Fusion<B>> {
+    let shape = [a.shape[0], place.heads, a.shape[2], b.shape[3]];
+    let op = IntoOp { span, alpha, place };
+    let dtype = a.dtype;
+    let output = [(shape.into(), dtype)];
+    let [out] = match whole {
+        None => custom_op::<B, IntoOp, 2, 1>("oomlab_batched_into", [a, b], output, op),
+        Some(w) => custom_op::<B, IntoOp, 3, 1>("oomlab_batched_into", [a, b, w], output, op),
+    };
+    out
+}
+
+/// [`ProductBackend::batched_product_into`]'s settings, as fusion's custom operation.
+#[derive(Debug, Clone, Copy)]
+struct IntoOp {
+    span: Span,
+    alpha: f32,
+    place: Place,
+}
+
+impl<B: ProductBackend> Operands<B, 2, 1> for IntoOp {
+    fn run(self, [a, b]: [FloatTensor<B>; 2]) -> [FloatTensor<B>; 1] {
+        [B::batched_product_into(
+            a, b, self.span, self.alpha, None, self.place,
+        )]
+    }
+}
+
+impl<B: ProductBackend> Operands<B, 3, 1> for IntoOp {
+    fn run(self, inputs: [FloatTensor<B>; 3]) -> [FloatTensor<B>; 1] {
+        <Self as Operands<B, 3, 1>>::run_owned(self, inputs, [false; 3])
+    }
+
+    fn run_owned(
+        self,
+        [a, b, whole]: [FloatTensor<B>; 3],
+        owned: [bool; 3],
+    ) -> [FloatTensor<B>; 1] {
+        let place = Place {
+            owned: owned[2],
+            ..self.place
+        };
+        [B::batched_product_into(
+            a,
+            b,
+            self.span,
+            self.alpha,
+            Some(whole),
+            place,
+        )]
+    }
+}
+
 /// [`ProductBackend::batched_product`]'s settings, as fusion's custom operation.
 #[derive(Debug, Clone, Copy)]
 struct BatchedOp {
@@ -354,6 +567,70 @@ mod tests {
         let scores = scaled_scores(a.clone(), b.clone(), 0.125);
         let before = super::super::in_f32(a.matmul(b.swap_dims(2, 3))).mul_scalar(0.125);
         assert_eq!(scores.into_data(), before.into_data());
+    }
+
+    #[test]
+    fn groups_written_into_their_heads_make_the_whole_product() {
+        let device = Default::default();
+        let a = Tensor::<B, 4>::random([2, 5, 4, 3], Distribution::Default, &device);
+        let b = Tensor::<B, 4>::random([2, 5, 3, 6], Distribution::Default, &device);
+        let want = a.clone().matmul(b.clone()).into_data();
+        let tolerance = burn::tensor::Tolerance::<f32>::default();
+        // The backend's own (on the CPU the trait's default: the product, then
+        // slice_assign), the groups in either order.
+        for groups in [[(0, 2), (2, 3)], [(2, 3), (0, 2)]] {
+            let mut whole = None;
+            for (start, count) in groups {
+                let span = Span {
+                    a: start,
+                    b: start,
+                    count,
+                };
+                let place = Place {
+                    heads: 5,
+                    at: start,
+                    owned: true,
+                };
+                whole = Some(<B as ProductBackend>::batched_product_into(
+                    a.clone().into_primitive().tensor(),
+                    b.clone().into_primitive().tensor(),
+                    span,
+                    1.0,
+                    whole,
+                    place,
+                ));
+            }
+            let whole = whole.map(|w| Tensor::<B, 4>::from_primitive(TensorPrimitive::Float(w)));
+            let got = whole.expect("two groups").into_data();
+            got.assert_approx_eq::<f32>(&want, tolerance);
+            // Joined: off the library, tensors of their own joined in the heads' order.
+            let mut joined = Joined::new(5);
+            for (start, count) in groups {
+                joined.product(
+                    Heads::of(&a, start, count),
+                    Heads::of(&b, start, count),
+                    start,
+                );
+            }
+            joined
+                .finish()
+                .into_data()
+                .assert_approx_eq::<f32>(&want, tolerance);
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "a join of 5 heads given 2")]
+    fn a_join_missing_heads_is_refused() {
+        let device = Default::default();
+        let a = Tensor::<B, 4>::random([2, 5, 4, 3], Distribution::Default, &device);
+        let mut joined = Joined::new(5);
+        joined.product(
+            Heads::of(&a, 0, 2),
+            Heads::of(&a.clone().swap_dims(2, 3), 0, 2),
+            0,
+        );
+        let _ = joined.finish();
     }
 
     #[test]

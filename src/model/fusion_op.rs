@@ -12,7 +12,7 @@ use burn::tensor::ops::FloatTensor;
 use burn::tensor::{DType, Shape};
 use burn_fusion::stream::{Operation, OperationStreams};
 use burn_fusion::{Fusion, FusionBackend, FusionRuntime};
-use burn_ir::{CustomOpIr, HandleContainer, OperationIr, OperationOutput, TensorIr};
+use burn_ir::{CustomOpIr, HandleContainer, OperationIr, OperationOutput, TensorIr, TensorStatus};
 
 /// What a custom operation of N operands and M outputs computes on the backend fusion
 /// wraps.
@@ -21,6 +21,14 @@ pub trait Operands<B: Backend, const N: usize, const M: usize>:
 {
     /// The outputs of `inputs`.
     fn run(self, inputs: [FloatTensor<B>; N]) -> [FloatTensor<B>; M];
+
+    /// The outputs of `inputs`, told which inputs no other tensor shares (fusion's
+    /// read-write status: the operation holds the only reference, so it may write into
+    /// that input's buffer). By default [`Self::run`].
+    fn run_owned(self, inputs: [FloatTensor<B>; N], owned: [bool; N]) -> [FloatTensor<B>; M] {
+        let _ = owned;
+        self.run(inputs)
+    }
 }
 
 /// `kind` of `inputs` (the outputs' shapes and dtypes: `outputs`) as the custom operation
@@ -67,8 +75,11 @@ impl<B: FusionBackend, K: Operands<B, N, M>, const N: usize, const M: usize>
         handles: &mut HandleContainer<<B::FusionRuntime as FusionRuntime>::FusionHandle>,
     ) {
         let (inputs, outs) = self.desc.as_fixed::<N, M>();
+        let owned = inputs
+            .each_ref()
+            .map(|t| t.status == TensorStatus::ReadWrite);
         let inputs = inputs.each_ref().map(|t| handles.get_float_tensor::<B>(t));
-        for (out, t) in outs.iter().zip(self.kind.run(inputs)) {
+        for (out, t) in outs.iter().zip(self.kind.run_owned(inputs, owned)) {
             handles.register_float_tensor::<B>(&out.id, t);
         }
     }

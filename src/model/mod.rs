@@ -20,8 +20,8 @@ mod step_options;
 
 pub use attention::{AttentionBackend, AttentionKind};
 pub use batched::{
-    batched, batched_setting, burn_batched, scaled_scores, Heads, Rows, Span, ATTENTION_HEADS_ENV,
-    ATTENTION_PRODUCTS_ENV,
+    batched, batched_setting, burn_batched, burn_batched_into, scaled_scores, Heads, Joined, Place,
+    Rows, Span, ATTENTION_HEADS_ENV, ATTENTION_JOIN_ENV, ATTENTION_PRODUCTS_ENV,
 };
 pub use block::{Block, BlockConfig};
 pub use column_sum::COLUMN_SUMS_ENV;

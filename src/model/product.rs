@@ -37,7 +37,7 @@ use burn::prelude::*;
 use burn::tensor::ops::FloatTensor;
 use burn::tensor::{DType, TensorPrimitive};
 
-use super::batched::{burn_batched, Rows, Span};
+use super::batched::{burn_batched, burn_batched_into, Place, Rows, Span};
 use super::fusion_op::{custom_op, Operands};
 
 /// Which of a linear layer's products.
@@ -153,6 +153,27 @@ pub trait ProductBackend: Backend {
         let _ = rows;
         burn_batched::<Self>(a, b, span, alpha)
     }
+
+    /// alpha·a·b of `span`'s heads written as heads `place.at..place.at + span.count` of
+    /// `whole` (`[d0, place.heads, m, n]`, stored as `[d0, m, place.heads, n]`), or of a new
+    /// such tensor where `whole` is `None`; returns that tensor. `whole` is consumed: a
+    /// backend may write into its buffer where `place.owned` says no other tensor shares it
+    /// (super::batched's [`Joined`](super::batched::Joined) gathers attention's groups of
+    /// heads this way). By default [`Self::batched_product`] and burn's `slice_assign`.
+    ///
+    /// # Shapes
+    /// - a: `[d0, ≥ span.a + span.count, m, k]`, b: `[d0, ≥ span.b + span.count, k, n]`
+    /// - whole and output: `[d0, place.heads, m, n]`
+    fn batched_product_into(
+        a: FloatTensor<Self>,
+        b: FloatTensor<Self>,
+        span: Span,
+        alpha: f32,
+        whole: Option<FloatTensor<Self>>,
+        place: Place,
+    ) -> FloatTensor<Self> {
+        burn_batched_into::<Self>(a, b, span, alpha, whole, place)
+    }
 }
 
 /// The CPU: the 2-D linear by default (docs/results/2026-12-04-cpu-linear-default: a
@@ -198,6 +219,17 @@ impl<B: burn_fusion::FusionBackend + ProductBackend> ProductBackend for burn_fus
         alpha: f32,
     ) -> FloatTensor<Self> {
         super::batched::fusion_batched::<B>(a, b, span, rows, alpha)
+    }
+
+    fn batched_product_into(
+        a: FloatTensor<Self>,
+        b: FloatTensor<Self>,
+        span: Span,
+        alpha: f32,
+        whole: Option<FloatTensor<Self>>,
+        place: Place,
+    ) -> FloatTensor<Self> {
+        super::batched::fusion_batched_into::<B>(a, b, span, alpha, whole, place)
     }
 
     fn product(a: FloatTensor<Self>, b: FloatTensor<Self>, form: Form) -> FloatTensor<Self> {

@@ -5,8 +5,8 @@
 use super::attention::efficient::FORWARD_ENV;
 use super::attention::QKV_ENV;
 use super::{
-    ATTENTION_HEADS_ENV, ATTENTION_PRODUCTS_ENV, ATTENTION_SOFTMAX_ENV, COLUMN_SUMS_ENV,
-    EMBEDDING_GRAD_ENV, GELU_ENV, LAYER_NORM_ENV, LINEAR_ENV,
+    ATTENTION_HEADS_ENV, ATTENTION_JOIN_ENV, ATTENTION_PRODUCTS_ENV, ATTENTION_SOFTMAX_ENV,
+    COLUMN_SUMS_ENV, EMBEDDING_GRAD_ENV, GELU_ENV, LAYER_NORM_ENV, LINEAR_ENV,
 };
 
 /// One of the step's variables: what it changes, its values and what runs when it is unset.
@@ -65,6 +65,12 @@ pub const STEP_OPTIONS: &[StepOption] = &[
         values: "offset|slice",
         default: "offset",
         what: "where the efficient attention takes a group of heads to cuBLAS: read at an offset into Q, K, V and dO, or sliced first (a copy unless the slice is 512-byte aligned)",
+    },
+    StepOption {
+        name: ATTENTION_JOIN_ENV,
+        values: "in-place|cat",
+        default: "in-place where the batched products run on cuBLAS, else cat",
+        what: "how the efficient attention gathers its groups of heads (the output, dQ, dK, dV): each product written into its heads of one buffer, or tensors of their own joined by burn's cat",
     },
     StepOption {
         name: ATTENTION_SOFTMAX_ENV,

@@ -3,7 +3,8 @@
 //! efficient attention hands them (the heads view of `[batch, seq, heads, head_dim]`, a
 //! transpose of the last two dimensions) and both output layouts, in f32 (cuBLAS in TF32)
 //! and bf16, at a small shape and at the `gpu` config's (batch 64, 8 heads, sequence 256,
-//! head_dim 64); and (a second test) the efficient attention on such views against the
+//! head_dim 64); products written into their heads of one buffer (model::Joined) against
+//! the host; and (a second test) the efficient attention on such views against the
 //! written-out one.
 //! Checks that every product compared ran on cuBLAS (none fell back to burn's matmul).
 //! Sets the variable before anything reads it, so run it alone: `gpu --ignored
@@ -11,9 +12,10 @@
 
 use burn::backend::cuda::CudaDevice;
 use burn::prelude::*;
+use burn::tensor::TensorPrimitive;
 use burn::tensor::{Distribution, FloatDType};
 use oomlab::device::cublas;
-use oomlab::model::{batched, scaled_scores, Heads, ProductBackend, Rows};
+use oomlab::model::{batched, scaled_scores, Heads, Joined, Place, ProductBackend, Rows, Span};
 
 use crate::{relative, Inner};
 
@@ -125,6 +127,71 @@ fn cublas_batched_products_equal_burns_matmul_on_cuda() {
                 let what = format!("[{b},{h},{t},{d}] {dtype:?} {name} (against the host)");
                 check(&mut problems, what, relative(on_host(ours), host), bound);
             }
+            // The groups written into their heads of one buffer (model::Joined: how the
+            // efficient attention gathers its output and dQ, dK, dV), the last group first:
+            // dS·K as heads 0..h, dSᵀ·Q as heads h..2h of one `[b, t, 2h, d]` buffer (the
+            // packed gradient's way), against the host.
+            let mut joined = Joined::new(2 * h);
+            let st = scores_all.clone().swap_dims(2, 3);
+            for (start, count) in [(2, h - 2), (0, 2)] {
+                let part = |x: &Tensor<Inner, 4>| Heads::of(x, start, count);
+                joined.product(part(&scores_all), part(&k), start);
+                joined.product(part(&st), part(&q), h + start);
+            }
+            let ours = joined.finish();
+            let host_k = on_host(scores_all.clone()).matmul(on_host(k.clone()));
+            let host_q = on_host(st.clone()).matmul(on_host(q.clone()));
+            let host = Tensor::cat(vec![host_k, host_q], 1);
+            let what = format!("[{b},{h},{t},{d}] {dtype:?} dS·K and dSᵀ·Q joined in place");
+            check(
+                &mut problems,
+                what.clone(),
+                relative(on_host(ours.clone()), host.clone()),
+                bound,
+            );
+            let flat = |x: Tensor<Host, 4>| x.swap_dims(1, 2).reshape([b, t, 2 * h * d]);
+            check(
+                &mut problems,
+                format!("{what} as [b, t, 2h·d]"),
+                relative(flat(on_host(ours.clone())), flat(host.clone())),
+                bound,
+            );
+            // Written into a buffer another tensor shares: the product goes into a copy, and
+            // the other tensor keeps its values.
+            let again = <Inner as ProductBackend>::batched_product_into(
+                scores_all.clone().into_primitive().tensor(),
+                k.clone().into_primitive().tensor(),
+                Span {
+                    a: 0,
+                    b: 2,
+                    count: 2,
+                },
+                1.0,
+                Some(ours.clone().into_primitive().tensor()),
+                Place {
+                    heads: 2 * h,
+                    at: 0,
+                    owned: true,
+                },
+            );
+            let again = Tensor::<Inner, 4>::from_primitive(TensorPrimitive::Float(again));
+            let what = format!("[{b},{h},{t},{d}] {dtype:?} a shared buffer");
+            check(
+                &mut problems,
+                format!("{what}: kept"),
+                relative(on_host(ours), host),
+                bound,
+            );
+            let host_sk = on_host(scores_all.clone())
+                .narrow(1, 0, 2)
+                .matmul(on_host(k.clone()).narrow(1, 2, 2));
+            check(
+                &mut problems,
+                format!("{what}: written into its copy"),
+                relative(on_host(again.narrow(1, 0, 2)), host_sk),
+                bound,
+            );
+            let n = n + 2 * 2 + 1;
             // The scores with the scale as cuBLAS's alpha, against burn's product scaled
             // after it (both in f32).
             let s = 1.0 / (d as f64).sqrt();

@@ -38,8 +38,8 @@ use burn::tensor::{DType, TensorPrimitive};
 
 use super::{future_mask, scale};
 use crate::model::{
-    batched, causal_softmax, in_dtype, scaled_scores, softmax_grad, Heads, ProductBackend, Rows,
-    SoftmaxBackend,
+    batched, causal_softmax, in_dtype, scaled_scores, softmax_grad, Heads, Joined, ProductBackend,
+    Rows, SoftmaxBackend,
 };
 
 /// The most bytes one f32 `[batch, heads, seq, seq]` tensor of the backward pass may take:
@@ -85,20 +85,6 @@ pub fn unpack<B: Backend>(
             .swap_dims(1, 2)
     };
     (part(0), part(1), part(2))
-}
-
-/// dQ, dK and dV (`[batch, heads, seq_len, head_dim]`) side by side as the packed
-/// tensor's gradient, `[batch, seq_len, 3·d_model]`.
-fn pack<B: Backend>(parts: [Tensor<B, 4>; 3]) -> Tensor<B, 3> {
-    let merged = parts
-        .into_iter()
-        .map(|t| {
-            let [batch, heads, seq_len, head_dim] = t.dims();
-            t.swap_dims(1, 2)
-                .reshape([batch, seq_len, heads * head_dim])
-        })
-        .collect();
-    Tensor::cat(merged, 2)
 }
 
 /// Memory-efficient causal attention (see the module documentation).
@@ -202,13 +188,12 @@ fn forward_in_groups<B: ProductBackend + SoftmaxBackend>(
 ) -> Tensor<B, 4> {
     let heads = q.dims()[1];
     let dtype = q.dtype();
-    let outs = head_groups(heads, group)
-        .map(|(start, n)| {
-            let p = probabilities(Heads::of(&q, start, n), Heads::of(&k, start, n), dtype);
-            batched(p, Heads::of(&v, start, n), Rows::Tokens)
-        })
-        .collect();
-    join_heads(outs)
+    let mut out = Joined::new(heads);
+    for (start, n) in head_groups(heads, group) {
+        let p = probabilities(Heads::of(&q, start, n), Heads::of(&k, start, n), dtype);
+        out.product(p, Heads::of(&v, start, n), start);
+    }
+    out.finish()
 }
 
 /// The groups of at most `group` heads (at least one) that cover `heads`: (first, count).
@@ -217,24 +202,6 @@ fn head_groups(heads: usize, group: usize) -> impl Iterator<Item = (usize, usize
     (0..heads)
         .step_by(group)
         .map(move |start| (start, group.min(heads - start)))
-}
-
-/// The groups' results (`[batch, group, seq, head_dim]` each) back in one tensor along the
-/// heads, joined as their `[batch, seq, group, head_dim]` views: the result is stored as
-/// `[batch, seq, heads, head_dim]`, which the model turns into `[batch, seq, d_model]`
-/// with no copy (on CUDA the products write each group that way: `Rows::Tokens`). Joined
-/// along the heads as they were, the result was contiguous `[batch, heads, seq,
-/// head_dim]` and the model's reshape copied it again: on an H100 the `h200` config's AMP
-/// bf16 profile had 66 `CopyKernel` launches, 23.1 ms a step
-/// (docs/results/2026-12-06-h100-bf16-kernels/profile-bf16), none after
-/// (docs/results/2026-12-06-h100-bf16-levers/h200-39652be). One group is returned as it is.
-fn join_heads<B: Backend>(mut parts: Vec<Tensor<B, 4>>) -> Tensor<B, 4> {
-    if parts.len() == 1 {
-        parts.remove(0)
-    } else {
-        let tokens = parts.into_iter().map(|p| p.swap_dims(1, 2)).collect();
-        Tensor::cat(tokens, 2).swap_dims(1, 2)
-    }
 }
 
 /// P = softmax(QKᵀ/√d + causal mask), computed in f32, stored in `out`: on the backend's
@@ -357,8 +324,10 @@ impl<B: ProductBackend + SoftmaxBackend, C: CheckpointStrategy> AttentionBackend
                 let qkv = Tensor::<B, 3>::from_primitive(TensorPrimitive::Float(ops.state));
                 let (q, k, v) = unpack(qkv, self.heads);
                 let g = Tensor::<B, 4>::from_primitive(TensorPrimitive::Float(grad));
-                let (dq, dk, dv) = causal_attention_backward(q, k, v, g);
-                grads.register::<B>(node.id, pack([dq, dk, dv]).into_primitive().tensor());
+                let [batch, heads, seq_len, _] = q.dims();
+                let group = heads_per_chunk(batch, heads, seq_len);
+                let packed = backward_packed(q, k, v, g, group);
+                grads.register::<B>(node.id, packed.into_primitive().tensor());
             }
         }
 
@@ -419,25 +388,72 @@ fn backward_in_groups<B: ProductBackend + SoftmaxBackend>(
     grad_out: Tensor<B, 4>,
     group: usize,
 ) -> (Tensor<B, 4>, Tensor<B, 4>, Tensor<B, 4>) {
+    let heads = q.dims()[1];
+    let mut joins = [0; 3].map(|_| Joined::new(heads));
+    backward_into(
+        q,
+        k,
+        v,
+        grad_out,
+        group,
+        &mut joins,
+        [(0, 0), (1, 0), (2, 0)],
+    );
+    let [dq, dk, dv] = joins.map(Joined::finish);
+    (dq, dk, dv)
+}
+
+/// dQ, dK and dV side by side as the packed tensor's gradient, `[batch, seq_len,
+/// 3·d_model]`, `group` heads at a time: the three are written as the heads of one
+/// `[batch, seq_len, 3·heads, head_dim]` tensor ([`Joined`]), so on CUDA each group's
+/// products land where the packed gradient keeps them and nothing is joined afterwards.
+fn backward_packed<B: ProductBackend + SoftmaxBackend>(
+    q: Tensor<B, 4>,
+    k: Tensor<B, 4>,
+    v: Tensor<B, 4>,
+    grad_out: Tensor<B, 4>,
+    group: usize,
+) -> Tensor<B, 3> {
+    let [batch, heads, seq_len, head_dim] = q.dims();
+    let mut joins = [Joined::new(3 * heads)];
+    let targets = [(0, 0), (0, heads), (0, 2 * heads)];
+    backward_into(q, k, v, grad_out, group, &mut joins, targets);
+    let [grads] = joins.map(Joined::finish);
+    grads
+        .swap_dims(1, 2)
+        .reshape([batch, seq_len, 3 * heads * head_dim])
+}
+
+/// The backward pass's products, `group` heads at a time, each of dQ, dK and dV (in that
+/// order in `targets`) written into `joins[i]` from head `offset + ` its group's first,
+/// for its `(i, offset)`.
+fn backward_into<B: ProductBackend + SoftmaxBackend>(
+    q: Tensor<B, 4>,
+    k: Tensor<B, 4>,
+    v: Tensor<B, 4>,
+    grad_out: Tensor<B, 4>,
+    group: usize,
+    joins: &mut [Joined<B>],
+    targets: [(usize, usize); 3],
+) {
     let [_, heads, _, head_dim] = q.dims();
     let dtype = q.dtype();
     let s = scale(head_dim);
-    let (mut dqs, mut dks, mut dvs) = (Vec::new(), Vec::new(), Vec::new());
+    let [(jq, oq), (jk, ok), (jv, ov)] = targets;
     for (start, n) in head_groups(heads, group) {
         let part = |t: &Tensor<B, 4>| Heads::of(t, start, n);
         let (qc, kc, vc, gc) = (part(&q), part(&k), part(&v), part(&grad_out));
         let p = probabilities(qc.clone(), kc.clone(), DType::F32);
-        dvs.push(batched(
+        joins[jv].product(
             in_dtype(p.clone(), dtype).swap_dims(2, 3),
             gc.clone(),
-            Rows::Tokens,
-        ));
+            ov + start,
+        );
         let dp = batched(gc, vc.transposed(), Rows::Heads);
         let ds = softmax_grad(p, dp, s, dtype);
-        dqs.push(batched(ds.clone(), kc, Rows::Tokens));
-        dks.push(batched(ds.swap_dims(2, 3), qc, Rows::Tokens));
+        joins[jq].product(ds.clone(), kc, oq + start);
+        joins[jk].product(ds.swap_dims(2, 3), qc, ok + start);
     }
-    (join_heads(dqs), join_heads(dks), join_heads(dvs))
 }
 
 #[cfg(test)]
@@ -543,6 +559,33 @@ mod tests {
         ) {
             assert!(relative(b, a.clone()) <= 1e-6);
             assert!(relative(c, a) <= 1e-6);
+        }
+    }
+
+    #[test]
+    fn the_packed_gradient_is_the_three_side_by_side() {
+        let [q, k, v, g] = inputs([2, 4, 24, 8], 11).map(|t| t.inner());
+        let (dq, dk, dv) = backward_in_groups(q.clone(), k.clone(), v.clone(), g.clone(), 4);
+        // As the packed operation's gradient was made before 2026-12-06: each of dQ, dK
+        // and dV as `[batch, seq, d_model]`, joined along the features.
+        type I = <B as burn::tensor::backend::AutodiffBackend>::InnerBackend;
+        let flat = |t: Tensor<I, 4>| t.swap_dims(1, 2).reshape([2, 24, 32]);
+        let whole = Tensor::cat(vec![flat(dq), flat(dk), flat(dv)], 2);
+        let want = whole.clone().into_data();
+        for group in [4, 1, 3] {
+            let packed = backward_packed(q.clone(), k.clone(), v.clone(), g.clone(), group);
+            assert_eq!(packed.dims(), [2, 24, 96]);
+            if group == 4 {
+                // One group: the same operations, so the same bits.
+                assert_eq!(packed.into_data(), want, "{group} heads at a time");
+            } else {
+                let four = |t: Tensor<I, 3>| t.reshape([2, 24, 12, 8]);
+                let r = relative(four(packed), four(whole.clone()));
+                assert!(
+                    r <= 1e-6,
+                    "{group} heads at a time: relative difference {r:e}"
+                );
+            }
         }
     }
 
