@@ -111,7 +111,8 @@
 #            tests/gpu/norm.rs (LayerNorm's kernels against burn's tensor operations) and
 #            tests/gpu/gelu.rs (the bias-and-GELU kernels, and the layer on them),
 #            TEST_TIMEOUT (default 150 s) each; TESTS (default "defaults split batched
-#            softmax norm gelu") picks which.
+#            softmax norm gelu") picks which; an entry with `::` is a test filter of its
+#            own, run with the defaults (e.g. batched::the_efficient_attention_in_two_groups).
 #   warm:    one 2-step process per variant (and the defaults) and precision, so that the
 #            timed parts do not compile: each new graph compiles and tunes its kernels once
 #            (a changed graph's first run took 70-81 s in docs/results/2026-12-04-h200-embed-grad);
@@ -255,7 +256,7 @@ with_env() {
 gpu_tests() {
   for v in ${TESTS:-defaults split batched softmax norm gelu}; do
     local filter=linear:: settings=$v
-    case $v in batched|softmax|norm|gelu) filter=$v:: settings=defaults;; esac
+    case $v in batched|softmax|norm|gelu) filter=$v:: settings=defaults;; *::*) filter=$v settings=defaults;; esac
     say "test: tests/gpu/${filter%::}.rs, $settings"
     env $(variant_env $settings | sed 's/,*OOMLAB_KERNEL_CACHE=[^,]*//; s/,/ /g') timeout ${TEST_TIMEOUT:-150} \
       /tmp/bin/gpu --ignored --nocapture --test-threads=1 $filter > "$R/gpu-test-$v.txt" 2>&1
