@@ -119,11 +119,12 @@ manifest! {
     OptimizerStateAdamW = "docs/results/2026-12-01-cpu-optimizer-state/adamw/summary.json",
     /// The same with SGD.
     OptimizerStateSgd = "docs/results/2026-12-01-cpu-optimizer-state/sgd/summary.json",
-    /// The defaults of 75c3c7b (bf16 on the kernels) against PyTorch on an H100, `gpu` config.
-    H100StepPaired = "docs/results/2026-12-06-h100-bf16-kernels/defaults-75c3c7b/gpu/paired/paired.json",
-    /// The defaults of 53f15b4 (bf16's dense embeddings, attention's heads read at an
-    /// offset) on an H100, `h200` config, AMP bf16 against PyTorch, with two variants.
-    H100StepPairedH200 = "docs/results/2026-12-06-h100-bf16-levers/offsets-53f15b4/paired/paired.json",
+    /// The defaults of 298fc73 (attention's groups of heads written into one buffer) against
+    /// PyTorch on an H100, `gpu` config, f32 and AMP bf16.
+    H100StepPaired = "docs/results/2026-12-06-h100-in-place-join/gpu-298fc73/paired/paired.json",
+    /// The same binary on the same H100, `h200` config, AMP bf16 against PyTorch, with the
+    /// groups joined by burn's cat as before (cat16).
+    H100StepPairedH200 = "docs/results/2026-12-06-h100-in-place-join/h200-298fc73/paired/paired.json",
 }
 
 #[cfg(test)]

@@ -1,7 +1,6 @@
 //! The topic about the step's speed on CUDA: what runs where by default and the variables
 //! that choose it ([`crate::model::STEP_OPTIONS`], listed from that one table), ending with
-//! the latest paired yardsticks against PyTorch (docs/results/2026-12-06-h100-bf16-kernels,
-//! docs/results/2026-12-06-h100-bf16-levers).
+//! the latest paired yardsticks against PyTorch (docs/results/2026-12-06-h100-in-place-join).
 
 use crate::evidence::Evidence;
 use crate::model::STEP_OPTIONS;
@@ -23,7 +22,8 @@ where the products run); and for f32 and bf16, attention's causal softmax, Layer
 the first feed-forward layer's bias and GELU run as kernels of oomlab's own. The
 embeddings' gradients are a product with a one-hot matrix instead of burn's scatter, and
 attention's products read each group of heads where it sits in Q, K, V and dO instead of
-a copy (burn's slice copies a group that starts off its 512-byte alignment). The variables
+a copy (burn's slice copies a group that starts off its 512-byte alignment) and write it
+into its heads of one output instead of joining the groups afterwards. The variables
 below choose each of these; a run prints the ones that are set, and a line saying where
 softmax, LayerNorm and GELU ran.
 
@@ -65,11 +65,11 @@ fn variables() -> String {
 /// The committed paired rows of the `gpu` and `h200` configs.
 fn paired() -> String {
     let gpu = (
-        "docs/results/2026-12-06-h100-bf16-kernels/defaults-75c3c7b/gpu/paired: NVIDIA H100, binary 75c3c7b (bf16 on the softmax, LayerNorm and GELU kernels), `gpu` config, 20 steps, medians of 2 runs, CUBECL_AUTOTUNE_LEVEL=minimal set",
+        "docs/results/2026-12-06-h100-in-place-join/gpu-298fc73/paired: NVIDIA H100, binary 298fc73 (bf16 with f32's dense embeddings and split sums, attention's groups of heads read at an offset and written into one buffer), `gpu` config, 20 steps, medians of 2 runs, CUBECL_AUTOTUNE_LEVEL=minimal set",
         Evidence::H100StepPaired.text(),
     );
     let h200 = (
-        "docs/results/2026-12-06-h100-bf16-levers/offsets-53f15b4/paired: another H100, binary 53f15b4 (bf16's dense embeddings, attention's groups of heads read at an offset), `h200` config, AMP bf16, the same setting; PyTorch ran once (the call's time ended its second run); the variants: slice16 the groups sliced (copied) as before, split16 two-stage sums",
+        "docs/results/2026-12-06-h100-in-place-join/h200-298fc73/paired: the same H100 and binary, `h200` config, AMP bf16, 2 runs each, the same setting; the variant cat16: the groups of heads joined by burn's cat, as before 298fc73",
         Evidence::H100StepPairedH200.text(),
     );
     super::measured_paired(gpu, |_| true) + &super::measured_paired(h200, |_| true)
