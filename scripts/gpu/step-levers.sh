@@ -95,6 +95,10 @@
 #   cat16:  bf16 with the efficient attention's groups of heads joined by burn's cat
 #           (OOMLAB_ATTENTION_JOIN=cat), as before each group's product was written into its
 #           heads of one buffer (src/model/batched.rs, Joined)
+#   p16:    bf16 with the backward pass's probabilities recomputed in bf16
+#           (OOMLAB_BACKWARD_PROBS=inputs): no cast of P for dV, the softmax's gradient
+#           reading P in bf16 (src/model/attention/efficient.rs); changes bf16's rounding,
+#           so judge it with the seeds part
 #   (heads16, OOMLAB_ATTENTION_CHUNKS=heads, existed at 39652be only: that binary chunked
 #   the scores by batch entries by default, which docs/results/2026-12-06-h100-bf16-levers
 #   measured slower, and the variable went with it)
@@ -221,6 +225,7 @@ variant_env() {
     slice16) settings=OOMLAB_ATTENTION_HEADS=slice;;
     scatter16) settings=OOMLAB_EMBEDDING_GRAD=scatter;;
     cat16) settings=OOMLAB_ATTENTION_JOIN=cat;;
+    p16) settings=OOMLAB_BACKWARD_PROBS=inputs;;
     defaults) settings="";;
     *) echo "unknown variant $1" >&2; return 1;;
   esac

@@ -70,7 +70,7 @@ pub trait SoftmaxBackend: Backend {
     /// scale), computed in f32, stored in `out`.
     ///
     /// # Shapes
-    /// - p (f32), dp: `[batch, heads, seq, seq]`
+    /// - p (f32, or dP's dtype with `OOMLAB_BACKWARD_PROBS=inputs`), dp: `[batch, heads, seq, seq]`
     /// - output: `[batch, heads, seq, seq]`
     fn softmax_grad(
         p: FloatTensor<Self>,
@@ -107,7 +107,7 @@ pub fn causal_softmax<B: SoftmaxBackend>(
 /// for dP's dtype, else [`burn_softmax_grad`].
 ///
 /// # Shapes
-/// - p (f32), dp: `[batch, heads, seq, seq]`
+/// - p (f32, or dP's dtype with `OOMLAB_BACKWARD_PROBS=inputs`), dp: `[batch, heads, seq, seq]`
 /// - output: `[batch, heads, seq, seq]`
 pub fn softmax_grad<B: SoftmaxBackend>(
     p: Tensor<B, 4>,
@@ -152,7 +152,7 @@ pub fn burn_softmax_grad<B: Backend>(
     out: DType,
 ) -> FloatTensor<B> {
     let t = |x| Tensor::<B, 4>::from_primitive(TensorPrimitive::Float(x));
-    let (p, dp) = (t(p), in_f32(t(dp)));
+    let (p, dp) = (in_f32(t(p)), in_f32(t(dp)));
     let row = (p.clone() * dp.clone()).sum_dim(3);
     in_dtype((p * (dp - row)).mul_scalar(scale), out)
         .into_primitive()

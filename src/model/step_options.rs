@@ -2,7 +2,7 @@
 //! names those that are set ([`super::opt_in_line`]) and `oomlab explain step-speed` lists
 //! them all with their defaults.
 
-use super::attention::efficient::FORWARD_ENV;
+use super::attention::efficient::{BACKWARD_PROBS_ENV, FORWARD_ENV};
 use super::attention::QKV_ENV;
 use super::{
     ATTENTION_HEADS_ENV, ATTENTION_JOIN_ENV, ATTENTION_PRODUCTS_ENV, ATTENTION_SOFTMAX_ENV,
@@ -71,6 +71,12 @@ pub const STEP_OPTIONS: &[StepOption] = &[
         values: "in-place|cat",
         default: "in-place where the batched products run on cuBLAS, else cat",
         what: "how the efficient attention gathers its groups of heads (the output, dQ, dK, dV): each product written into its heads of one buffer, or tensors of their own joined by burn's cat",
+    },
+    StepOption {
+        name: BACKWARD_PROBS_ENV,
+        values: "inputs|f32",
+        default: "f32 (inputs is not yet measured)",
+        what: "the dtype of the probabilities the efficient attention's backward pass recomputes: the inputs' (bf16 under AMP; no cast for dV, the softmax's gradient reads them so) or f32",
     },
     StepOption {
         name: ATTENTION_SOFTMAX_ENV,

@@ -1,6 +1,7 @@
 //! GPU-only: attention's softmax kernels (`OOMLAB_ATTENTION_SOFTMAX=kernel`,
 //! src/device/softmax_kernels.rs) equal burn's tensor operations on burn's CUDA backend:
-//! the causal softmax and its gradient, read and written in f32 and bf16, at small and
+//! the causal softmax and its gradient (from P in f32, and in bf16 where the inputs are:
+//! `OOMLAB_BACKWARD_PROBS=inputs`), read and written in f32 and bf16, at small and
 //! odd shapes (rows shorter than a plane, not a multiple of it) and at the `gpu` config's
 //! (batch 64, 8 heads, sequence 256); and (a second test) the efficient attention with
 //! them against the written-out one. Checks that every softmax compared ran on the
@@ -29,6 +30,15 @@ fn ask_for_kernels() {
 
 fn tensor(p: burn::tensor::ops::FloatTensor<Inner>) -> Tensor<Inner, 4> {
     Tensor::from_primitive(TensorPrimitive::Float(p))
+}
+
+/// burn's causal softmax of `scores` (scale 0.125) in `dtype`.
+fn p_read(scores: &Tensor<Inner, 4>, dtype: FloatDType) -> Tensor<Inner, 4> {
+    tensor(burn_causal_softmax::<Inner>(
+        scores.clone().into_primitive().tensor(),
+        0.125,
+        dtype.into(),
+    ))
 }
 
 #[test]
@@ -92,7 +102,7 @@ fn softmax_kernels_equal_burns_tensor_operations_on_cuda() {
             let ours = softmax_grad(p.clone(), dp.clone(), 0.125, write);
             let theirs = tensor(burn_softmax_grad::<Inner>(
                 p.into_primitive().tensor(),
-                dp.into_primitive().tensor(),
+                dp.clone().into_primitive().tensor(),
                 0.125,
                 write,
             ));
@@ -102,9 +112,29 @@ fn softmax_kernels_equal_burns_tensor_operations_on_cuda() {
                 relative(ours, theirs),
                 bound,
             );
+            // And from P in the dtype read (OOMLAB_BACKWARD_PROBS=inputs), where that is
+            // not f32: the kernel reads it as it is, burn's operations cast it to f32.
+            let mut kernels = 2;
+            if read != FloatDType::F32 {
+                let p = p_read(&scores, read);
+                let ours = softmax_grad(p.clone(), dp.clone(), 0.125, write);
+                let theirs = tensor(burn_softmax_grad::<Inner>(
+                    p.into_primitive().tensor(),
+                    dp.into_primitive().tensor(),
+                    0.125,
+                    write,
+                ));
+                check(
+                    &mut problems,
+                    format!("{what} dS from P in {read:?}"),
+                    relative(ours, theirs),
+                    bound,
+                );
+                kernels += 1;
+            }
             let ran = kernel_calls() - before;
-            if ran != 2 {
-                problems.push(format!("{what}: {ran} of 2 ran on the kernels"));
+            if ran != kernels {
+                problems.push(format!("{what}: {ran} of {kernels} ran on the kernels"));
             }
         }
     }

@@ -42,6 +42,36 @@ use crate::model::{
     Rows, SoftmaxBackend,
 };
 
+/// The variable choosing the dtype of the probabilities P the backward pass recomputes:
+/// `f32` (the default) computes them in f32 and casts a copy to the inputs' dtype for
+/// dV = Pᵀ·dO; `inputs` computes them in the inputs' dtype, and the softmax's gradient
+/// reads them so (in f32 inside). The same for f32 inputs.
+///
+/// Why: in bf16 the cast is a kernel over each group's `[batch, group, seq, seq]`
+/// probabilities, 256 MiB read and 128 MiB written a group in the `h200` config; on an
+/// H100 the AMP bf16 profile had 301 `CastElement` launches, 23.6 ms a step, 128 of them
+/// (8 groups in 16 layers) these (docs/results/2026-12-06-h100-in-place-join,
+/// `h200-298fc73/profile.md`). Not yet measured: it changes bf16's rounding (P in bf16
+/// inside dS), so it is judged on the seed rule before it becomes a default.
+pub const BACKWARD_PROBS_ENV: &str = "OOMLAB_BACKWARD_PROBS";
+
+/// What `OOMLAB_BACKWARD_PROBS` asks for (read once): `Some(true)` for `inputs`,
+/// `Some(false)` for `f32`, `None` otherwise.
+fn backward_probs_setting() -> Option<bool> {
+    static SETTING: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
+    crate::model::env_setting(&SETTING, BACKWARD_PROBS_ENV, "inputs", "f32")
+}
+
+/// The dtype the backward pass recomputes P in for inputs of `inputs`
+/// ([`BACKWARD_PROBS_ENV`]): f32 unless the variable says `inputs`.
+fn backward_probs(inputs: DType) -> DType {
+    if backward_probs_setting() == Some(true) {
+        inputs
+    } else {
+        DType::F32
+    }
+}
+
 /// The most bytes one f32 `[batch, heads, seq, seq]` tensor of the backward pass may take:
 /// heads are processed in groups small enough for that (at least one head at a time).
 pub const CHUNK_BYTES: usize = 256 * 1024 * 1024;
@@ -389,16 +419,10 @@ fn backward_in_groups<B: ProductBackend + SoftmaxBackend>(
     group: usize,
 ) -> (Tensor<B, 4>, Tensor<B, 4>, Tensor<B, 4>) {
     let heads = q.dims()[1];
+    let probs = backward_probs(q.dtype());
     let mut joins = [0; 3].map(|_| Joined::new(heads));
-    backward_into(
-        q,
-        k,
-        v,
-        grad_out,
-        group,
-        &mut joins,
-        [(0, 0), (1, 0), (2, 0)],
-    );
+    let targets = [(0, 0), (1, 0), (2, 0)];
+    backward_into([q, k, v, grad_out], group, probs, &mut joins, targets);
     let [dq, dk, dv] = joins.map(Joined::finish);
     (dq, dk, dv)
 }
@@ -415,24 +439,23 @@ fn backward_packed<B: ProductBackend + SoftmaxBackend>(
     group: usize,
 ) -> Tensor<B, 3> {
     let [batch, heads, seq_len, head_dim] = q.dims();
+    let probs = backward_probs(q.dtype());
     let mut joins = [Joined::new(3 * heads)];
     let targets = [(0, 0), (0, heads), (0, 2 * heads)];
-    backward_into(q, k, v, grad_out, group, &mut joins, targets);
+    backward_into([q, k, v, grad_out], group, probs, &mut joins, targets);
     let [grads] = joins.map(Joined::finish);
     grads
         .swap_dims(1, 2)
         .reshape([batch, seq_len, 3 * heads * head_dim])
 }
 
-/// The backward pass's products, `group` heads at a time, each of dQ, dK and dV (in that
-/// order in `targets`) written into `joins[i]` from head `offset + ` its group's first,
-/// for its `(i, offset)`.
+/// The backward pass's products for Q, K, V and dO, `group` heads at a time, P recomputed
+/// in `probs`; each of dQ, dK and dV (in that order in `targets`) written into `joins[i]`
+/// from head `offset + ` its group's first, for its `(i, offset)`.
 fn backward_into<B: ProductBackend + SoftmaxBackend>(
-    q: Tensor<B, 4>,
-    k: Tensor<B, 4>,
-    v: Tensor<B, 4>,
-    grad_out: Tensor<B, 4>,
+    [q, k, v, grad_out]: [Tensor<B, 4>; 4],
     group: usize,
+    probs: DType,
     joins: &mut [Joined<B>],
     targets: [(usize, usize); 3],
 ) {
@@ -443,7 +466,7 @@ fn backward_into<B: ProductBackend + SoftmaxBackend>(
     for (start, n) in head_groups(heads, group) {
         let part = |t: &Tensor<B, 4>| Heads::of(t, start, n);
         let (qc, kc, vc, gc) = (part(&q), part(&k), part(&v), part(&grad_out));
-        let p = probabilities(qc.clone(), kc.clone(), DType::F32);
+        let p = probabilities(qc.clone(), kc.clone(), probs);
         joins[jv].product(
             in_dtype(p.clone(), dtype).swap_dims(2, 3),
             gc.clone(),
@@ -584,6 +607,48 @@ mod tests {
                 assert!(
                     r <= 1e-6,
                     "{group} heads at a time: relative difference {r:e}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn probabilities_in_the_inputs_dtype_give_gradients_close_to_f32_ones() {
+        use burn::tensor::FloatDType;
+        type I = <B as burn::tensor::backend::AutodiffBackend>::InnerBackend;
+        let x = inputs([2, 4, 24, 8], 13).map(|t| t.inner());
+        let grads = |x: &[Tensor<I, 4>; 4], probs| {
+            let mut joins = [0; 3].map(|_| Joined::new(4));
+            backward_into(x.clone(), 2, probs, &mut joins, [(0, 0), (1, 0), (2, 0)]);
+            joins.map(Joined::finish)
+        };
+        let f32s = grads(&x, DType::F32);
+        for dtype in [FloatDType::BF16, FloatDType::F16] {
+            let half = x.clone().map(|t| t.cast(dtype));
+            let in_f32 = grads(&half, DType::F32);
+            let in_half = grads(&half, dtype.into());
+            for (name, ((h, f), exact)) in ["dQ", "dK", "dV"]
+                .iter()
+                .zip(in_half.into_iter().zip(in_f32).zip(f32s.clone()))
+            {
+                assert_eq!(h.dtype(), dtype.into(), "{name}");
+                let cast = |t: Tensor<I, 4>| t.cast(FloatDType::F32);
+                // Against P in f32 for the same half inputs: dV the same (P in the half
+                // dtype is the cast of P in f32), dQ and dK moved by P's rounding inside
+                // dS; and both against f32's.
+                let r = relative(cast(h.clone()), cast(f.clone()));
+                if *name == "dV" {
+                    assert_eq!(r, 0.0, "{dtype:?} dV");
+                } else {
+                    assert!(
+                        r > 0.0 && r <= 2e-2,
+                        "{dtype:?} {name}: {r:e} from P in f32"
+                    );
+                }
+                let (rh, rf) = (relative(cast(h), exact.clone()), relative(cast(f), exact));
+                assert!(
+                    rh <= 3e-2 && rf <= 3e-2,
+                    "{dtype:?} {name}: {rh:e}, {rf:e} from f32"
                 );
             }
         }
