@@ -240,7 +240,10 @@ pub fn burn_batched_into<B: ProductBackend>(
 
 /// Products of groups of heads gathered as the heads of one `[d0, heads, m, n]` tensor
 /// stored as `[d0, m, heads, n]` (attention's output and its dQ, dK and dV, which the
-/// model reads as `[batch, seq, d_model]`). Where the batched products run on the
+/// model then turns into `[batch, seq, d_model]` with no copy: joined as contiguous
+/// `[batch, heads, seq, head_dim]`, the model's reshape copied them, on an H100 66
+/// `CopyKernel` launches and 23.1 ms of the `h200` config's AMP bf16 step,
+/// docs/results/2026-12-06-h100-bf16-kernels/profile-bf16). Where the batched products run on the
 /// backend's library each is written into its heads of one buffer
 /// ([`ProductBackend::batched_product_into`]); elsewhere, or with
 /// `OOMLAB_ATTENTION_JOIN=cat`, each is a tensor of its own and [`Joined::finish`] joins
@@ -288,13 +291,7 @@ impl<B: ProductBackend> Joined<B> {
         );
         self.covered += a.count;
         if B::batched_on_library(a.dtype()) && join_setting() != Some(false) {
-            let count = a.count;
-            let ((a, a_start), (b, b_start)) = (a.for_library(), b.for_library());
-            let span = Span {
-                a: a_start,
-                b: b_start,
-                count,
-            };
+            let (a, b, span) = library_operands(a, b);
             let place = Place {
                 heads: self.heads,
                 at,
@@ -374,9 +371,9 @@ pub fn batched<B: ProductBackend>(
     }
 }
 
-/// alpha·a·b of the heads taken on the backend's library ([`ProductBackend::batched_product`]
-/// with the whole tensors and where the heads start, unless `OOMLAB_ATTENTION_HEADS=slice`).
-fn on_library<B: ProductBackend>(a: Heads<B>, b: Heads<B>, rows: Rows, alpha: f32) -> Tensor<B, 4> {
+/// The tensors the backend's library reads for a product of `a`'s and `b`'s heads, and
+/// where in them the heads start ([`Heads::for_library`]).
+fn library_operands<B: Backend>(a: Heads<B>, b: Heads<B>) -> (Tensor<B, 4>, Tensor<B, 4>, Span) {
     assert_eq!(a.count, b.count, "a batched product of unequal head counts");
     let count = a.count;
     let ((a, a_start), (b, b_start)) = (a.for_library(), b.for_library());
@@ -385,6 +382,13 @@ fn on_library<B: ProductBackend>(a: Heads<B>, b: Heads<B>, rows: Rows, alpha: f3
         b: b_start,
         count,
     };
+    (a, b, span)
+}
+
+/// alpha·a·b of the heads taken on the backend's library ([`ProductBackend::batched_product`]
+/// with the whole tensors and where the heads start, unless `OOMLAB_ATTENTION_HEADS=slice`).
+fn on_library<B: ProductBackend>(a: Heads<B>, b: Heads<B>, rows: Rows, alpha: f32) -> Tensor<B, 4> {
+    let (a, b, span) = library_operands(a, b);
     Tensor::from_primitive(TensorPrimitive::Float(B::batched_product(
         a.into_primitive().tensor(),
         b.into_primitive().tensor(),

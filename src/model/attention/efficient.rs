@@ -22,9 +22,10 @@
 //! bounded by [`CHUNK_BYTES`] per tensor. The products go through
 //! [`crate::model::batched`]: on CUDA cuBLAS's strided batched calls on the heads views as
 //! they are, each group's heads read where they sit in Q, K, V and dO
-//! ([`crate::model::Heads`]: no slice, which burn-cubecl would copy), dQ, dK and dV written
-//! as `[batch, seq, heads, head_dim]` and the groups joined that way (unless
-//! `OOMLAB_ATTENTION_PRODUCTS=burn`); elsewhere burn's matmul of the groups' slices.
+//! ([`crate::model::Heads`]: no slice, which burn-cubecl would copy), each group's output,
+//! dQ, dK and dV written into its heads of one `[batch, seq, heads, head_dim]` buffer
+//! ([`crate::model::Joined`]; unless `OOMLAB_ATTENTION_PRODUCTS=burn`); elsewhere burn's
+//! matmul of the groups' slices, joined by burn's `cat`.
 
 use burn::backend::autodiff::checkpoint::base::Checkpointer;
 use burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy;
@@ -394,8 +395,9 @@ pub fn heads_per_chunk(batch: usize, heads: usize, seq_len: usize) -> usize {
 }
 
 /// Gradients of causal attention with respect to Q, K and V, recomputing the scores a
-/// group of heads at a time. Scores, softmax and its gradient are in f32; the products
-/// with Q, K, V and dO run in their dtype.
+/// group of heads at a time. Scores, softmax and its gradient are computed in f32 (P is
+/// stored in f32 too unless [`BACKWARD_PROBS_ENV`] says `inputs`); the products with Q,
+/// K, V and dO run in their dtype.
 ///
 /// # Shapes
 /// - q, k, v, grad_out: `[batch, heads, seq_len, head_dim]`
