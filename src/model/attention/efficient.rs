@@ -49,11 +49,14 @@ use crate::model::{
 /// reads them so (in f32 inside). The same for f32 inputs.
 ///
 /// Why: in bf16 the cast is a kernel over each group's `[batch, group, seq, seq]`
-/// probabilities, 256 MiB read and 128 MiB written a group in the `h200` config; on an
-/// H100 the AMP bf16 profile had 301 `CastElement` launches, 23.6 ms a step, 128 of them
-/// (8 groups in 16 layers) these (docs/results/2026-12-06-h100-in-place-join,
-/// `h200-298fc73/profile.md`). Not yet measured: it changes bf16's rounding (P in bf16
-/// inside dS), so it is judged on the seed rule before it becomes a default.
+/// probabilities, 256 MiB read and 128 MiB written a group in the `h200` config. On an
+/// H100 that config's AMP bf16 profile had 301 `CastElement` launches, 23.6 ms a step
+/// (docs/results/2026-12-06-h100-in-place-join, `h200-298fc73/profile.md`), of which
+/// 128.2 a step took over 0.1 ms each, 19.58 ms together (`long-casts.md` there,
+/// scripts/profile-long-launches.py): about as many as there are groups (8) in 16
+/// layers. Not yet measured: it
+/// changes bf16's rounding (P in bf16 inside dS), so it is judged on the seed rule before
+/// it becomes a default.
 pub const BACKWARD_PROBS_ENV: &str = "OOMLAB_BACKWARD_PROBS";
 
 /// What `OOMLAB_BACKWARD_PROBS` asks for (read once): `Some(true)` for `inputs`,
