@@ -828,7 +828,6 @@ fn batched_product(
             .map(|calls| strided_batch::starting_at(calls, a_at, b_at, out_at)),
         _ => None,
     };
-    let whole = |out: CubeTensor<CudaRuntime>| into.then_some(Box::new(out));
     let Some(calls) = plan else {
         let why = format!(
             "no strided plan for {:?}, {:?} and the output {:?}",
@@ -836,12 +835,7 @@ fn batched_product(
             layout(&b),
             layout(&out)
         );
-        say_batched_fallback(&why);
-        return Err(Box::new(Fallback {
-            operands: Box::new((a, b)),
-            span,
-            whole: whole(out),
-        }));
+        return fallback(a, b, span, into.then_some(out), &why);
     };
     let job = Job {
         a,
@@ -853,7 +847,7 @@ fn batched_product(
         return Err(Box::new(Fallback {
             operands,
             span,
-            whole: whole(out),
+            whole: into.then_some(Box::new(out)),
         }));
     }
     BATCHED_SUBMITTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);

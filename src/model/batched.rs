@@ -243,8 +243,8 @@ pub fn burn_batched_into<B: ProductBackend>(
 /// model then turns into `[batch, seq, d_model]` with no copy: joined as contiguous
 /// `[batch, heads, seq, head_dim]`, the model's reshape copied them, on an H100 66
 /// `CopyKernel` launches and 23.1 ms of the `h200` config's AMP bf16 step,
-/// docs/results/2026-12-06-h100-bf16-kernels/profile-bf16). Where the batched products run on the
-/// backend's library each is written into its heads of one buffer
+/// docs/results/2026-12-06-h100-bf16-kernels/profile-bf16). Where the batched products
+/// run on the backend's library each is written into its heads of one buffer
 /// ([`ProductBackend::batched_product_into`]); elsewhere, or with
 /// `OOMLAB_ATTENTION_JOIN=cat`, each is a tensor of its own and [`Joined::finish`] joins
 /// them (burn's `cat`, as before 2026-12-06).

@@ -424,11 +424,8 @@ fn backward_in_groups<B: ProductBackend + SoftmaxBackend>(
     group: usize,
 ) -> (Tensor<B, 4>, Tensor<B, 4>, Tensor<B, 4>) {
     let heads = q.dims()[1];
-    let probs = backward_probs(q.dtype());
-    let mut joins = [0; 3].map(|_| Joined::new(heads));
     let targets = [(0, 0), (1, 0), (2, 0)];
-    backward_into([q, k, v, grad_out], group, probs, &mut joins, targets);
-    let [dq, dk, dv] = joins.map(Joined::finish);
+    let [dq, dk, dv] = backward_joined([q, k, v, grad_out], group, heads, targets);
     (dq, dk, dv)
 }
 
@@ -444,14 +441,25 @@ fn backward_packed<B: ProductBackend + SoftmaxBackend>(
     group: usize,
 ) -> Tensor<B, 3> {
     let [batch, heads, seq_len, head_dim] = q.dims();
-    let probs = backward_probs(q.dtype());
-    let mut joins = [Joined::new(3 * heads)];
     let targets = [(0, 0), (0, heads), (0, 2 * heads)];
-    backward_into([q, k, v, grad_out], group, probs, &mut joins, targets);
-    let [grads] = joins.map(Joined::finish);
+    let [grads] = backward_joined([q, k, v, grad_out], group, 3 * heads, targets);
     grads
         .swap_dims(1, 2)
         .reshape([batch, seq_len, 3 * heads * head_dim])
+}
+
+/// [`backward_into`] with P in the dtype [`BACKWARD_PROBS_ENV`] asks for, into `J` joins
+/// of `heads` heads each; the joined tensors.
+fn backward_joined<B: ProductBackend + SoftmaxBackend, const J: usize>(
+    inputs: [Tensor<B, 4>; 4],
+    group: usize,
+    heads: usize,
+    targets: [(usize, usize); 3],
+) -> [Tensor<B, 4>; J] {
+    let probs = backward_probs(inputs[0].dtype());
+    let mut joins = [0; J].map(|_| Joined::new(heads));
+    backward_into(inputs, group, probs, &mut joins, targets);
+    joins.map(Joined::finish)
 }
 
 /// The backward pass's products for Q, K, V and dO, `group` heads at a time, P recomputed
