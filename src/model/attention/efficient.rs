@@ -213,8 +213,9 @@ pub fn written_forward<B: ProductBackend + SoftmaxBackend>(
     forward_in_groups(q, k, v, heads_per_chunk(batch, heads, seq_len))
 }
 
-/// [`written_forward`], `group` heads at a time.
-fn forward_in_groups<B: ProductBackend + SoftmaxBackend>(
+/// [`written_forward`], `group` heads at a time (public so that tests/gpu/batched.rs can ask
+/// for several groups at shapes where [`heads_per_chunk`] gives one).
+pub fn forward_in_groups<B: ProductBackend + SoftmaxBackend>(
     q: Tensor<B, 4>,
     k: Tensor<B, 4>,
     v: Tensor<B, 4>,
@@ -415,8 +416,9 @@ pub fn causal_attention_backward<B: ProductBackend + SoftmaxBackend>(
     backward_in_groups(q, k, v, grad_out, heads_per_chunk(batch, heads, seq_len))
 }
 
-/// [`causal_attention_backward`], `group` heads at a time.
-fn backward_in_groups<B: ProductBackend + SoftmaxBackend>(
+/// [`causal_attention_backward`], `group` heads at a time (public for the same tests as
+/// [`forward_in_groups`]).
+pub fn backward_in_groups<B: ProductBackend + SoftmaxBackend>(
     q: Tensor<B, 4>,
     k: Tensor<B, 4>,
     v: Tensor<B, 4>,
