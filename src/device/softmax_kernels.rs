@@ -134,6 +134,14 @@ impl SoftmaxBackend for CubeCuda {
         softmax_setting().unwrap_or(on_kernels_by_default(dtype))
     }
 
+    /// bf16: measured on H100s in docs/results/2026-12-06-h100-probs-bf16 (the h200
+    /// config's AMP bf16 step 0.943x with P in f32, the NVML peak lower, the final loss
+    /// over five seeds within issue 29's rule). f16 and f32 keep P in f32 (f32 inputs have
+    /// nothing to cast; f16 is not measured).
+    fn probs_in_inputs_by_default(dtype: DType) -> bool {
+        dtype == DType::BF16
+    }
+
     fn causal_softmax(
         scores: CubeTensor<CudaRuntime>,
         scale: f32,

@@ -56,6 +56,13 @@ pub trait SoftmaxBackend: Backend {
         false
     }
 
+    /// Whether the efficient attention's backward pass recomputes the probabilities P in
+    /// the inputs' `dtype` rather than in f32 when `OOMLAB_BACKWARD_PROBS` is not set
+    /// (crate::model::attention::efficient's `BACKWARD_PROBS_ENV`): not by default.
+    fn probs_in_inputs_by_default(_dtype: DType) -> bool {
+        false
+    }
+
     /// P = softmax(scores·scale + causal mask) along the last dimension, computed in f32,
     /// stored in `out`.
     ///
@@ -70,7 +77,7 @@ pub trait SoftmaxBackend: Backend {
     /// scale), computed in f32, stored in `out`.
     ///
     /// # Shapes
-    /// - p (f32, or dP's dtype with `OOMLAB_BACKWARD_PROBS=inputs`), dp: `[batch, heads, seq, seq]`
+    /// - p (f32, or dP's dtype where the backward pass recomputes it so: `OOMLAB_BACKWARD_PROBS`), dp: `[batch, heads, seq, seq]`
     /// - output: `[batch, heads, seq, seq]`
     fn softmax_grad(
         p: FloatTensor<Self>,
@@ -107,7 +114,7 @@ pub fn causal_softmax<B: SoftmaxBackend>(
 /// for dP's dtype, else [`burn_softmax_grad`].
 ///
 /// # Shapes
-/// - p (f32, or dP's dtype with `OOMLAB_BACKWARD_PROBS=inputs`), dp: `[batch, heads, seq, seq]`
+/// - p (f32, or dP's dtype where the backward pass recomputes it so: `OOMLAB_BACKWARD_PROBS`), dp: `[batch, heads, seq, seq]`
 /// - output: `[batch, heads, seq, seq]`
 pub fn softmax_grad<B: SoftmaxBackend>(
     p: Tensor<B, 4>,
@@ -167,6 +174,10 @@ impl SoftmaxBackend for burn::backend::Flex {}
 impl<B: burn_fusion::FusionBackend + SoftmaxBackend> SoftmaxBackend for burn_fusion::Fusion<B> {
     fn softmax_on_kernels(dtype: DType) -> bool {
         B::softmax_on_kernels(dtype)
+    }
+
+    fn probs_in_inputs_by_default(dtype: DType) -> bool {
+        B::probs_in_inputs_by_default(dtype)
     }
 
     fn causal_softmax(scores: FloatTensor<Self>, scale: f32, out: DType) -> FloatTensor<Self> {

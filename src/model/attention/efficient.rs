@@ -44,9 +44,11 @@ use crate::model::{
 };
 
 /// The variable choosing the dtype of the probabilities P the backward pass recomputes:
-/// `f32` (the default) computes them in f32 and casts a copy to the inputs' dtype for
-/// dV = Pᵀ·dO; `inputs` computes them in the inputs' dtype, and the softmax's gradient
-/// reads them so (in f32 inside). The same for f32 inputs.
+/// `f32` computes them in f32 and casts a copy to the inputs' dtype for dV = Pᵀ·dO;
+/// `inputs` computes them in the inputs' dtype, and the softmax's gradient reads them so
+/// (in f32 inside). The same for f32 inputs. Unset, the backend decides
+/// ([`SoftmaxBackend::probs_in_inputs_by_default`]): `inputs` for bf16 on CUDA, `f32`
+/// elsewhere.
 ///
 /// Why: in bf16 the cast is a kernel over each group's `[batch, group, seq, seq]`
 /// probabilities, 256 MiB read and 128 MiB written a group in the `h200` config. On an
@@ -54,9 +56,9 @@ use crate::model::{
 /// (docs/results/2026-12-06-h100-in-place-join, `h200-298fc73/profile.md`), of which
 /// 128.2 a step took over 0.1 ms each, 19.58 ms together (`long-casts.md` there,
 /// scripts/profile-long-launches.py): about as many as there are groups (8) in 16
-/// layers. Not yet measured: it
-/// changes bf16's rounding (P in bf16 inside dS), so it is judged on the seed rule before
-/// it becomes a default.
+/// layers. It changes bf16's rounding (P in bf16 inside dS), so it was judged on the
+/// seed rule (scripts/seed-spread.py) before it became bf16's default on CUDA:
+/// docs/results/2026-12-06-h100-probs-bf16.
 pub const BACKWARD_PROBS_ENV: &str = "OOMLAB_BACKWARD_PROBS";
 
 /// What `OOMLAB_BACKWARD_PROBS` asks for (read once): `Some(true)` for `inputs`,
@@ -67,9 +69,11 @@ fn backward_probs_setting() -> Option<bool> {
 }
 
 /// The dtype the backward pass recomputes P in for inputs of `inputs`
-/// ([`BACKWARD_PROBS_ENV`]): f32 unless the variable says `inputs`.
-fn backward_probs(inputs: DType) -> DType {
-    if backward_probs_setting() == Some(true) {
+/// ([`BACKWARD_PROBS_ENV`], else the backend's default).
+fn backward_probs<B: SoftmaxBackend>(inputs: DType) -> DType {
+    let in_inputs =
+        backward_probs_setting().unwrap_or_else(|| B::probs_in_inputs_by_default(inputs));
+    if in_inputs {
         inputs
     } else {
         DType::F32
@@ -400,8 +404,8 @@ pub fn heads_per_chunk(batch: usize, heads: usize, seq_len: usize) -> usize {
 
 /// Gradients of causal attention with respect to Q, K and V, recomputing the scores a
 /// group of heads at a time. Scores, softmax and its gradient are computed in f32 (P is
-/// stored in f32 too unless [`BACKWARD_PROBS_ENV`] says `inputs`); the products with Q,
-/// K, V and dO run in their dtype.
+/// stored in f32 too unless [`BACKWARD_PROBS_ENV`], or the backend's default, says the
+/// inputs' dtype); the products with Q, K, V and dO run in their dtype.
 ///
 /// # Shapes
 /// - q, k, v, grad_out: `[batch, heads, seq_len, head_dim]`
@@ -450,7 +454,7 @@ fn backward_packed<B: ProductBackend + SoftmaxBackend>(
         .reshape([batch, seq_len, 3 * heads * head_dim])
 }
 
-/// [`backward_into`] with P in the dtype [`BACKWARD_PROBS_ENV`] asks for, into `J` joins
+/// [`backward_into`] with P in the dtype [`backward_probs`] gives, into `J` joins
 /// of `heads` heads each; the joined tensors.
 fn backward_joined<B: ProductBackend + SoftmaxBackend, const J: usize>(
     inputs: [Tensor<B, 4>; 4],
@@ -458,7 +462,7 @@ fn backward_joined<B: ProductBackend + SoftmaxBackend, const J: usize>(
     heads: usize,
     targets: [(usize, usize); 3],
 ) -> [Tensor<B, 4>; J] {
-    let probs = backward_probs(inputs[0].dtype());
+    let probs = backward_probs::<B>(inputs[0].dtype());
     let mut joins = [0; J].map(|_| Joined::new(heads));
     backward_into(inputs, group, probs, &mut joins, targets);
     joins.map(Joined::finish)
