@@ -122,9 +122,9 @@ manifest! {
     /// The defaults of 298fc73 (attention's groups of heads written into one buffer) against
     /// PyTorch on an H100, `gpu` config, f32 and AMP bf16.
     H100StepPaired = "docs/results/2026-12-06-h100-in-place-join/gpu-298fc73/paired/paired.json",
-    /// The same binary on the same H100, `h200` config, AMP bf16 against PyTorch, with the
-    /// groups joined by burn's cat as before (cat16).
-    H100StepPairedH200 = "docs/results/2026-12-06-h100-in-place-join/h200-298fc73/paired/paired.json",
+    /// a3b32e1 on an H100, `h200` config, AMP bf16 against PyTorch, with the backward
+    /// pass's probabilities recomputed in bf16 (p16, bf16's default since f044144).
+    H100StepPairedH200 = "docs/results/2026-12-06-h100-probs-bf16/h200-a3b32e1/paired/paired.json",
 }
 
 #[cfg(test)]

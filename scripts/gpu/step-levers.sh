@@ -98,7 +98,11 @@
 #   p16:    bf16 with the backward pass's probabilities recomputed in bf16
 #           (OOMLAB_BACKWARD_PROBS=inputs): no cast of P for dV, the softmax's gradient
 #           reading P in bf16 (src/model/attention/efficient.rs); changes bf16's rounding,
-#           so judge it with the seeds part
+#           so judge it with the seeds part (bf16's CUDA default since
+#           docs/results/2026-12-06-h100-probs-bf16 measured it: run it against a binary
+#           before f044144)
+#   p32:    bf16 with P recomputed in f32 (OOMLAB_BACKWARD_PROBS=f32), bf16's default
+#           before f044144
 #   (heads16, OOMLAB_ATTENTION_CHUNKS=heads, existed at 39652be only: that binary chunked
 #   the scores by batch entries by default, which docs/results/2026-12-06-h100-bf16-levers
 #   measured slower, and the variable went with it)
@@ -226,6 +230,7 @@ variant_env() {
     scatter16) settings=OOMLAB_EMBEDDING_GRAD=scatter;;
     cat16) settings=OOMLAB_ATTENTION_JOIN=cat;;
     p16) settings=OOMLAB_BACKWARD_PROBS=inputs;;
+    p32) settings=OOMLAB_BACKWARD_PROBS=f32;;
     defaults) settings="";;
     *) echo "unknown variant $1" >&2; return 1;;
   esac
@@ -245,7 +250,7 @@ cache_setting() {
 # products by default, so the cublas16 variants' f32 runs would be the defaults'; so are
 # smk's, smkw's, lnk's and rowk's since ba156f2, and gelk's since the GELU kernels).
 precisions() {
-  case $1 in cublas16*|*16|smk|smkw|smkf|lnk|rowk|gelk|allk) echo bf16;; ws4|*32|rowb|gelb) echo f32;; *) echo f32 bf16;; esac
+  case $1 in cublas16*|*16|p32|smk|smkw|smkf|lnk|rowk|gelk|allk) echo bf16;; ws4|*32|rowb|gelb) echo f32;; *) echo f32 bf16;; esac
 }
 # with_env NAME CMD...: CMD with the variant's variables set.
 with_env() {

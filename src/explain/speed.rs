@@ -1,6 +1,7 @@
 //! The topic about the step's speed on CUDA: what runs where by default and the variables
 //! that choose it ([`crate::model::STEP_OPTIONS`], listed from that one table), ending with
-//! the latest paired yardsticks against PyTorch (docs/results/2026-12-06-h100-in-place-join).
+//! the latest paired yardsticks against PyTorch (docs/results/2026-12-06-h100-in-place-join,
+//! docs/results/2026-12-06-h100-probs-bf16).
 
 use crate::evidence::Evidence;
 use crate::model::STEP_OPTIONS;
@@ -23,7 +24,9 @@ the first feed-forward layer's bias and GELU run as kernels of oomlab's own. The
 embeddings' gradients are a product with a one-hot matrix instead of burn's scatter, and
 attention's products read each group of heads where it sits in Q, K, V and dO instead of
 a copy (burn's slice copies a group that starts off its 512-byte alignment) and write it
-into its heads of one output instead of joining the groups afterwards. The variables
+into its heads of one output instead of joining the groups afterwards; under AMP bf16
+the backward pass recomputes the probabilities in bf16, so dV's product needs no cast of
+them. The variables
 below choose each of these; a run prints the ones that are set, and a line saying where
 softmax, LayerNorm and GELU ran.
 
@@ -69,7 +72,7 @@ fn paired() -> String {
         Evidence::H100StepPaired.text(),
     );
     let h200 = (
-        "docs/results/2026-12-06-h100-in-place-join/h200-298fc73/paired: the same H100 and binary, `h200` config, AMP bf16, 2 runs each, the same setting; the variant cat16: the groups of heads joined by burn's cat, as before 298fc73",
+        "docs/results/2026-12-06-h100-probs-bf16/h200-a3b32e1/paired: another H100, binary a3b32e1, `h200` config, AMP bf16, 2 runs each, the same setting; the variant p16: the backward pass's probabilities recomputed in bf16 (OOMLAB_BACKWARD_PROBS=inputs), bf16's default since f044144, so p16's row is today's default and the defaults row is the one before",
         Evidence::H100StepPairedH200.text(),
     );
     super::measured_paired(gpu, |_| true) + &super::measured_paired(h200, |_| true)
