@@ -103,6 +103,12 @@
 #           before f044144)
 #   p32:    bf16 with P recomputed in f32 (OOMLAB_BACKWARD_PROBS=f32), bf16's default
 #           before f044144
+#   grads2: OOMLAB_LINEAR_GRADS=together, a linear layer's dW and dX as one operation,
+#           both cuBLAS calls behind one handshake with cubecl's stream instead of one each
+#           (src/model/product.rs, src/device/cublas.rs's linear_grads): fewer launches and
+#           less host time where the host bounds the step (the gpu config's AMP bf16,
+#           docs/results/2026-12-06-h100-probs-bf16/host-threads-a3b32e1); TESTS=grads2
+#           runs tests/gpu/linear.rs with it
 #   (heads16, OOMLAB_ATTENTION_CHUNKS=heads, existed at 39652be only: that binary chunked
 #   the scores by batch entries by default, which docs/results/2026-12-06-h100-bf16-levers
 #   measured slower, and the variable went with it)
@@ -231,6 +237,7 @@ variant_env() {
     cat16) settings=OOMLAB_ATTENTION_JOIN=cat;;
     p16) settings=OOMLAB_BACKWARD_PROBS=inputs;;
     p32) settings=OOMLAB_BACKWARD_PROBS=f32;;
+    grads2) settings=OOMLAB_LINEAR_GRADS=together;;
     defaults) settings="";;
     *) echo "unknown variant $1" >&2; return 1;;
   esac

@@ -51,8 +51,8 @@ use super::cublaslt::Plans;
 use super::fence::Fence;
 use super::strided_batch::{self, Layout, StridedCall};
 use crate::model::{
-    batched_setting, burn_batched, burn_batched_into, burn_product, custom_products_setting, Form,
-    Place, ProductBackend, Rows, Span, CUSTOM_PRODUCTS_ENV,
+    batched_setting, burn_batched, burn_batched_into, burn_product, custom_products_setting,
+    linear_grads_together, Form, Place, ProductBackend, Rows, Span, CUSTOM_PRODUCTS_ENV,
 };
 use crate::units::Bytes;
 
@@ -523,7 +523,9 @@ fn rows(t: CubeTensor<CudaRuntime>) -> CubeTensor<CudaRuntime> {
 /// [`Clock::WINDOW`] products, as microseconds per product in that window (the first
 /// windows hold the kernels' compilation; the later ones are the steady state), with how
 /// many of the window's products found cuBLAS's stream already past its wait right after
-/// queueing it (the GPU had reached the signal: the host was not ahead of it).
+/// queueing it (the GPU had reached the signal: the host was not ahead of it). A chain of
+/// products behind one handshake ([`linear_grads`]) counts as one product, its addresses
+/// and calls summed.
 struct Clock {
     on: bool,
     last: std::time::Instant,
@@ -615,8 +617,11 @@ impl Clock {
     }
 }
 
+/// A product's two operands.
+type OperandPair = (CubeTensor<CudaRuntime>, CubeTensor<CudaRuntime>);
+
 /// Two operands given back for burn's matmul.
-type Operands = Box<(CubeTensor<CudaRuntime>, CubeTensor<CudaRuntime>)>;
+type Operands = Box<OperandPair>;
 
 /// One product's operands, output and shapes, owned: a queued product runs on cubecl's
 /// device thread after the caller has moved on, and the buffers live until it has.
@@ -625,6 +630,16 @@ struct Job {
     b: CubeTensor<CudaRuntime>,
     out: CubeTensor<CudaRuntime>,
     work: Work,
+    /// A product queued right after this one, behind the same handshake
+    /// ([`linear_grads`]).
+    next: Option<Box<Job>>,
+}
+
+impl Job {
+    /// This job and the ones chained after it, in order.
+    fn chain(&self) -> impl Iterator<Item = &Job> {
+        std::iter::successors(Some(self), |job| job.next.as_deref())
+    }
 }
 
 /// What a job computes.
@@ -664,6 +679,60 @@ fn product(
     b: CubeTensor<CudaRuntime>,
     form: Form,
 ) -> Result<CubeTensor<CudaRuntime>, Operands> {
+    let (job, clock) = product_job(a, b, form)?;
+    let out = job.out.clone();
+    submit(job, clock).map_err(|job| Box::new((job.a, job.b)))?;
+    Ok(out)
+}
+
+/// A linear layer's dW = xᵀ·dY and dX = dY·Wᵀ on cuBLAS, queued one after the other
+/// behind one handshake with cubecl's stream ([`Fence`]) instead of one each; `Err` gives
+/// both products' operands back for burn's matmul.
+fn linear_grads(
+    x: CubeTensor<CudaRuntime>,
+    grad: CubeTensor<CudaRuntime>,
+    w: CubeTensor<CudaRuntime>,
+) -> Result<[CubeTensor<CudaRuntime>; 2], Box<[OperandPair; 2]>> {
+    let (mut dw, clock) = match product_job(x, grad.clone(), Form::WeightGrad) {
+        Ok(job) => job,
+        Err(operands) => return Err(Box::new([*operands, (grad, w)])),
+    };
+    let dx = match product_job(grad, w, Form::InputGrad) {
+        Ok((job, _)) => job,
+        Err(operands) => return Err(Box::new([(dw.a, dw.b), *operands])),
+    };
+    let outs = [dw.out.clone(), dx.out.clone()];
+    dw.next = Some(Box::new(dx));
+    match submit(dw, clock) {
+        Ok(()) => {
+            PAIRS_SUBMITTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            Ok(outs)
+        }
+        Err(mut dw) => match dw.next.take() {
+            Some(dx) => Err(Box::new([(dw.a, dw.b), (dx.a, dx.b)])),
+            None => unreachable!("the job chained above"),
+        },
+    }
+}
+
+/// Linear layers' gradient pairs handed to cuBLAS behind one handshake so far
+/// ([`linear_grad_pairs_submitted`]).
+static PAIRS_SUBMITTED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How many linear layers' gradient pairs this process has handed to cuBLAS behind one
+/// handshake each (`OOMLAB_LINEAR_GRADS=together`): tests/gpu/linear.rs checks that the
+/// pairs it compares did run so.
+pub fn linear_grad_pairs_submitted() -> u64 {
+    PAIRS_SUBMITTED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The job of one product on cuBLAS and its clock, its output allocated; `Err` gives the
+/// operands back where cuBLAS cannot run it.
+fn product_job(
+    a: CubeTensor<CudaRuntime>,
+    b: CubeTensor<CudaRuntime>,
+    form: Form,
+) -> Result<(Job, Clock), Operands> {
     let (Some(da), Some(db)) = (dims(&a), dims(&b)) else {
         return Err(Box::new((a, b)));
     };
@@ -685,14 +754,15 @@ fn product(
     let job = Job {
         a,
         b,
-        out: out.clone(),
+        out,
         work: Work::Matrix {
             form,
             mkn: (m, k, n),
             lds: (sa, sb, sc),
         },
+        next: None,
     };
-    submit(job, clock).map(|()| out)
+    Ok((job, clock))
 }
 
 /// Where a batched product on cuBLAS writes.
@@ -842,10 +912,11 @@ fn batched_product(
         b,
         out: out.clone(),
         work: Work::Batched { calls, alpha },
+        next: None,
     };
-    if let Err(operands) = submit(job, clock) {
+    if let Err(job) = submit(job, clock) {
         return Err(Box::new(Fallback {
-            operands,
+            operands: Box::new((job.a, job.b)),
             span,
             whole: into.then_some(Box::new(out)),
         }));
@@ -902,10 +973,11 @@ fn stop_after_queued_failure() {
     }
 }
 
-/// Runs `job` on cuBLAS from the thread [`Thread::from_env`] names: `Ok` once it is queued
-/// (or skipped after a failed device task, its output unwritten as cubecl's own kernels'
-/// are then), `Err` with the operands where cuBLAS failed.
-fn submit(job: Job, mut clock: Clock) -> Result<(), Operands> {
+/// Runs `job` (and the jobs chained after it, behind the same handshake) on cuBLAS from
+/// the thread [`Thread::from_env`] names: `Ok` once it is queued (or skipped after a failed
+/// device task, its output unwritten as cubecl's own kernels' are then), `Err` with the
+/// job back where cuBLAS failed (its operands for burn's matmul).
+fn submit(job: Job, mut clock: Clock) -> Result<(), Box<Job>> {
     let device = job.a.device.index;
     let client = job.a.client.clone();
     let thread = Thread::from_env();
@@ -959,7 +1031,7 @@ fn submit(job: Job, mut clock: Clock) -> Result<(), Operands> {
                 "oomlab: cuBLAS failed ({}); this product runs on cubecl",
                 e.text()
             );
-            Err(Box::new((job.a, job.b)))
+            Err(Box::new(job))
         }
     }
 }
@@ -1055,7 +1127,7 @@ fn run(lane: &mut Lane, job: &Job, clock: &mut Clock) -> Result<(), Failure> {
             .map(|r| r.resource().ptr)
             .map_err(|e| Failure::Buffers(format!("{e:?}")))
     };
-    let (a, b, out) = (&job.a, &job.b, &job.out);
+    let a = &job.a;
     let dtype = a.dtype;
     let h = &lane.handle;
     if Order::from_env() == Order::Device && lane.fence.is_none() {
@@ -1063,7 +1135,8 @@ fn run(lane: &mut Lane, job: &Job, clock: &mut Clock) -> Result<(), Failure> {
     }
     clock.lap(0);
     // SAFETY (both arms): the addresses are live cubecl buffers of the shapes and row
-    // strides of the job, kept by it until it is dropped after this returns, and after
+    // strides of each job of the chain (one dtype: linear_grads chains a layer's two
+    // products), kept by it until it is dropped after this returns, and after
     // that reused by cubecl only for kernels queued behind the fence's wait (or the host
     // syncs); the context is current (with_lane).
     let ordered = match lane.fence.as_mut() {
@@ -1088,10 +1161,24 @@ fn run(lane: &mut Lane, job: &Job, clock: &mut Clock) -> Result<(), Failure> {
             // Asked after the signal (inline on cubecl's device thread, else a blocking
             // round trip to it): cubecl has launched the signal before cuBLAS's stream
             // gets work behind its wait.
-            let ptrs = (address(a)?, address(b)?, address(out)?);
-            clock.lap(3);
-            unsafe { Lane::queue(h, &mut lane.lt, &job.work, ptrs, dtype) }.map_err(lib)?;
-            clock.lap(4);
+            for (i, part) in job.chain().enumerate() {
+                let mut queue = || {
+                    let ptrs = (address(&part.a)?, address(&part.b)?, address(&part.out)?);
+                    clock.lap(3);
+                    unsafe { Lane::queue(h, &mut lane.lt, &part.work, ptrs, dtype) }
+                        .map_err(lib)?;
+                    clock.lap(4);
+                    Ok(())
+                };
+                if let Err(e) = queue() {
+                    if i > 0 {
+                        // An earlier product of the chain is queued with no wait behind it
+                        // on cubecl's stream: let it finish before its buffers go back.
+                        let _ = h.sync();
+                    }
+                    return Err(e);
+                }
+            }
             match unsafe { fence.stream_writes(h.stream) } {
                 Ok(()) => {
                     clock.lap(5);
@@ -1111,12 +1198,21 @@ fn run(lane: &mut Lane, job: &Job, clock: &mut Clock) -> Result<(), Failure> {
         }
         _ => {
             // Asked of cubecl's server in order: every kernel before has been launched.
-            let ptrs = (address(a)?, address(b)?, address(out)?);
+            let mut ptrs = Vec::new();
+            for part in job.chain() {
+                ptrs.push((address(&part.a)?, address(&part.b)?, address(&part.out)?));
+            }
             clock.lap(3);
             drv::ctx::synchronize().map_err(|e| lib(e.to_string()))?;
             // The host's wait for the device is the signal phase's in this order.
             clock.lap(1);
-            unsafe { Lane::queue(h, &mut lane.lt, &job.work, ptrs, dtype) }.map_err(lib)?;
+            for (part, ptrs) in job.chain().zip(ptrs) {
+                if let Err(e) = unsafe { Lane::queue(h, &mut lane.lt, &part.work, ptrs, dtype) } {
+                    // Whatever of the chain is queued finishes before its buffers go back.
+                    let _ = h.sync();
+                    return Err(lib(e));
+                }
+            }
             clock.lap(4);
             h.sync().map_err(lib)?;
             clock.lap(5);
@@ -1291,6 +1387,29 @@ impl ProductBackend for CubeCuda {
         match product(a, b, form) {
             Ok(out) => out,
             Err(operands) => burn_product::<Self>(operands.0, operands.1, form),
+        }
+    }
+
+    /// Both products behind one handshake where `OOMLAB_LINEAR_GRADS=together`
+    /// ([`linear_grads`]), else the default's two [`Self::product`]s.
+    fn linear_grads(
+        x: CubeTensor<CudaRuntime>,
+        grad: CubeTensor<CudaRuntime>,
+        w: CubeTensor<CudaRuntime>,
+    ) -> (CubeTensor<CudaRuntime>, CubeTensor<CudaRuntime>) {
+        if !linear_grads_together() {
+            let dw = Self::product(x, grad.clone(), Form::WeightGrad);
+            return (dw, Self::product(grad, w, Form::InputGrad));
+        }
+        match linear_grads(x, grad, w) {
+            Ok([dw, dx]) => (dw, dx),
+            Err(operands) => {
+                let [(x, g), (g2, w)] = *operands;
+                (
+                    burn_product::<Self>(x, g, Form::WeightGrad),
+                    burn_product::<Self>(g2, w, Form::InputGrad),
+                )
+            }
         }
     }
 

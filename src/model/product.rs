@@ -96,6 +96,23 @@ pub trait ProductBackend: Backend {
         burn_product::<Self>(a, b, form)
     }
 
+    /// A linear layer's two gradient products, dW = xᵀ·dY and dX = dY·Wᵀ, in that order.
+    /// By default two [`Self::product`]s; a backend may run both behind one ordering of
+    /// its library's stream where [`linear_grads_together`] says so (cuBLAS: one handshake
+    /// instead of two, super::super::device::cublas).
+    ///
+    /// # Shapes
+    /// - x: `[m, k]`, grad: `[m, n]`, w: `[k, n]`
+    /// - output: (dW `[k, n]`, dX `[m, k]`)
+    fn linear_grads(
+        x: FloatTensor<Self>,
+        grad: FloatTensor<Self>,
+        w: FloatTensor<Self>,
+    ) -> (FloatTensor<Self>, FloatTensor<Self>) {
+        let dw = Self::product(x, grad.clone(), Form::WeightGrad);
+        (dw, Self::product(grad, w, Form::InputGrad))
+    }
+
     /// Whether an embedding's gradient pays as a product with a one-hot matrix
     /// (super::embedding) rather than burn's scatter: not by default (on the CPU the
     /// product's `vocab` times more arithmetic costs more than the scatter).
@@ -232,6 +249,31 @@ impl<B: burn_fusion::FusionBackend + ProductBackend> ProductBackend for burn_fus
         super::batched::fusion_batched_into::<B>(a, b, span, alpha, whole, place)
     }
 
+    /// One custom operation of three inputs and two outputs where
+    /// [`linear_grads_together`] says so (so that the wrapped backend gets both products at
+    /// once), else the default's two.
+    fn linear_grads(
+        x: FloatTensor<Self>,
+        grad: FloatTensor<Self>,
+        w: FloatTensor<Self>,
+    ) -> (FloatTensor<Self>, FloatTensor<Self>) {
+        if !linear_grads_together() {
+            let dw = Self::product(x, grad.clone(), Form::WeightGrad);
+            return (dw, Self::product(grad, w, Form::InputGrad));
+        }
+        let dims = |s: &burn::tensor::Shape| [s[0], s[1]];
+        let dw = Form::WeightGrad.output(dims(&x.shape), dims(&grad.shape));
+        let dx = Form::InputGrad.output(dims(&grad.shape), dims(&w.shape));
+        let dtype = grad.dtype;
+        let [dw, dx] = custom_op::<B, LinearGrads, 3, 2>(
+            "oomlab_linear_grads",
+            [x, grad, w],
+            [(dw.into(), dtype), (dx.into(), dtype)],
+            LinearGrads,
+        );
+        (dw, dx)
+    }
+
     fn product(a: FloatTensor<Self>, b: FloatTensor<Self>, form: Form) -> FloatTensor<Self> {
         let dims = |s: &burn::tensor::Shape| [s[0], s[1]];
         let shape = form.output(dims(&a.shape), dims(&b.shape));
@@ -250,6 +292,18 @@ impl<B: burn_fusion::FusionBackend + ProductBackend> ProductBackend for burn_fus
 impl<B: ProductBackend> Operands<B, 2, 1> for Form {
     fn run(self, [a, b]: [FloatTensor<B>; 2]) -> [FloatTensor<B>; 1] {
         [B::product(a, b, self)]
+    }
+}
+
+/// A linear layer's two gradient products as one fusion custom operation
+/// ([`ProductBackend::linear_grads`]).
+#[derive(Debug, Clone, Copy)]
+struct LinearGrads;
+
+impl<B: ProductBackend> Operands<B, 3, 2> for LinearGrads {
+    fn run(self, [x, grad, w]: [FloatTensor<B>; 3]) -> [FloatTensor<B>; 2] {
+        let (dw, dx) = B::linear_grads(x, grad, w);
+        [dw, dx]
     }
 }
 
@@ -308,12 +362,19 @@ impl<B: ProductBackend, C: CheckpointStrategy> LinearBackend for Autodiff<B, C> 
                 let (x, w) = ops.state;
                 let x = x.map(|x| checkpointer.retrieve_node_output::<FloatTensor<B>>(x));
                 let w = w.map(|w| checkpointer.retrieve_node_output::<FloatTensor<B>>(w));
-                if let (Some(node), Some(x)) = (node_w, x) {
-                    let dw = B::product(x, grad.clone(), Form::WeightGrad);
-                    grads.register::<B>(node.id, dw);
-                }
-                if let (Some(node), Some(w)) = (node_x, w) {
-                    grads.register::<B>(node.id, B::product(grad, w, Form::InputGrad));
+                match (node_w.zip(x), node_x.zip(w)) {
+                    (Some((node_w, x)), Some((node_x, w))) => {
+                        let (dw, dx) = B::linear_grads(x, grad, w);
+                        grads.register::<B>(node_w.id, dw);
+                        grads.register::<B>(node_x.id, dx);
+                    }
+                    (Some((node, x)), None) => {
+                        grads.register::<B>(node.id, B::product(x, grad, Form::WeightGrad));
+                    }
+                    (None, Some((node, w))) => {
+                        grads.register::<B>(node.id, B::product(grad, w, Form::InputGrad));
+                    }
+                    (None, None) => {}
                 }
             }
         }
@@ -349,6 +410,20 @@ pub const CUSTOM_PRODUCTS_ENV: &str = "OOMLAB_CUBLAS";
 pub fn custom_products_setting() -> Option<bool> {
     static SETTING: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
     super::env_setting(&SETTING, CUSTOM_PRODUCTS_ENV, "1", "0")
+}
+
+/// The variable that puts a linear layer's two gradient products together
+/// ([`ProductBackend::linear_grads`]): `together` one operation (on CUDA, both cuBLAS calls
+/// behind one handshake with cubecl's stream), `apart` (the default) two. Not yet measured:
+/// on an H100 the gpu config's AMP bf16 step is bound by the host, three threads each near
+/// one core, and each cuBLAS product costs the thread that queues it about 48 µs, half of
+/// it the handshake (docs/results/2026-12-06-h100-probs-bf16, `host-threads-a3b32e1/`).
+pub const LINEAR_GRADS_ENV: &str = "OOMLAB_LINEAR_GRADS";
+
+/// Whether [`LINEAR_GRADS_ENV`] says `together` (read once; anything else is `apart`).
+pub fn linear_grads_together() -> bool {
+    static SETTING: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
+    super::env_setting(&SETTING, LINEAR_GRADS_ENV, "together", "apart") == Some(true)
 }
 
 /// The variable that chooses [`linear_2d`] where the custom product does not run: `2d`

@@ -6,7 +6,7 @@ use super::attention::efficient::{BACKWARD_PROBS_ENV, FORWARD_ENV};
 use super::attention::QKV_ENV;
 use super::{
     ATTENTION_HEADS_ENV, ATTENTION_JOIN_ENV, ATTENTION_PRODUCTS_ENV, ATTENTION_SOFTMAX_ENV,
-    COLUMN_SUMS_ENV, EMBEDDING_GRAD_ENV, GELU_ENV, LAYER_NORM_ENV, LINEAR_ENV,
+    COLUMN_SUMS_ENV, EMBEDDING_GRAD_ENV, GELU_ENV, LAYER_NORM_ENV, LINEAR_ENV, LINEAR_GRADS_ENV,
 };
 
 /// One of the step's variables: what it changes, its values and what runs when it is unset.
@@ -41,6 +41,12 @@ pub const STEP_OPTIONS: &[StepOption] = &[
         values: "2d|burn",
         default: "CUDA: burn; CPU: 2d",
         what: "where cuBLAS does not run a linear layer: burn's linear on the input seen as one matrix, or burn's Linear",
+    },
+    StepOption {
+        name: LINEAR_GRADS_ENV,
+        values: "together|apart",
+        default: "apart (together is not yet measured)",
+        what: "a linear layer's two gradient products (dW, dX) as one operation, on CUDA both cuBLAS calls behind one handshake with cubecl's stream, or two operations",
     },
     StepOption {
         name: FORWARD_ENV,
