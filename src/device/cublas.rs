@@ -1391,7 +1391,7 @@ impl ProductBackend for CubeCuda {
     }
 
     /// Both products behind one handshake where `OOMLAB_LINEAR_GRADS=together`
-    /// ([`linear_grads`]), else the default's two [`Self::product`]s.
+    /// (this module's `linear_grads`), else the default's two [`Self::product`]s.
     fn linear_grads(
         x: CubeTensor<CudaRuntime>,
         grad: CubeTensor<CudaRuntime>,
