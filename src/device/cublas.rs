@@ -52,7 +52,8 @@ use super::fence::Fence;
 use super::strided_batch::{self, Layout, StridedCall};
 use crate::model::{
     batched_setting, burn_batched, burn_batched_into, burn_product, custom_products_setting,
-    linear_grads_together, Form, Place, ProductBackend, Rows, Span, CUSTOM_PRODUCTS_ENV,
+    linear_grads_apart, linear_grads_together, Form, Place, ProductBackend, Rows, Span,
+    CUSTOM_PRODUCTS_ENV,
 };
 use crate::units::Bytes;
 
@@ -1398,8 +1399,7 @@ impl ProductBackend for CubeCuda {
         w: CubeTensor<CudaRuntime>,
     ) -> (CubeTensor<CudaRuntime>, CubeTensor<CudaRuntime>) {
         if !linear_grads_together() {
-            let dw = Self::product(x, grad.clone(), Form::WeightGrad);
-            return (dw, Self::product(grad, w, Form::InputGrad));
+            return linear_grads_apart::<Self>(x, grad, w);
         }
         match linear_grads(x, grad, w) {
             Ok([dw, dx]) => (dw, dx),

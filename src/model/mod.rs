@@ -41,8 +41,8 @@ pub use params::{
 };
 pub use product::{
     burn_product, custom_products_setting, linear, linear_2d, linear_burn, linear_custom,
-    linear_grads_together, linear_parts, linear_setting, Form, LinearBackend, ProductBackend,
-    CUSTOM_PRODUCTS_ENV, LINEAR_ENV, LINEAR_GRADS_ENV,
+    linear_grads_apart, linear_grads_together, linear_parts, linear_setting, Form, LinearBackend,
+    ProductBackend, CUSTOM_PRODUCTS_ENV, LINEAR_ENV, LINEAR_GRADS_ENV,
 };
 pub use softmax::{
     burn_causal_softmax, burn_softmax_grad, causal_softmax, softmax_grad, softmax_setting,

@@ -109,8 +109,7 @@ pub trait ProductBackend: Backend {
         grad: FloatTensor<Self>,
         w: FloatTensor<Self>,
     ) -> (FloatTensor<Self>, FloatTensor<Self>) {
-        let dw = Self::product(x, grad.clone(), Form::WeightGrad);
-        (dw, Self::product(grad, w, Form::InputGrad))
+        linear_grads_apart::<Self>(x, grad, w)
     }
 
     /// Whether an embedding's gradient pays as a product with a one-hot matrix
@@ -258,8 +257,7 @@ impl<B: burn_fusion::FusionBackend + ProductBackend> ProductBackend for burn_fus
         w: FloatTensor<Self>,
     ) -> (FloatTensor<Self>, FloatTensor<Self>) {
         if !linear_grads_together() {
-            let dw = Self::product(x, grad.clone(), Form::WeightGrad);
-            return (dw, Self::product(grad, w, Form::InputGrad));
+            return linear_grads_apart::<Self>(x, grad, w);
         }
         let dims = |s: &burn::tensor::Shape| [s[0], s[1]];
         let dw = Form::WeightGrad.output(dims(&x.shape), dims(&grad.shape));
@@ -293,6 +291,17 @@ impl<B: ProductBackend> Operands<B, 2, 1> for Form {
     fn run(self, [a, b]: [FloatTensor<B>; 2]) -> [FloatTensor<B>; 1] {
         [B::product(a, b, self)]
     }
+}
+
+/// [`ProductBackend::linear_grads`]'s default: dW = xᵀ·dY, then dX = dY·Wᵀ, as two
+/// [`ProductBackend::product`]s.
+pub fn linear_grads_apart<B: ProductBackend>(
+    x: FloatTensor<B>,
+    grad: FloatTensor<B>,
+    w: FloatTensor<B>,
+) -> (FloatTensor<B>, FloatTensor<B>) {
+    let dw = B::product(x, grad.clone(), Form::WeightGrad);
+    (dw, B::product(grad, w, Form::InputGrad))
 }
 
 /// A linear layer's two gradient products as one fusion custom operation
