@@ -51,9 +51,8 @@ use super::cublaslt::Plans;
 use super::fence::Fence;
 use super::strided_batch::{self, Layout, StridedCall};
 use crate::model::{
-    batched_setting, burn_batched, burn_batched_into, burn_product, custom_products_setting,
-    linear_grads_apart, linear_grads_together, Form, Place, ProductBackend, Rows, Span,
-    CUSTOM_PRODUCTS_ENV,
+    batched_setting, burn_batched, burn_batched_into, burn_product, custom_products_setting, Form,
+    Place, ProductBackend, Rows, Span, CUSTOM_PRODUCTS_ENV,
 };
 use crate::units::Bytes;
 
@@ -1391,16 +1390,13 @@ impl ProductBackend for CubeCuda {
         }
     }
 
-    /// Both products behind one handshake where `OOMLAB_LINEAR_GRADS=together`
-    /// (this module's `linear_grads`), else the default's two [`Self::product`]s.
+    /// Both products behind one handshake (this module's `linear_grads`; the backward pass
+    /// asks for it with `OOMLAB_LINEAR_GRADS=together`).
     fn linear_grads(
         x: CubeTensor<CudaRuntime>,
         grad: CubeTensor<CudaRuntime>,
         w: CubeTensor<CudaRuntime>,
     ) -> (CubeTensor<CudaRuntime>, CubeTensor<CudaRuntime>) {
-        if !linear_grads_together() {
-            return linear_grads_apart::<Self>(x, grad, w);
-        }
         match linear_grads(x, grad, w) {
             Ok([dw, dx]) => (dw, dx),
             Err(operands) => {

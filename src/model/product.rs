@@ -96,10 +96,11 @@ pub trait ProductBackend: Backend {
         burn_product::<Self>(a, b, form)
     }
 
-    /// A linear layer's two gradient products, dW = xᵀ·dY and dX = dY·Wᵀ, in that order.
-    /// By default two [`Self::product`]s; a backend may run both behind one ordering of
-    /// its library's stream where [`linear_grads_together`] says so (cuBLAS: one handshake
-    /// instead of two, super::super::device::cublas).
+    /// A linear layer's two gradient products, dW = xᵀ·dY and dX = dY·Wᵀ, in that order,
+    /// as one operation: [`linear`]'s backward pass calls it where
+    /// [`linear_grads_together`] says so (else [`linear_grads_apart`]). By default two
+    /// [`Self::product`]s; a backend may run both behind one ordering of its library's
+    /// stream (cuBLAS: one handshake instead of two, super::super::device::cublas).
     ///
     /// # Shapes
     /// - x: `[m, k]`, grad: `[m, n]`, w: `[k, n]`
@@ -248,17 +249,13 @@ impl<B: burn_fusion::FusionBackend + ProductBackend> ProductBackend for burn_fus
         super::batched::fusion_batched_into::<B>(a, b, span, alpha, whole, place)
     }
 
-    /// One custom operation of three inputs and two outputs where
-    /// [`linear_grads_together`] says so (so that the wrapped backend gets both products at
-    /// once), else the default's two.
+    /// One custom operation of three inputs and two outputs, so that the wrapped backend
+    /// gets both products at once.
     fn linear_grads(
         x: FloatTensor<Self>,
         grad: FloatTensor<Self>,
         w: FloatTensor<Self>,
     ) -> (FloatTensor<Self>, FloatTensor<Self>) {
-        if !linear_grads_together() {
-            return linear_grads_apart::<Self>(x, grad, w);
-        }
         let dims = |s: &burn::tensor::Shape| [s[0], s[1]];
         let dw = Form::WeightGrad.output(dims(&x.shape), dims(&grad.shape));
         let dx = Form::InputGrad.output(dims(&grad.shape), dims(&w.shape));
@@ -373,7 +370,11 @@ impl<B: ProductBackend, C: CheckpointStrategy> LinearBackend for Autodiff<B, C> 
                 let w = w.map(|w| checkpointer.retrieve_node_output::<FloatTensor<B>>(w));
                 match (node_w.zip(x), node_x.zip(w)) {
                     (Some((node_w, x)), Some((node_x, w))) => {
-                        let (dw, dx) = B::linear_grads(x, grad, w);
+                        let (dw, dx) = if linear_grads_together() {
+                            B::linear_grads(x, grad, w)
+                        } else {
+                            linear_grads_apart::<B>(x, grad, w)
+                        };
                         grads.register::<B>(node_w.id, dw);
                         grads.register::<B>(node_x.id, dx);
                     }
