@@ -107,8 +107,16 @@
 #           both cuBLAS calls behind one handshake with cubecl's stream instead of one each
 #           (src/model/product.rs, src/device/cublas.rs's linear_grads): fewer launches and
 #           less host time where the host bounds the step (the gpu config's AMP bf16,
-#           docs/results/2026-12-06-h100-probs-bf16/host-threads-a3b32e1); TESTS=grads2
-#           runs tests/gpu/linear.rs with it
+#           docs/results/2026-12-06-h100-probs-bf16/host-threads-a3b32e1); CUDA's default
+#           since docs/results/2026-12-06-h100-grads-together measured it (run it against a
+#           binary before that change)
+#   grads1: OOMLAB_LINEAR_GRADS=apart, the two products as two operations (CUDA's default
+#           before); TESTS=grads1 runs tests/gpu/linear.rs with it
+#   cast16: bf16 with OOMLAB_AMP_CAST=micro-batch, AMP's parameters cast in each
+#           micro-batch's graph (bf16's default before docs/results/2026-12-06-h100-grads-together
+#           measured casting once a step: src/precision/cast.rs, step_copy); the same
+#           gradients, a cast of every parameter per micro-batch (4 on the gpu config)
+#   prior16: bf16 with both grads1 and cast16: bf16's defaults before that folder
 #   (heads16, OOMLAB_ATTENTION_CHUNKS=heads, existed at 39652be only: that binary chunked
 #   the scores by batch entries by default, which docs/results/2026-12-06-h100-bf16-levers
 #   measured slower, and the variable went with it)
@@ -238,6 +246,9 @@ variant_env() {
     p16) settings=OOMLAB_BACKWARD_PROBS=inputs;;
     p32) settings=OOMLAB_BACKWARD_PROBS=f32;;
     grads2) settings=OOMLAB_LINEAR_GRADS=together;;
+    grads1) settings=OOMLAB_LINEAR_GRADS=apart;;
+    cast16) settings=OOMLAB_AMP_CAST=micro-batch;;
+    prior16) settings=OOMLAB_LINEAR_GRADS=apart,OOMLAB_AMP_CAST=micro-batch;;
     defaults) settings="";;
     *) echo "unknown variant $1" >&2; return 1;;
   esac

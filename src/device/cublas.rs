@@ -720,7 +720,7 @@ fn linear_grads(
 static PAIRS_SUBMITTED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// How many linear layers' gradient pairs this process has handed to cuBLAS behind one
-/// handshake each (`OOMLAB_LINEAR_GRADS=together`): tests/gpu/linear.rs checks that the
+/// handshake each (the default; `OOMLAB_LINEAR_GRADS=apart` two): tests/gpu/linear.rs checks that the
 /// pairs it compares did run so.
 pub fn linear_grad_pairs_submitted() -> u64 {
     PAIRS_SUBMITTED.load(std::sync::atomic::Ordering::Relaxed)
@@ -1367,6 +1367,12 @@ impl ProductBackend for CubeCuda {
         by_default(dtype) && library_loads()
     }
 
+    /// Both gradient products behind one handshake
+    /// ([`LINEAR_GRADS_ENV`](crate::model::LINEAR_GRADS_ENV) says why).
+    fn linear_grads_together_by_default() -> bool {
+        true
+    }
+
     /// f32's and bf16's sums in two stages (crate::model's column_sum module says why, and
     /// why not f16's).
     fn split_sums_by_default(dtype: DType) -> bool {
@@ -1391,7 +1397,7 @@ impl ProductBackend for CubeCuda {
     }
 
     /// Both products behind one handshake (this module's `linear_grads`; the backward pass
-    /// asks for it with `OOMLAB_LINEAR_GRADS=together`).
+    /// asks for it unless `OOMLAB_LINEAR_GRADS=apart`).
     fn linear_grads(
         x: CubeTensor<CudaRuntime>,
         grad: CubeTensor<CudaRuntime>,

@@ -113,6 +113,13 @@ pub trait ProductBackend: Backend {
         linear_grads_apart::<Self>(x, grad, w)
     }
 
+    /// Whether [`Self::linear_grads`] is what the backward pass calls when
+    /// `OOMLAB_LINEAR_GRADS` is unset: not by default (nothing to gain from two products
+    /// as one call where they run one after the other anyway).
+    fn linear_grads_together_by_default() -> bool {
+        false
+    }
+
     /// Whether an embedding's gradient pays as a product with a one-hot matrix
     /// (super::embedding) rather than burn's scatter: not by default (on the CPU the
     /// product's `vocab` times more arithmetic costs more than the scatter).
@@ -210,6 +217,10 @@ impl<B: burn_fusion::FusionBackend + ProductBackend> ProductBackend for burn_fus
 
     fn custom_products_by_default(dtype: DType) -> bool {
         B::custom_products_by_default(dtype)
+    }
+
+    fn linear_grads_together_by_default() -> bool {
+        B::linear_grads_together_by_default()
     }
 
     fn linear_2d_by_default() -> bool {
@@ -370,7 +381,7 @@ impl<B: ProductBackend, C: CheckpointStrategy> LinearBackend for Autodiff<B, C> 
                 let w = w.map(|w| checkpointer.retrieve_node_output::<FloatTensor<B>>(w));
                 match (node_w.zip(x), node_x.zip(w)) {
                     (Some((node_w, x)), Some((node_x, w))) => {
-                        let (dw, dx) = if linear_grads_together() {
+                        let (dw, dx) = if linear_grads_together::<B>() {
                             B::linear_grads(x, grad, w)
                         } else {
                             linear_grads_apart::<B>(x, grad, w)
@@ -424,16 +435,21 @@ pub fn custom_products_setting() -> Option<bool> {
 
 /// The variable that puts a linear layer's two gradient products together
 /// ([`ProductBackend::linear_grads`]): `together` one operation (on CUDA, both cuBLAS calls
-/// behind one handshake with cubecl's stream), `apart` (the default) two. Not yet measured:
-/// on an H100 the gpu config's AMP bf16 step is bound by the host, three threads each near
-/// one core, and each cuBLAS product costs the thread that queues it about 48 µs, half of
-/// it the handshake (docs/results/2026-12-06-h100-probs-bf16, `host-threads-a3b32e1/`).
+/// behind one handshake with cubecl's stream), `apart` two; unset, the backend's default
+/// ([`ProductBackend::linear_grads_together_by_default`]: together on CUDA, apart
+/// elsewhere). On an H100 the gpu config's AMP bf16 step is bound by the host and each
+/// cuBLAS product costs the thread that queues it about 48 µs, half of it the handshake
+/// (docs/results/2026-12-06-h100-probs-bf16, `host-threads-a3b32e1/`); together, the step
+/// took 28.2 ms against 29.9 apart, f32's 37.1 against 37.6, the final losses the same
+/// bits (docs/results/2026-12-06-h100-grads-together, `gpu-91e0fb5/`).
 pub const LINEAR_GRADS_ENV: &str = "OOMLAB_LINEAR_GRADS";
 
-/// Whether [`LINEAR_GRADS_ENV`] says `together` (read once; anything else is `apart`).
-pub fn linear_grads_together() -> bool {
+/// Whether the backward pass calls [`ProductBackend::linear_grads`]: what
+/// [`LINEAR_GRADS_ENV`] says (read once), else the backend's default.
+pub fn linear_grads_together<B: ProductBackend>() -> bool {
     static SETTING: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
-    super::env_setting(&SETTING, LINEAR_GRADS_ENV, "together", "apart") == Some(true)
+    super::env_setting(&SETTING, LINEAR_GRADS_ENV, "together", "apart")
+        .unwrap_or_else(B::linear_grads_together_by_default)
 }
 
 /// The variable that chooses [`linear_2d`] where the custom product does not run: `2d`

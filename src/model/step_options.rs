@@ -4,6 +4,8 @@
 
 use super::attention::efficient::{BACKWARD_PROBS_ENV, FORWARD_ENV};
 use super::attention::QKV_ENV;
+use crate::precision::AMP_CAST_ENV;
+
 use super::{
     ATTENTION_HEADS_ENV, ATTENTION_JOIN_ENV, ATTENTION_PRODUCTS_ENV, ATTENTION_SOFTMAX_ENV,
     COLUMN_SUMS_ENV, EMBEDDING_GRAD_ENV, GELU_ENV, LAYER_NORM_ENV, LINEAR_ENV, LINEAR_GRADS_ENV,
@@ -45,8 +47,14 @@ pub const STEP_OPTIONS: &[StepOption] = &[
     StepOption {
         name: LINEAR_GRADS_ENV,
         values: "together|apart",
-        default: "apart (together is not yet measured)",
+        default: "CUDA: together; CPU: apart",
         what: "a linear layer's two gradient products (dW, dX) as one operation, on CUDA both cuBLAS calls behind one handshake with cubecl's stream, or two operations",
+    },
+    StepOption {
+        name: AMP_CAST_ENV,
+        values: "step|micro-batch",
+        default: "step",
+        what: "where AMP casts the f32 parameters to half precision: once a step, every micro-batch running on the same half-precision copy and its gradients cast back to f32 after each backward pass, or in each micro-batch's graph (the same gradients, a cast of every parameter per micro-batch)",
     },
     StepOption {
         name: FORWARD_ENV,

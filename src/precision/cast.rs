@@ -19,6 +19,30 @@ pub fn compute_copy<B: AutodiffBackend>(model: Net<B>, dtype: FloatDType) -> Net
     })
 }
 
+/// AMP's half-precision copy of `model` for all of one step's micro-batches: every
+/// parameter cast once, outside autodiff, as a leaf of its own with the f32 parameter's id
+/// (as [`into_half`] makes them). Each micro-batch's backward pass then ends at these
+/// leaves, and [`super::grads_in_f32`] casts their gradients to f32 as the autodiff cast of
+/// [`compute_copy`] would have: the same values, but the parameters are cast once a step
+/// instead of once a micro-batch (with 4 micro-batches, 3 casts of every parameter and
+/// their autodiff records less, where the gpu config's AMP bf16 step is bound by the host:
+/// docs/results/2026-12-06-h100-probs-bf16, `host-threads-a3b32e1/`).
+/// `OOMLAB_AMP_CAST=micro-batch` ([`AMP_CAST_ENV`]) goes back to [`compute_copy`] for each.
+pub fn step_copy<B: AutodiffBackend>(model: Net<B>, dtype: FloatDType) -> Net<B> {
+    into_half(model, dtype)
+}
+
+/// The variable choosing where AMP casts the parameters to half precision: `step` (the
+/// default) once a step ([`step_copy`]), `micro-batch` in each micro-batch's graph
+/// ([`compute_copy`], as before 2026-12-06).
+pub const AMP_CAST_ENV: &str = "OOMLAB_AMP_CAST";
+
+/// Whether AMP casts the parameters once a step ([`AMP_CAST_ENV`], read once).
+pub fn cast_once_a_step() -> bool {
+    static SETTING: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
+    crate::model::env_setting(&SETTING, AMP_CAST_ENV, "step", "micro-batch") != Some(false)
+}
+
 /// `model` stored in half: every parameter becomes a new half-precision leaf with the same
 /// id. The optimizer then keeps its state in half as well.
 pub fn into_half<B: AutodiffBackend>(model: Net<B>, dtype: FloatDType) -> Net<B> {
@@ -107,6 +131,59 @@ mod tests {
             }
             model.visit(&mut Check(&grads, &mut seen));
             assert!(seen > 10, "{name}: {seen} gradients");
+        }
+    }
+
+    /// Every parameter's gradient in `grads`, as f32 bits, in `model`'s order.
+    fn grad_bits(grads: &GradientsParams, model: &Net<CpuBackend>) -> Vec<Vec<u32>> {
+        struct Bits<'a>(&'a GradientsParams, Vec<Vec<u32>>);
+        impl<B: AutodiffBackend> burn::module::ModuleVisitor<B> for Bits<'_> {
+            fn visit_float<const D: usize>(&mut self, p: &Param<Tensor<B, D>>) {
+                let g = self
+                    .0
+                    .get::<B::InnerBackend, D>(p.id)
+                    .expect("every parameter has a gradient");
+                assert_eq!(g.dtype(), burn::tensor::DType::F32);
+                let values = g.into_data().to_vec::<f32>().expect("f32 values");
+                self.1.push(values.iter().map(|v| v.to_bits()).collect());
+            }
+        }
+        let mut bits = Bits(grads, Vec::new());
+        model.visit(&mut bits);
+        bits.1
+    }
+
+    #[test]
+    fn casting_once_a_step_gives_the_gradients_of_casting_in_each_micro_batch() {
+        use burn::optim::GradientsAccumulator;
+        for dtype in [FloatDType::BF16, FloatDType::F16] {
+            let model = net();
+            let (x, y) = batch();
+            let half = step_copy(model.clone(), dtype);
+            let mut each = GradientsAccumulator::<Net<CpuBackend>>::new();
+            let mut once = GradientsAccumulator::<Net<CpuBackend>>::new();
+            // Two micro-batches, their gradients summed as the trainer sums them.
+            for row in 0..2 {
+                let x = x.clone().slice([row..row + 1, 0..64]);
+                let y = y.clone().slice([row..row + 1, 0..64]);
+                let loss = compute_copy(model.clone(), dtype).loss(x.clone(), y.clone());
+                each.accumulate(&model, GradientsParams::from_grads(loss.backward(), &model));
+                let loss = half.clone().loss(x, y);
+                let grads = GradientsParams::from_grads(loss.backward(), &half);
+                once.accumulate(&model, super::super::grads_in_f32(grads, &model));
+            }
+            let (each, once) = (each.grads(), once.grads());
+            let name = burn::tensor::DType::from(dtype).name().to_string();
+            let (each, once) = (grad_bits(&each, &model), grad_bits(&once, &model));
+            assert!(each.len() > 10, "{name}: {} gradients", each.len());
+            assert_eq!(each.len(), once.len(), "{name}: gradient counts");
+            for (i, (a, b)) in each.iter().zip(&once).enumerate() {
+                assert!(a == b, "{name}: parameter {i}'s gradient differs");
+                assert!(
+                    a.iter().any(|&v| v != 0),
+                    "{name}: parameter {i}'s gradient is zero"
+                );
+            }
         }
     }
 

@@ -31,6 +31,29 @@ pub fn unscale_and_check<B: AutodiffBackend, M: AutodiffModule<B>>(
     (grads, finite)
 }
 
+/// `grads` of [`super::step_copy`]'s half-precision leaves, each cast to f32 as the
+/// autodiff cast's backward pass does (burn's `float_cast` of the gradient), under the ids
+/// of `model`'s parameters (the same ids).
+pub fn grads_in_f32<B: AutodiffBackend, M: AutodiffModule<B>>(
+    mut grads: GradientsParams,
+    model: &M,
+) -> GradientsParams {
+    model.visit(&mut InF32 { grads: &mut grads });
+    grads
+}
+
+struct InF32<'a> {
+    grads: &'a mut GradientsParams,
+}
+
+impl<B: AutodiffBackend> ModuleVisitor<B> for InF32<'_> {
+    fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<B, D>>) {
+        if let Some(g) = self.grads.remove::<B::InnerBackend, D>(param.id) {
+            self.grads.register(param.id, g.cast(FloatDType::F32));
+        }
+    }
+}
+
 struct Unscale<'a, I: Backend> {
     grads: &'a mut GradientsParams,
     factor: f64,

@@ -355,6 +355,18 @@ impl<B: super::TrainBackend> Trainer<B> {
         self.scaler.as_ref()
     }
 
+    /// For AMP casting once a step ([`precision::cast_once_a_step`]): the half-precision
+    /// leaves every micro-batch of the step runs on ([`precision::step_copy`]); `None`
+    /// where each micro-batch runs on [`Self::compute_model`].
+    fn step_model(&self, model: &Net<B>) -> Option<Net<B>> {
+        match self.precision {
+            PrecisionMode::Mixed(h) if precision::cast_once_a_step() => {
+                Some(precision::step_copy(model.clone(), h.dtype()))
+            }
+            _ => None,
+        }
+    }
+
     /// The model the passes run on: for AMP the half-precision cast of the f32 weights
     /// (a graph node, so gradients flow back to the f32 leaves), otherwise the model.
     fn compute_model(&self, model: &Net<B>) -> Net<B> {
@@ -635,13 +647,18 @@ impl<B: super::TrainBackend> Trainer<B> {
         let mut deferred: Vec<Tensor<B::InnerBackend, 1>> = Vec::new();
         let mut acc = GradientsAccumulator::<Net<B>>::new();
         let mut single = None;
+        let step_model = self.step_model(model);
         for i in 0..plan.accumulation {
             let (first, rows) = plan.chunk(i);
             self.free_buffers_before_new_size(rows);
             let b = batch.rows(first, rows).to_device::<B>(&self.device);
-            // AMP casts per micro-batch: each backward pass consumes its graph, casts
-            // included.
-            let loss = self.compute_model(model).loss(b.inputs, b.targets);
+            // AMP runs on the step's half-precision leaves, or (OOMLAB_AMP_CAST=micro-batch)
+            // casts in each micro-batch's graph, which its backward pass consumes.
+            let compute = match &step_model {
+                Some(half) => half.clone(),
+                None => self.compute_model(model),
+            };
+            let loss = compute.loss(b.inputs, b.targets);
             self.phase_check(step, Phase::Forward)?;
             self.anatomy_read(StepPoint::Forward);
             match (self.leak_demo, i) {
@@ -681,7 +698,13 @@ impl<B: super::TrainBackend> Trainer<B> {
                 Some(s) => scaled.mul_scalar(s),
                 None => scaled,
             };
-            let grads = GradientsParams::from_grads(scaled.backward(), model);
+            let grads = match &step_model {
+                Some(half) => precision::grads_in_f32(
+                    GradientsParams::from_grads(scaled.backward(), half),
+                    model,
+                ),
+                None => GradientsParams::from_grads(scaled.backward(), model),
+            };
             self.phase_check(step, Phase::Backward)?;
             self.anatomy_read(StepPoint::Backward);
             loss_sum += value * rows as f64;

@@ -4,8 +4,8 @@
 //! config's feed-forward layer (batch 64, sequence 256, 512 -> 2048). Sets `OOMLAB_CUBLAS=1`
 //! before anything reads it; fails if libcublas does not load (the test is about cuBLAS).
 //! Ignored by default (CI has no GPU); run on the H200 with `gpu --ignored --nocapture
-//! linear::` (libcublas on the library path). With `OOMLAB_LINEAR_GRADS=together`
-//! (scripts/gpu/step-levers.sh's `TESTS=grads2`) dX and dW go to cuBLAS as one pair behind
+//! linear::` (libcublas on the library path). Unless `OOMLAB_LINEAR_GRADS=apart`
+//! (scripts/gpu/step-levers.sh's `TESTS=grads1`), dX and dW go to cuBLAS as one pair behind
 //! one handshake, and the test checks that each layer's did.
 //!
 //! cubecl is configured as `oomlab train` does it (the kernel cache folder, and on a card
@@ -120,11 +120,11 @@ fn the_cublas_product_equals_burns_linear_on_cuda() {
                 ("dW", relative(ours.2, theirs.2)),
                 ("db", relative(ours.3, theirs.3)),
             ];
-            // Read after the comparisons, which ran the queued work: with
-            // OOMLAB_LINEAR_GRADS=together (step-levers' grads2), dW and dX went to cuBLAS
-            // as one pair behind one handshake.
+            // Read after the comparisons, which ran the queued work: unless
+            // OOMLAB_LINEAR_GRADS=apart, dW and dX went to cuBLAS as one pair behind one
+            // handshake.
             let paired = oomlab::device::cublas::linear_grad_pairs_submitted() - pairs;
-            if oomlab::model::linear_grads_together() && paired != 1 {
+            if oomlab::model::linear_grads_together::<Inner>() && paired != 1 {
                 problems.push(format!(
                     "{rows}x{d_in}->{d_out} {dtype:?}: {paired} gradient pairs on cuBLAS, not 1"
                 ));
