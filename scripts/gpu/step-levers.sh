@@ -113,10 +113,13 @@
 #   grads1: OOMLAB_LINEAR_GRADS=apart, the two products as two operations (CUDA's default
 #           before); TESTS=grads1 runs tests/gpu/linear.rs with it
 #   cast16: bf16 with OOMLAB_AMP_CAST=micro-batch, AMP's parameters cast in each
-#           micro-batch's graph (bf16's default before docs/results/2026-12-06-h100-grads-together
-#           measured casting once a step: src/precision/cast.rs, step_copy); the same
-#           gradients, a cast of every parameter per micro-batch (4 on the gpu config)
-#   prior16: bf16 with both grads1 and cast16: bf16's defaults before that folder
+#           micro-batch's graph (the default; ac6cb6e alone cast them once a step by
+#           default, docs/results/2026-12-06-h100-grads-together measured against it)
+#   prior16: bf16 with both grads1 and cast16: bf16's defaults before ac6cb6e
+#   step16: bf16 with OOMLAB_AMP_CAST=step, the parameters cast once a step
+#           (src/precision/cast.rs, step_copy): the same gradients, a cast of every
+#           parameter a step instead of a micro-batch (4 on the gpu config); its fused casts
+#           are kernels the shipped pack lacks
 #   (heads16, OOMLAB_ATTENTION_CHUNKS=heads, existed at 39652be only: that binary chunked
 #   the scores by batch entries by default, which docs/results/2026-12-06-h100-bf16-levers
 #   measured slower, and the variable went with it)
@@ -249,6 +252,7 @@ variant_env() {
     grads1) settings=OOMLAB_LINEAR_GRADS=apart;;
     cast16) settings=OOMLAB_AMP_CAST=micro-batch;;
     prior16) settings=OOMLAB_LINEAR_GRADS=apart,OOMLAB_AMP_CAST=micro-batch;;
+    step16) settings=OOMLAB_AMP_CAST=step;;
     defaults) settings="";;
     *) echo "unknown variant $1" >&2; return 1;;
   esac

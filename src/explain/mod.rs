@@ -121,12 +121,11 @@ slower than reusing the pool's pages.
         "mixed precision: f32 master weights, bf16/f16 forward and backward, loss scaling",
         "\
 What it does: `--precision bf16` or `--precision f16` (with any strategy). The model and
-AdamW's moments stay in f32. Each step casts the weights to half once, runs every
-micro-batch's forward and backward in half on that copy, and casts each micro-batch's
-gradients back to f32 for the update, exactly as the backward pass of burn's
-differentiable cast would (`OOMLAB_AMP_CAST=micro-batch` casts in each micro-batch's
-graph instead: the same gradients, a cast of every weight per micro-batch). As with
-torch.autocast, LayerNorm statistics
+AdamW's moments stay in f32. Each micro-batch casts the weights to half (burn's cast is
+differentiable), runs forward and backward in half, and the cast's backward hands the
+gradients back in f32 for the update (`OOMLAB_AMP_CAST=step` casts the weights once a
+step and each micro-batch's gradients after its backward pass: the same gradients, fewer
+operations; not yet shown faster). As with torch.autocast, LayerNorm statistics
 and cross-entropy run in f32 (src/model/norm.rs: oomlab's own LayerNorm operation, which
 keeps only its half input and recomputes the statistics in f32 in backward), and so does
 the softmax of the written-out attention and of the efficient attention's backward (its

@@ -52,9 +52,9 @@ pub const STEP_OPTIONS: &[StepOption] = &[
     },
     StepOption {
         name: AMP_CAST_ENV,
-        values: "step|micro-batch",
-        default: "step",
-        what: "where AMP casts the f32 parameters to half precision: once a step, every micro-batch running on the same half-precision copy and its gradients cast back to f32 after each backward pass, or in each micro-batch's graph (the same gradients, a cast of every parameter per micro-batch)",
+        values: "micro-batch|step",
+        default: "micro-batch",
+        what: "where AMP casts the f32 parameters to half precision: in each micro-batch's graph, or once a step, every micro-batch running on the same half-precision copy and its gradients cast back to f32 after each backward pass (the same gradients, a cast of every parameter a step instead of a micro-batch; its fused casts are kernels the shipped pack lacks)",
     },
     StepOption {
         name: FORWARD_ENV,

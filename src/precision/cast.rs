@@ -19,28 +19,31 @@ pub fn compute_copy<B: AutodiffBackend>(model: Net<B>, dtype: FloatDType) -> Net
     })
 }
 
-/// AMP's half-precision copy of `model` for all of one step's micro-batches: every
-/// parameter cast once, outside autodiff, as a leaf of its own with the f32 parameter's id
-/// (as [`into_half`] makes them). Each micro-batch's backward pass then ends at these
-/// leaves, and [`super::grads_in_f32`] casts their gradients to f32 as the autodiff cast of
-/// [`compute_copy`] would have: the same values, but the parameters are cast once a step
-/// instead of once a micro-batch (with 4 micro-batches, 3 casts of every parameter and
-/// their autodiff records less, where the gpu config's AMP bf16 step is bound by the host:
-/// docs/results/2026-12-06-h100-probs-bf16, `host-threads-a3b32e1/`).
-/// `OOMLAB_AMP_CAST=micro-batch` ([`AMP_CAST_ENV`]) goes back to [`compute_copy`] for each.
+/// AMP's half-precision copy of `model` for all of one step's micro-batches
+/// (`OOMLAB_AMP_CAST=step`, [`AMP_CAST_ENV`]; opt-in): every parameter cast once, outside
+/// autodiff, as a leaf of its own with the f32 parameter's id (as [`into_half`] makes
+/// them). Each micro-batch's backward pass then ends at these leaves, and
+/// [`super::grads_in_f32`] casts their gradients to f32 as the autodiff cast of
+/// [`compute_copy`] would have: the same values (a CPU test holds them to it bit for bit,
+/// and on an H100 the gpu config's final loss after 20 steps was the same), but the
+/// parameters are cast once a step instead of once a micro-batch. Not the default: on an
+/// H100 (docs/results/2026-12-06-h100-grads-together, `gpu-ac6cb6e/`) the gpu config's
+/// AMP bf16 step did not come out shorter within that machine's noise, and its new fused
+/// casts are kernels the shipped pack lacks (a new user's first AMP bf16 step compiled 3
+/// of them on the gpu config, 4 on the h200 config: `verify-ac6cb6e/`).
 pub fn step_copy<B: AutodiffBackend>(model: Net<B>, dtype: FloatDType) -> Net<B> {
     into_half(model, dtype)
 }
 
-/// The variable choosing where AMP casts the parameters to half precision: `step` (the
-/// default) once a step ([`step_copy`]), `micro-batch` in each micro-batch's graph
-/// ([`compute_copy`], as before 2026-12-06).
+/// The variable choosing where AMP casts the parameters to half precision: `micro-batch`
+/// (the default) in each micro-batch's graph ([`compute_copy`]), `step` once a step
+/// ([`step_copy`]).
 pub const AMP_CAST_ENV: &str = "OOMLAB_AMP_CAST";
 
-/// Whether AMP casts the parameters once a step ([`AMP_CAST_ENV`], read once).
+/// Whether AMP casts the parameters once a step ([`AMP_CAST_ENV`] says `step`; read once).
 pub fn cast_once_a_step() -> bool {
     static SETTING: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
-    crate::model::env_setting(&SETTING, AMP_CAST_ENV, "step", "micro-batch") != Some(false)
+    crate::model::env_setting(&SETTING, AMP_CAST_ENV, "step", "micro-batch") == Some(true)
 }
 
 /// `model` stored in half: every parameter becomes a new half-precision leaf with the same

@@ -1,11 +1,11 @@
 //! Mixed precision and pure half precision, which burn 0.21 does not have built in.
 //!
 //! - AMP ([`PrecisionMode::Mixed`]): the model and AdamW's state stay in f32 (the
-//!   "master weights"); every step casts the weights to f16/bf16 once ([`step_copy`]),
-//!   runs each micro-batch's forward and backward in half, and casts the gradients back
-//!   into f32 for the update ([`grads_in_f32`]), as the autodiff cast of [`compute_copy`]
-//!   (once a micro-batch, `OOMLAB_AMP_CAST=micro-batch`) does in its backward pass. The
-//!   loss itself is computed from f32 logits.
+//!   "master weights"); every micro-batch casts the weights to f16/bf16
+//!   ([`compute_copy`]), runs forward and backward in half, and the cast's backward turns
+//!   the gradients back into f32 for the update (`OOMLAB_AMP_CAST=step` casts once a step
+//!   instead, [`step_copy`], and the gradients after each backward pass, [`grads_in_f32`]:
+//!   the same values). The loss itself is computed from f32 logits.
 //! - f16 adds dynamic loss scaling ([`LossScaler`], [`unscale_and_check`]): the loss is
 //!   multiplied before backward so small gradients survive f16's narrow range, and a step
 //!   whose gradients came back inf/NaN is skipped.

@@ -652,8 +652,8 @@ impl<B: super::TrainBackend> Trainer<B> {
             let (first, rows) = plan.chunk(i);
             self.free_buffers_before_new_size(rows);
             let b = batch.rows(first, rows).to_device::<B>(&self.device);
-            // AMP runs on the step's half-precision leaves, or (OOMLAB_AMP_CAST=micro-batch)
-            // casts in each micro-batch's graph, which its backward pass consumes.
+            // AMP casts in each micro-batch's graph, which its backward pass consumes, or
+            // (OOMLAB_AMP_CAST=step) runs on the step's half-precision leaves.
             let compute = match &step_model {
                 Some(half) => half.clone(),
                 None => self.compute_model(model),
