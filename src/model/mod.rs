@@ -48,7 +48,7 @@ pub use softmax::{
     burn_causal_softmax, burn_softmax_grad, causal_softmax, softmax_grad, softmax_setting,
     SoftmaxBackend, ATTENTION_SOFTMAX_ENV,
 };
-pub use step_options::{StepOption, STEP_OPTIONS};
+pub use step_options::{StepOption, AMP_CAST_ENV, STEP_OPTIONS};
 
 use burn::prelude::*;
 

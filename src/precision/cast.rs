@@ -6,7 +6,7 @@ use burn::prelude::*;
 use burn::tensor::backend::AutodiffBackend;
 use burn::tensor::FloatDType;
 
-use crate::model::Net;
+use crate::model::{Net, AMP_CAST_ENV};
 
 /// The half-precision copy of `model` the forward pass of AMP runs on. Each parameter is
 /// the autodiff cast of the f32 one: not a new leaf, so the backward pass flows through the
@@ -28,17 +28,13 @@ pub fn compute_copy<B: AutodiffBackend>(model: Net<B>, dtype: FloatDType) -> Net
 /// and on an H100 the gpu config's final loss after 20 steps was the same), but the
 /// parameters are cast once a step instead of once a micro-batch. Not the default: on an
 /// H100 (docs/results/2026-12-06-h100-grads-together, `gpu-ac6cb6e/`) the gpu config's
-/// AMP bf16 step did not come out shorter within that machine's noise, and its new fused
-/// casts are kernels the shipped pack lacks (a new user's first AMP bf16 step compiled 3
-/// of them on the gpu config, 4 on the h200 config: `verify-ac6cb6e/`).
+/// AMP bf16 step did not come out shorter within that machine's noise, and with it a new
+/// user's first AMP bf16 step compiled 3 kernels beyond the shipped pack on
+/// the gpu config and 4 on the h200 config (`verify-ac6cb6e/`; most likely its fused
+/// casts, which meet fusion elsewhere than the autodiff casts do).
 pub fn step_copy<B: AutodiffBackend>(model: Net<B>, dtype: FloatDType) -> Net<B> {
     into_half(model, dtype)
 }
-
-/// The variable choosing where AMP casts the parameters to half precision: `micro-batch`
-/// (the default) in each micro-batch's graph ([`compute_copy`]), `step` once a step
-/// ([`step_copy`]).
-pub const AMP_CAST_ENV: &str = "OOMLAB_AMP_CAST";
 
 /// Whether AMP casts the parameters once a step ([`AMP_CAST_ENV`] says `step`; read once).
 pub fn cast_once_a_step() -> bool {

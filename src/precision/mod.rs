@@ -20,7 +20,7 @@ mod cast;
 mod grads;
 mod scaler;
 
-pub use cast::{cast_once_a_step, compute_copy, into_half, step_copy, AMP_CAST_ENV};
+pub use cast::{cast_once_a_step, compute_copy, into_half, step_copy};
 pub use grads::{grads_in_f32, unscale_and_check};
 pub use scaler::{LossScaler, ScaleUpdate};
 
