@@ -2,18 +2,15 @@
 # Packs the binaries a device call carries in `.device-bin/` (scripts/gpu/setup.sh unpacks
 # them on the device machine): oomlab.xz, and with --tests gpu.xz, the GPU test binary.
 #   bash scripts/device-bin.sh [--tests]
-# The order matters. `cargo test --features gpu-tests` links target/release/oomlab again
-# with that feature, and a binary built with other features gives oomlab's own kernels
-# (src/device/cube/, fence.rs) other cache keys: cubecl's key hashes the TypeId of each
-# kernel's settings type, and a crate's TypeIds change with its feature set. The shipped
-# kernel pack (src/device/compiled.rs) holds the keys of the default build, so a binary
-# of the test build compiled the kernels it missed at its first step (2026-12-06: gpu AMP
-# bf16 compiled one kernel on a fresh H100, docs/results/2026-12-06-h100-grads-together).
-# So the test binary is built first and the default binary last.
+# Both come from one build of the library: the test binary was behind a `gpu-tests`
+# feature until 2026-12-06, and building it linked target/release/oomlab again with that
+# feature, whose other TypeIds gave oomlab's own kernels other cache keys than the shipped
+# kernel pack's (docs/results/2026-12-06-h100-grads-together). Cargo.toml now has the test
+# target without a feature (`test = false`), so either order gives the user's binary.
 set -eu
 mkdir -p .device-bin
 if [ "${1:-}" = --tests ]; then
-  exe=$(cargo test --release --features gpu-tests --test gpu --no-run --message-format=json |
+  exe=$(cargo test --release --test gpu --no-run --message-format=json |
     python3 -c 'import json, sys
 found = [m["executable"] for m in map(json.loads, sys.stdin)
          if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["name"] == "gpu"]

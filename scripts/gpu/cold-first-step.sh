@@ -3,7 +3,7 @@
 # repository root:
 #   COMMIT=<sha> OUT=<dir> bash scripts/gpu/run.sh cold-first-step
 # Carries .device-bin/ (oomlab.xz, gpu.xz: the test binary from
-# `cargo test --release --features gpu-tests --test gpu --no-run`; see setup.sh).
+# `cargo test --release --test gpu --no-run`; see setup.sh).
 # 1. efficient attention equals the written-out one on CUDA (tests/gpu/attention.rs),
 #    with its own kernel cache so the next steps start cold;
 # 2. where a cold first step's time goes, `gpu` config, f32, efficient attention, 5 steps:

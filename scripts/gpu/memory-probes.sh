@@ -2,7 +2,7 @@
 # (issue 3) on a GPU, run on the H200 through the device tool from the repository root:
 #   COMMIT=<sha> OUT=<dir> bash scripts/gpu/run.sh memory-probes
 # It carries .device-bin/ (see setup.sh), holding oomlab.xz and gpu.xz (the
-# test binary from `cargo test --release --features gpu-tests --test gpu --no-run`), compressed to fit the
+# test binary from `cargo test --release --test gpu --no-run`), compressed to fit the
 # device tool's 64 MiB transfer limit.
 OUT=${OUT:?set OUT}
 LOG=$OUT/log.txt

@@ -12,7 +12,7 @@
 # .device-bin/ (an ignored folder named in the device call's `carry`) holds the binaries
 # xz-compressed (two of them exceed the 64 MiB carry uncompressed): oomlab.xz
 # (target/release/oomlab) and, for the scripts that need it, gpu.xz (the test binary
-# from `cargo test --release --features gpu-tests --test gpu --no-run`); optionally kernels.tar.xz, the
+# from `cargo test --release --test gpu --no-run`); optionally kernels.tar.xz, the
 # kernel cache an earlier call returned. The machine has Python but not always xz.
 #
 # GPU_SETUP=new-user (set by run.sh for an experiment whose header has the line

@@ -126,8 +126,8 @@
 #   (head, OOMLAB_HEAD=cublas, the GPT's head on cuBLAS, was measured at 6daf8f2 and
 #   removed: docs/results/2026-12-05-h100-attention-forward-head)
 # Parts (PARTS, default "test warm paired long profile"):
-#   test:    (needs .device-bin/gpu.xz, the test binary of `cargo test --release --features
-#            gpu-tests --test gpu --no-run`) tests/gpu/linear.rs with the defaults (the cuBLAS
+#   test:    (needs .device-bin/gpu.xz, the test binary of `cargo test --release --test gpu
+#            --no-run`) tests/gpu/linear.rs with the defaults (the cuBLAS
 #            products queued on cubecl's device thread) and with OOMLAB_COLUMN_SUMS=split
 #            (the bias added through the two-stage view), then tests/gpu/batched.rs
 #            (attention's batched products on cuBLAS against burn's matmul, and the

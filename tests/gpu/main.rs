@@ -1,6 +1,6 @@
 //! The GPU-only tests, in one binary so burn's CUDA backend is compiled into one test
 //! program instead of two. Ignored by default (CI has no GPU); the H200 scripts run this
-//! binary (`cargo test --release --features gpu-tests --test gpu --no-run`) with `--ignored --nocapture` and a
+//! binary (`cargo test --release --test gpu --no-run`) with `--ignored --nocapture` and a
 //! filter: `oom::` (scripts/gpu/oom-detector.sh, memory-probes.sh, auto-halve.sh, crash.sh),
 //! `attention::` (scripts/gpu/cold-first-step.sh), each run by scripts/gpu/run.sh, or
 //! `linear::` (the cuBLAS product against burn's Linear; scripts/gpu/cublas-order.sh,
