@@ -118,8 +118,8 @@
 #   prior16: bf16 with both grads1 and cast16: bf16's defaults before ac6cb6e
 #   step16: bf16 with OOMLAB_AMP_CAST=step, the parameters cast once a step
 #           (src/precision/cast.rs, step_copy): the same gradients, a cast of every
-#           parameter a step instead of a micro-batch (4 on the gpu config); its fused casts
-#           are kernels the shipped pack lacks
+#           parameter a step instead of a micro-batch (4 on the gpu config); with it a new
+#           user's first AMP bf16 step compiled 3 kernels beyond the shipped pack
 #   (heads16, OOMLAB_ATTENTION_CHUNKS=heads, existed at 39652be only: that binary chunked
 #   the scores by batch entries by default, which docs/results/2026-12-06-h100-bf16-levers
 #   measured slower, and the variable went with it)
