@@ -51,8 +51,9 @@ use super::cublaslt::Plans;
 use super::fence::Fence;
 use super::strided_batch::{self, Layout, StridedCall};
 use crate::model::{
-    batched_setting, burn_batched, burn_batched_into, burn_product, custom_products_setting, Form,
-    Place, ProductBackend, Rows, Span, CUSTOM_PRODUCTS_ENV,
+    apart_into_and_new, apart_into_twice, batched_setting, burn_batched, burn_batched_into,
+    burn_product, custom_products_setting, Form, Operand, Place, ProductBackend, Rows, Span,
+    CUSTOM_PRODUCTS_ENV,
 };
 use crate::units::Bytes;
 
@@ -794,9 +795,94 @@ fn batched_product(
     a: CubeTensor<CudaRuntime>,
     b: CubeTensor<CudaRuntime>,
     span: Span,
-    (output, whole): (Output, Option<CubeTensor<CudaRuntime>>),
+    output: (Output, Option<CubeTensor<CudaRuntime>>),
     alpha: f32,
 ) -> Result<CubeTensor<CudaRuntime>, Box<Fallback>> {
+    submit_batched(batched_job(a, b, span, output, alpha)?)
+}
+
+/// A batched product's job, ready to submit, and what burn's matmul needs of it where it
+/// does not run on cuBLAS.
+struct BatchedJob {
+    job: Job,
+    clock: Clock,
+    /// The heads taken of the job's operands (from 0 of an operand copied on the way).
+    span: Span,
+    /// Whether the job's output is the whole output of an [`Output::Into`].
+    into: bool,
+}
+
+/// What burn's matmul needs of `job` ([`BatchedJob`]'s span and into) that did not run.
+fn job_fallback(job: Job, span: Span, into: bool) -> Box<Fallback> {
+    Box::new(Fallback {
+        operands: Box::new((job.a, job.b)),
+        span,
+        whole: into.then(|| Box::new(job.out)),
+    })
+}
+
+/// `prepared` handed to cuBLAS behind a handshake of its own; its output, or what burn's
+/// matmul needs where the submission failed.
+fn submit_batched(prepared: BatchedJob) -> Result<CubeTensor<CudaRuntime>, Box<Fallback>> {
+    let BatchedJob {
+        job,
+        clock,
+        span,
+        into,
+    } = prepared;
+    let out = job.out.clone();
+    if let Err(job) = submit(job, clock) {
+        drop(out);
+        return Err(job_fallback(*job, span, into));
+    }
+    BATCHED_SUBMITTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    Ok(out)
+}
+
+/// Two prepared batched products of one dtype handed to cuBLAS one after the other behind
+/// one handshake (crate::model's batched_pair module says why); their outputs, or, where
+/// the submission failed, what burn's matmul needs of each.
+fn submit_pair(
+    first: BatchedJob,
+    second: BatchedJob,
+) -> Result<[CubeTensor<CudaRuntime>; 2], [Box<Fallback>; 2]> {
+    let BatchedJob {
+        job: mut head,
+        clock,
+        span,
+        into,
+    } = first;
+    let outs = [head.out.clone(), second.job.out.clone()];
+    let (second_span, second_into) = (second.span, second.into);
+    head.next = Some(Box::new(second.job));
+    match submit(head, clock) {
+        Ok(()) => {
+            BATCHED_SUBMITTED.fetch_add(2, std::sync::atomic::Ordering::Relaxed);
+            BATCHED_PAIRS_SUBMITTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            Ok(outs)
+        }
+        Err(mut head) => {
+            drop(outs);
+            match head.next.take() {
+                Some(next) => Err([
+                    job_fallback(*head, span, into),
+                    job_fallback(*next, second_span, second_into),
+                ]),
+                None => unreachable!("the job chained above"),
+            }
+        }
+    }
+}
+
+/// Attention's batched product of [`batched_product`] as a job ready to submit, its output
+/// allocated (or the whole given taken); `Err` gives everything back for burn's matmul.
+fn batched_job(
+    a: CubeTensor<CudaRuntime>,
+    b: CubeTensor<CudaRuntime>,
+    span: Span,
+    (output, whole): (Output, Option<CubeTensor<CudaRuntime>>),
+    alpha: f32,
+) -> Result<BatchedJob, Box<Fallback>> {
     let fallback = |a, b, span, whole: Option<CubeTensor<CudaRuntime>>, why: &str| {
         say_batched_fallback(why);
         Err(Box::new(Fallback {
@@ -910,19 +996,16 @@ fn batched_product(
     let job = Job {
         a,
         b,
-        out: out.clone(),
+        out,
         work: Work::Batched { calls, alpha },
         next: None,
     };
-    if let Err(job) = submit(job, clock) {
-        return Err(Box::new(Fallback {
-            operands: Box::new((job.a, job.b)),
-            span,
-            whole: into.then_some(Box::new(out)),
-        }));
-    }
-    BATCHED_SUBMITTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    Ok(out)
+    Ok(BatchedJob {
+        job,
+        clock,
+        span,
+        into,
+    })
 }
 
 /// Says once per reason why an attention product runs on burn's matmul where cuBLAS was
@@ -935,6 +1018,17 @@ fn say_batched_fallback(why: &str) {
             said.push(why.to_string());
         }
     }
+}
+
+/// Pairs of batched products handed to cuBLAS behind one handshake so far
+/// ([`batched_pairs_submitted`]).
+static BATCHED_PAIRS_SUBMITTED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How many pairs of attention's backward products this process has handed to cuBLAS
+/// behind one handshake each (the default; `OOMLAB_ATTENTION_PAIRS=apart` one each):
+/// tests/gpu/batched.rs checks that the backward passes it compares did run so.
+pub fn batched_pairs_submitted() -> u64 {
+    BATCHED_PAIRS_SUBMITTED.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// Batched products handed to cuBLAS so far ([`batched_products_submitted`]).
@@ -1446,13 +1540,135 @@ impl ProductBackend for CubeCuda {
     ) -> CubeTensor<CudaRuntime> {
         match batched_product(a, b, span, (Output::Into(place), whole), alpha) {
             Ok(out) => out,
-            Err(f) => {
-                let (a, b) = *f.operands;
-                let whole = f.whole.map(|w| *w);
-                burn_batched_into::<Self>(a, b, f.span, alpha, whole, place)
-            }
+            Err(f) => burn_into(f, alpha, place),
         }
     }
+
+    /// Both products behind one handshake (crate::model's batched_pair module says why).
+    fn batched_pairs_together_by_default() -> bool {
+        true
+    }
+
+    /// On cuBLAS as [`Self::batched_product_into`] and [`Self::batched_product`], both
+    /// behind one handshake; where either cannot run on cuBLAS, each on its own way.
+    fn batched_into_and_new(
+        first: Operand<Self>,
+        whole: Option<CubeTensor<CudaRuntime>>,
+        place: Place,
+        second: Operand<Self>,
+        rows: Rows,
+    ) -> (CubeTensor<CudaRuntime>, CubeTensor<CudaRuntime>) {
+        if first.a.dtype != second.a.dtype {
+            return apart_into_and_new::<Self>(first, whole, place, second, rows);
+        }
+        let new = |f: Box<Fallback>| burn_batched::<Self>(f.operands.0, f.operands.1, f.span, 1.0);
+        let one = batched_job(
+            first.a,
+            first.b,
+            first.span,
+            (Output::Into(place), whole),
+            1.0,
+        );
+        let two = batched_job(
+            second.a,
+            second.b,
+            second.span,
+            (Output::New(rows), None),
+            1.0,
+        );
+        match (one, two) {
+            (Ok(one), Ok(two)) => match submit_pair(one, two) {
+                Ok([whole, out]) => (whole, out),
+                Err([f1, f2]) => (burn_into(f1, 1.0, place), new(f2)),
+            },
+            (one, two) => (
+                one.and_then(submit_batched)
+                    .unwrap_or_else(|f| burn_into(f, 1.0, place)),
+                two.and_then(submit_batched).unwrap_or_else(new),
+            ),
+        }
+    }
+
+    /// On cuBLAS as two [`Self::batched_product_into`]s, the second into the first's
+    /// output, both behind one handshake; where either cannot run on cuBLAS, each on its
+    /// own way, in order.
+    fn batched_into_twice(
+        first: Operand<Self>,
+        place: Place,
+        second: Operand<Self>,
+        second_at: usize,
+        whole: Option<CubeTensor<CudaRuntime>>,
+    ) -> CubeTensor<CudaRuntime> {
+        if first.a.dtype != second.a.dtype {
+            return apart_into_twice::<Self>(first, place, second, second_at, whole);
+        }
+        let place2 = Place {
+            at: second_at,
+            owned: true,
+            ..place
+        };
+        let one = match batched_job(
+            first.a,
+            first.b,
+            first.span,
+            (Output::Into(place), whole),
+            1.0,
+        ) {
+            Ok(one) => one,
+            Err(f) => {
+                let whole = burn_into(f, 1.0, place);
+                return Self::batched_product_into(
+                    second.a,
+                    second.b,
+                    second.span,
+                    1.0,
+                    Some(whole),
+                    place2,
+                );
+            }
+        };
+        // The second writes into the first's output (its other heads).
+        let whole = Some(one.job.out.clone());
+        let (whole, f2) = match batched_job(
+            second.a,
+            second.b,
+            second.span,
+            (Output::Into(place2), whole),
+            1.0,
+        ) {
+            Ok(two) => match submit_pair(one, two) {
+                Ok([whole, _]) => return whole,
+                Err([f1, f2]) => {
+                    // The second's copy of the whole goes first, so that the first's
+                    // fallback writes into a buffer no other tensor holds.
+                    let f2 = unshared(f2);
+                    (burn_into(f1, 1.0, place), f2)
+                }
+            },
+            Err(f2) => {
+                let f2 = unshared(f2);
+                let whole = submit_batched(one).unwrap_or_else(|f| burn_into(f, 1.0, place));
+                (whole, f2)
+            }
+        };
+        let (a, b) = *f2.operands;
+        burn_batched_into::<Self>(a, b, f2.span, 1.0, Some(whole), place2)
+    }
+}
+
+/// burn's matmul and `slice_assign` for a product of [`Output::Into`] that did not run on
+/// cuBLAS ([`ProductBackend::batched_product_into`]'s default).
+fn burn_into(f: Box<Fallback>, alpha: f32, place: Place) -> CubeTensor<CudaRuntime> {
+    let (a, b) = *f.operands;
+    let whole = f.whole.map(|w| *w);
+    burn_batched_into::<CubeCuda>(a, b, f.span, alpha, whole, place)
+}
+
+/// `f` without its whole output: the second of [`ProductBackend::batched_into_twice`]'s
+/// products holds the first's output, which its fallback is given afresh.
+fn unshared(mut f: Box<Fallback>) -> Box<Fallback> {
+    f.whole = None;
+    f
 }
 
 #[cfg(test)]

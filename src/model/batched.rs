@@ -27,6 +27,7 @@ use burn::prelude::*;
 use burn::tensor::ops::FloatTensor;
 use burn::tensor::{DType, TensorPrimitive};
 
+use super::batched_pair::Operand;
 use super::fusion_op::{custom_op, Operands};
 use super::ProductBackend;
 
@@ -283,20 +284,10 @@ impl<B: ProductBackend> Joined<B> {
     pub fn product(&mut self, a: impl Into<Heads<B>>, b: impl Into<Heads<B>>, at: usize) {
         let (a, b) = (a.into(), b.into());
         assert_eq!(a.count, b.count, "a batched product of unequal head counts");
-        assert!(
-            at + a.count <= self.heads,
-            "heads {at}..{} outside a join of {}",
-            at + a.count,
-            self.heads
-        );
-        self.covered += a.count;
-        if B::batched_on_library(a.dtype()) && join_setting() != Some(false) {
+        self.cover(at, a.count);
+        if Self::in_place(a.dtype()) {
             let (a, b, span) = library_operands(a, b);
-            let place = Place {
-                heads: self.heads,
-                at,
-                owned: true,
-            };
+            let place = self.place(at);
             let whole = self.whole.take().map(|w| w.into_primitive().tensor());
             self.whole = Some(Tensor::from_primitive(TensorPrimitive::Float(
                 B::batched_product_into(
@@ -311,6 +302,83 @@ impl<B: ProductBackend> Joined<B> {
         } else {
             self.parts.push((at, batched(a, b, Rows::Tokens)));
         }
+    }
+
+    /// Whether a product of `dtype` is written into the whole on the backend's library.
+    fn in_place(dtype: DType) -> bool {
+        B::batched_on_library(dtype) && join_setting() != Some(false)
+    }
+
+    /// Counts `count` heads from `at` as covered (refusing heads outside the join).
+    fn cover(&mut self, at: usize, count: usize) {
+        assert!(
+            at + count <= self.heads,
+            "heads {at}..{} outside a join of {}",
+            at + count,
+            self.heads
+        );
+        self.covered += count;
+    }
+
+    /// The place of a product written from head `at`.
+    fn place(&self, at: usize) -> Place {
+        Place {
+            heads: self.heads,
+            at,
+            owned: true,
+        }
+    }
+
+    /// a·b as heads `at..` of the joined tensor, as [`Self::product`], and c·d as a tensor
+    /// of its own stored as `rows`, as [`batched`]: one operation of the backend's where
+    /// [`attention_pairs_together`](super::attention_pairs_together) says so and both run
+    /// on its library ([`ProductBackend::batched_into_and_new`]), else the two as before.
+    /// Returns c·d.
+    pub fn product_and(
+        &mut self,
+        (a, b, at): (impl Into<Heads<B>>, impl Into<Heads<B>>, usize),
+        (c, d): (impl Into<Heads<B>>, impl Into<Heads<B>>),
+        rows: Rows,
+    ) -> Tensor<B, 4> {
+        let (a, b, c, d) = (a.into(), b.into(), c.into(), d.into());
+        if !(Self::in_place(a.dtype()) && Self::in_place(c.dtype()))
+            || !super::attention_pairs_together::<B>()
+        {
+            self.product(a, b, at);
+            return batched(c, d, rows);
+        }
+        self.cover(at, a.count);
+        let first = operand(a, b);
+        let second = operand(c, d);
+        let whole = self.whole.take().map(|w| w.into_primitive().tensor());
+        let (whole, new) = B::batched_into_and_new(first, whole, self.place(at), second, rows);
+        self.whole = Some(Tensor::from_primitive(TensorPrimitive::Float(whole)));
+        Tensor::from_primitive(TensorPrimitive::Float(new))
+    }
+
+    /// a·b as heads `at..` and c·d as heads `at2..` of the joined tensor, as two
+    /// [`Self::product`]s: one operation of the backend's where [`Self::product_and`]'s
+    /// conditions hold ([`ProductBackend::batched_into_twice`]), else the two as before.
+    pub fn products(
+        &mut self,
+        (a, b, at): (impl Into<Heads<B>>, impl Into<Heads<B>>, usize),
+        (c, d, at2): (impl Into<Heads<B>>, impl Into<Heads<B>>, usize),
+    ) {
+        let (a, b, c, d) = (a.into(), b.into(), c.into(), d.into());
+        if !(Self::in_place(a.dtype()) && Self::in_place(c.dtype()))
+            || !super::attention_pairs_together::<B>()
+        {
+            self.product(a, b, at);
+            self.product(c, d, at2);
+            return;
+        }
+        self.cover(at, a.count);
+        self.cover(at2, c.count);
+        let first = operand(a, b);
+        let second = operand(c, d);
+        let whole = self.whole.take().map(|w| w.into_primitive().tensor());
+        let whole = B::batched_into_twice(first, self.place(at), second, at2, whole);
+        self.whole = Some(Tensor::from_primitive(TensorPrimitive::Float(whole)));
     }
 
     /// The joined tensor, `[d0, heads, m, n]` (stored as `[d0, m, heads, n]` where the
@@ -383,6 +451,16 @@ fn library_operands<B: Backend>(a: Heads<B>, b: Heads<B>) -> (Tensor<B, 4>, Tens
         count,
     };
     (a, b, span)
+}
+
+/// The library's operand of a product of `a`'s and `b`'s heads ([`library_operands`]).
+fn operand<B: Backend>(a: Heads<B>, b: Heads<B>) -> Operand<B> {
+    let (a, b, span) = library_operands(a, b);
+    Operand {
+        a: a.into_primitive().tensor(),
+        b: b.into_primitive().tensor(),
+        span,
+    }
 }
 
 /// alpha·a·b of the heads taken on the backend's library ([`ProductBackend::batched_product`]

@@ -3,6 +3,7 @@
 
 pub mod attention;
 mod batched;
+mod batched_pair;
 mod block;
 mod column_sum;
 mod embedding;
@@ -22,6 +23,9 @@ pub use attention::{AttentionBackend, AttentionKind};
 pub use batched::{
     batched, batched_setting, burn_batched, burn_batched_into, scaled_scores, Heads, Joined, Place,
     Rows, Span, ATTENTION_HEADS_ENV, ATTENTION_JOIN_ENV, ATTENTION_PRODUCTS_ENV,
+};
+pub use batched_pair::{
+    apart_into_and_new, apart_into_twice, attention_pairs_together, Operand, ATTENTION_PAIRS_ENV,
 };
 pub use block::{Block, BlockConfig};
 pub use column_sum::COLUMN_SUMS_ENV;

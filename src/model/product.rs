@@ -38,6 +38,7 @@ use burn::tensor::ops::FloatTensor;
 use burn::tensor::{DType, TensorPrimitive};
 
 use super::batched::{burn_batched, burn_batched_into, Place, Rows, Span};
+use super::batched_pair::{apart_into_and_new, apart_into_twice, Operand};
 use super::fusion_op::{custom_op, Operands};
 
 /// Which of a linear layer's products.
@@ -198,6 +199,42 @@ pub trait ProductBackend: Backend {
     ) -> FloatTensor<Self> {
         burn_batched_into::<Self>(a, b, span, alpha, whole, place)
     }
+
+    /// Whether attention's backward pass hands its independent products to
+    /// [`Self::batched_into_and_new`] and [`Self::batched_into_twice`] when
+    /// `OOMLAB_ATTENTION_PAIRS` is unset: not by default (super::batched_pair).
+    fn batched_pairs_together_by_default() -> bool {
+        false
+    }
+
+    /// `first` written as heads `place.at..` of `whole` (a new such tensor where it is
+    /// `None`), as [`Self::batched_product_into`], and `second` as a tensor of its own
+    /// stored as `rows`, as [`Self::batched_product`], as one operation: (the whole, the
+    /// second product). By default the two one after the other; a backend may run both
+    /// behind one ordering of its library's stream (super::batched_pair says why).
+    fn batched_into_and_new(
+        first: Operand<Self>,
+        whole: Option<FloatTensor<Self>>,
+        place: Place,
+        second: Operand<Self>,
+        rows: Rows,
+    ) -> (FloatTensor<Self>, FloatTensor<Self>) {
+        apart_into_and_new::<Self>(first, whole, place, second, rows)
+    }
+
+    /// `first` written as heads `place.at..` of `whole` (a new such tensor where it is
+    /// `None`) and `second` as heads `second_at..` of the same tensor, as two
+    /// [`Self::batched_product_into`]s, as one operation; returns the whole. By default the
+    /// two one after the other (super::batched_pair).
+    fn batched_into_twice(
+        first: Operand<Self>,
+        place: Place,
+        second: Operand<Self>,
+        second_at: usize,
+        whole: Option<FloatTensor<Self>>,
+    ) -> FloatTensor<Self> {
+        apart_into_twice::<Self>(first, place, second, second_at, whole)
+    }
 }
 
 /// The CPU: the 2-D linear by default (docs/results/2026-12-04-cpu-linear-default: a
@@ -258,6 +295,30 @@ impl<B: burn_fusion::FusionBackend + ProductBackend> ProductBackend for burn_fus
         place: Place,
     ) -> FloatTensor<Self> {
         super::batched::fusion_batched_into::<B>(a, b, span, alpha, whole, place)
+    }
+
+    fn batched_pairs_together_by_default() -> bool {
+        B::batched_pairs_together_by_default()
+    }
+
+    fn batched_into_and_new(
+        first: Operand<Self>,
+        whole: Option<FloatTensor<Self>>,
+        place: Place,
+        second: Operand<Self>,
+        rows: Rows,
+    ) -> (FloatTensor<Self>, FloatTensor<Self>) {
+        super::batched_pair::fusion_into_and_new::<B>(first, whole, place, second, rows)
+    }
+
+    fn batched_into_twice(
+        first: Operand<Self>,
+        place: Place,
+        second: Operand<Self>,
+        second_at: usize,
+        whole: Option<FloatTensor<Self>>,
+    ) -> FloatTensor<Self> {
+        super::batched_pair::fusion_into_twice::<B>(first, place, second, second_at, whole)
     }
 
     /// One custom operation of three inputs and two outputs, so that the wrapped backend

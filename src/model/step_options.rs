@@ -5,8 +5,9 @@
 use super::attention::efficient::{BACKWARD_PROBS_ENV, FORWARD_ENV};
 use super::attention::QKV_ENV;
 use super::{
-    ATTENTION_HEADS_ENV, ATTENTION_JOIN_ENV, ATTENTION_PRODUCTS_ENV, ATTENTION_SOFTMAX_ENV,
-    COLUMN_SUMS_ENV, EMBEDDING_GRAD_ENV, GELU_ENV, LAYER_NORM_ENV, LINEAR_ENV, LINEAR_GRADS_ENV,
+    ATTENTION_HEADS_ENV, ATTENTION_JOIN_ENV, ATTENTION_PAIRS_ENV, ATTENTION_PRODUCTS_ENV,
+    ATTENTION_SOFTMAX_ENV, COLUMN_SUMS_ENV, EMBEDDING_GRAD_ENV, GELU_ENV, LAYER_NORM_ENV,
+    LINEAR_ENV, LINEAR_GRADS_ENV,
 };
 
 /// The variable choosing where AMP casts the parameters to half precision: `micro-batch`
@@ -53,6 +54,12 @@ pub const STEP_OPTIONS: &[StepOption] = &[
         values: "together|apart",
         default: "CUDA: together; CPU: apart",
         what: "a linear layer's two gradient products (dW, dX) as one operation, on CUDA both cuBLAS calls behind one handshake with cubecl's stream, or two operations",
+    },
+    StepOption {
+        name: ATTENTION_PAIRS_ENV,
+        values: "together|apart",
+        default: "CUDA: together where the products run on cuBLAS and are joined in place; CPU: apart (its products do not run on a library)",
+        what: "attention's backward products that do not depend on each other (dV with dP, dQ with dK) as one operation a pair, on CUDA both cuBLAS calls behind one handshake with cubecl's stream, or one operation each",
     },
     StepOption {
         name: AMP_CAST_ENV,

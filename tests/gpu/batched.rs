@@ -5,7 +5,8 @@
 //! and bf16, at a small shape and at the `gpu` config's (batch 64, 8 heads, sequence 256,
 //! head_dim 64); products written into their heads of one buffer (model::Joined) against
 //! the host; and (two more tests) the efficient attention on such views against the
-//! written-out one.
+//! written-out one; the backward pass forced into groups of heads, its packed gradient too,
+//! with the pairs of independent products behind one handshake each (src/model/batched_pair.rs).
 //! Checks that every product compared ran on cuBLAS (none fell back to burn's matmul).
 //! Sets the variable before anything reads it, so run it alone: `gpu --ignored
 //! --nocapture batched::` (libcublas on the library path).
@@ -260,7 +261,9 @@ fn the_efficient_attention_forced_into_groups_of_heads_equals_the_written_out_on
     // of one output, dQ, dK and dV (model::Joined). The forward pass is the written-out
     // one (efficient.rs's forward_in_groups): two products a group; the backward pass five.
     use oomlab::backend::CudaBackend;
-    use oomlab::model::attention::efficient::{backward_in_groups, forward_in_groups};
+    use oomlab::model::attention::efficient::{
+        backward_in_groups, backward_packed, forward_in_groups,
+    };
     use oomlab::model::attention::math_attention;
     let device = CudaDevice::new(0);
     let mut problems = Vec::new();
@@ -281,9 +284,25 @@ fn the_efficient_attention_forced_into_groups_of_heads_equals_the_written_out_on
             for group in [1, 2, 3] {
                 let groups = h.div_ceil(group) as u64;
                 let before = cublas::batched_products_submitted();
+                let pairs = cublas::batched_pairs_submitted();
                 let [q, k, v, w] = x.clone().map(|t| t.inner());
                 let out = forward_in_groups(q.clone(), k.clone(), v.clone(), group);
-                let (dq, dk, dv) = backward_in_groups(q, k, v, w, group);
+                let (dq, dk, dv) =
+                    backward_in_groups(q.clone(), k.clone(), v.clone(), w.clone(), group);
+                // The packed gradient (dQ and dK written into one tensor as a pair, unless
+                // OOMLAB_ATTENTION_PAIRS=apart) against the three side by side.
+                let packed = backward_packed(q, k, v, w, group);
+                let flat = |g: Tensor<Inner, 4>| g.swap_dims(1, 2).reshape([b, t, h * d]);
+                let side_by_side = Tensor::cat(
+                    vec![flat(dq.clone()), flat(dk.clone()), flat(dv.clone())],
+                    2,
+                );
+                check(
+                    &mut problems,
+                    format!("attention {shape:?} {dtype:?} {group} heads a group: packed"),
+                    relative(packed, side_by_side),
+                    1e-6,
+                );
                 for (name, (e, m)) in ["out", "dQ", "dK", "dV"]
                     .iter()
                     .zip([out, dq, dk, dv].into_iter().zip(math.clone()))
@@ -296,16 +315,30 @@ fn the_efficient_attention_forced_into_groups_of_heads_equals_the_written_out_on
                     );
                 }
                 let ran = cublas::batched_products_submitted() - before;
-                println!("{shape:?} {dtype:?} {group} heads a group: {ran} products on cuBLAS");
-                if ran < 7 * groups {
+                let paired = cublas::batched_pairs_submitted() - pairs;
+                println!("{shape:?} {dtype:?} {group} heads a group: {ran} products on cuBLAS, {paired} pairs behind one handshake");
+                if ran < 12 * groups {
                     problems.push(format!(
-                        "{shape:?} {dtype:?} {group} heads a group: {ran} products on cuBLAS, fewer than 7 for each of {groups} groups"
+                        "{shape:?} {dtype:?} {group} heads a group: {ran} products on cuBLAS, fewer than 12 for each of {groups} groups"
+                    ));
+                }
+                // One pair a group in backward_in_groups (dV with dP; its dQ and dK go to
+                // tensors of their own), two in backward_packed.
+                let want = if pairs_apart() { 0 } else { 3 * groups };
+                if paired != want {
+                    problems.push(format!(
+                        "{shape:?} {dtype:?} {group} heads a group: {paired} pairs behind one handshake, not {want}"
                     ));
                 }
             }
         }
     }
     assert!(problems.is_empty(), "{problems:?}");
+}
+
+/// Whether `OOMLAB_ATTENTION_PAIRS=apart` sends each backward product alone.
+fn pairs_apart() -> bool {
+    std::env::var(oomlab::model::ATTENTION_PAIRS_ENV).is_ok_and(|v| v == "apart")
 }
 
 /// Prints one comparison and notes it when over its bound.

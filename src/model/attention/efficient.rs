@@ -438,8 +438,9 @@ pub fn backward_in_groups<B: ProductBackend + SoftmaxBackend>(
 /// dQ, dK and dV side by side as the packed tensor's gradient, `[batch, seq_len,
 /// 3·d_model]`, `group` heads at a time: the three are written as the heads of one
 /// `[batch, seq_len, 3·heads, head_dim]` tensor ([`Joined`]), so on CUDA each group's
-/// products land where the packed gradient keeps them and nothing is joined afterwards.
-fn backward_packed<B: ProductBackend + SoftmaxBackend>(
+/// products land where the packed gradient keeps them and nothing is joined afterwards
+/// (public so that tests/gpu/batched.rs can compare it with [`backward_in_groups`]).
+pub fn backward_packed<B: ProductBackend + SoftmaxBackend>(
     q: Tensor<B, 4>,
     k: Tensor<B, 4>,
     v: Tensor<B, 4>,
@@ -486,15 +487,24 @@ fn backward_into<B: ProductBackend + SoftmaxBackend>(
         let part = |t: &Tensor<B, 4>| Heads::of(t, start, n);
         let (qc, kc, vc, gc) = (part(&q), part(&k), part(&v), part(&grad_out));
         let p = probabilities(qc.clone(), kc.clone(), probs);
-        joins[jv].product(
-            in_dtype(p.clone(), dtype).swap_dims(2, 3),
-            gc.clone(),
-            ov + start,
+        // dV = Pᵀ·dO and dP = dO·Vᵀ, then dQ = dS·K and dK = dSᵀ·Q: two pairs of products
+        // that do not depend on each other, each pair one operation where the backend
+        // runs pairs together (crate::model's batched_pair module).
+        let pt = in_dtype(p.clone(), dtype).swap_dims(2, 3);
+        let dp = joins[jv].product_and(
+            (pt, gc.clone(), ov + start),
+            (gc, vc.transposed()),
+            Rows::Heads,
         );
-        let dp = batched(gc, vc.transposed(), Rows::Heads);
         let ds = softmax_grad(p, dp, s, dtype);
-        joins[jq].product(ds.clone(), kc, oq + start);
-        joins[jk].product(ds.swap_dims(2, 3), qc, ok + start);
+        let dq = (ds.clone(), kc, oq + start);
+        let dk = (ds.swap_dims(2, 3), qc, ok + start);
+        if jq == jk {
+            joins[jq].products(dq, dk);
+        } else {
+            joins[jq].product(dq.0, dq.1, dq.2);
+            joins[jk].product(dk.0, dk.1, dk.2);
+        }
     }
 }
 
