@@ -7,7 +7,28 @@
 # feature, whose other TypeIds gave oomlab's own kernels other cache keys than the shipped
 # kernel pack's (docs/results/2026-12-06-h100-grads-together). Cargo.toml now has the test
 # target without a feature (`test = false`), so either order gives the user's binary.
+#   bash scripts/device-bin.sh --profile
+# packs .device-prof/ for scripts/gpu/host-profile.sh instead: oomlab-prof.xz, oomlab built
+# with its symbols and frame pointers in a target folder of its own (/tmp/proftarget: the
+# flags rebuild every crate), and perf.tar.xz, this machine's perf and the libraries it
+# needs beside the C library (the device machine has no perf).
 set -eu
+if [ "${1:-}" = --profile ]; then
+  mkdir -p .device-prof /tmp/perfpack/lib
+  CARGO_PROFILE_RELEASE_STRIP=false RUSTFLAGS="-C force-frame-pointers=yes" \
+    cargo build --release --target-dir /tmp/proftarget
+  xz -T2 -6 -c /tmp/proftarget/release/oomlab > .device-prof/oomlab-prof.xz
+  cp "$(command -v perf)" /tmp/perfpack/perf
+  for l in $(ldd /tmp/perfpack/perf | awk '/=>/ {print $3}'); do
+    case $(basename "$l") in
+      libc.so* | libm.so* | libpthread* | libdl.so* | librt.so* | ld-linux*) ;;
+      *) cp -L "$l" /tmp/perfpack/lib/ ;;
+    esac
+  done
+  tar -C /tmp -cf - perfpack | xz -T2 -6 > .device-prof/perf.tar.xz
+  ls -l .device-prof
+  exit 0
+fi
 mkdir -p .device-bin
 if [ "${1:-}" = --tests ]; then
   exe=$(cargo test --release --test gpu --no-run --message-format=json |

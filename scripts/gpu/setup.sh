@@ -14,13 +14,16 @@
 # (target/release/oomlab) and, for the scripts that need it, gpu.xz (the test binary
 # from `cargo test --release --test gpu --no-run`); optionally kernels.tar.xz, the
 # kernel cache an earlier call returned. The machine has Python but not always xz.
+# .device-prof/ (scripts/device-bin.sh --profile) likewise holds what host-profile.sh
+# needs: oomlab-prof.xz and perf.tar.xz, unpacked to /tmp/bin/oomlab-prof and
+# /tmp/bin/perf.tar.
 #
 # GPU_SETUP=new-user (set by run.sh for an experiment whose header has the line
 # `# runner: new-user`): the binaries only. No carried kernel cache is restored and
 # nothing is set for oomlab or cubecl (CUBECL_AUTOTUNE_LEVEL, OOMLAB_KERNEL_CACHE,
 # LD_LIBRARY_PATH stay as the machine has them), as a new user's shell would be.
 mkdir -p /tmp/bin
-for packed in .device-bin/*.xz; do
+for packed in .device-bin/*.xz .device-prof/*.xz; do
   [ -e "$packed" ] || continue
   name=$(basename "$packed" .xz)
   [ "$name" = kernels.tar ] && continue

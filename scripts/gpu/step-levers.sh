@@ -120,6 +120,10 @@
 #           (src/precision/cast.rs, step_copy): the same gradients, a cast of every
 #           parameter a step instead of a micro-batch (4 on the gpu config); with it a new
 #           user's first AMP bf16 step compiled 3 kernels beyond the shipped pack
+#   pairs1: OOMLAB_ATTENTION_PAIRS=apart, attention's backward products one operation
+#           each, as before the pairs (dV with dP, dQ with dK) went to cuBLAS behind one
+#           handshake each (src/model/batched_pair.rs; CUDA's default since
+#           docs/results/2026-12-06-h100-attention-pairs)
 #   (heads16, OOMLAB_ATTENTION_CHUNKS=heads, existed at 39652be only: that binary chunked
 #   the scores by batch entries by default, which docs/results/2026-12-06-h100-bf16-levers
 #   measured slower, and the variable went with it)
@@ -253,6 +257,7 @@ variant_env() {
     cast16) settings=OOMLAB_AMP_CAST=micro-batch;;
     prior16) settings=OOMLAB_LINEAR_GRADS=apart,OOMLAB_AMP_CAST=micro-batch;;
     step16) settings=OOMLAB_AMP_CAST=step;;
+    pairs1) settings=OOMLAB_ATTENTION_PAIRS=apart;;
     defaults) settings="";;
     *) echo "unknown variant $1" >&2; return 1;;
   esac
