@@ -1540,7 +1540,7 @@ impl ProductBackend for CubeCuda {
     ) -> CubeTensor<CudaRuntime> {
         match batched_product(a, b, span, (Output::Into(place), whole), alpha) {
             Ok(out) => out,
-            Err(f) => burn_into(f, alpha, place),
+            Err(f) => burn_into(*f, alpha, place),
         }
     }
 
@@ -1579,11 +1579,11 @@ impl ProductBackend for CubeCuda {
         match (one, two) {
             (Ok(one), Ok(two)) => match submit_pair(one, two) {
                 Ok([whole, out]) => (whole, out),
-                Err([f1, f2]) => (burn_into(f1, 1.0, place), new(f2)),
+                Err([f1, f2]) => (burn_into(*f1, 1.0, place), new(f2)),
             },
             (one, two) => (
                 one.and_then(submit_batched)
-                    .unwrap_or_else(|f| burn_into(f, 1.0, place)),
+                    .unwrap_or_else(|f| burn_into(*f, 1.0, place)),
                 two.and_then(submit_batched).unwrap_or_else(new),
             ),
         }
@@ -1616,7 +1616,7 @@ impl ProductBackend for CubeCuda {
         ) {
             Ok(one) => one,
             Err(f) => {
-                let whole = burn_into(f, 1.0, place);
+                let whole = burn_into(*f, 1.0, place);
                 return Self::batched_product_into(
                     second.a,
                     second.b,
@@ -1642,12 +1642,12 @@ impl ProductBackend for CubeCuda {
                     // The second's copy of the whole goes first, so that the first's
                     // fallback writes into a buffer no other tensor holds.
                     let f2 = unshared(f2);
-                    (burn_into(f1, 1.0, place), f2)
+                    (burn_into(*f1, 1.0, place), f2)
                 }
             },
             Err(f2) => {
                 let f2 = unshared(f2);
-                let whole = submit_batched(one).unwrap_or_else(|f| burn_into(f, 1.0, place));
+                let whole = submit_batched(one).unwrap_or_else(|f| burn_into(*f, 1.0, place));
                 (whole, f2)
             }
         };
@@ -1658,7 +1658,7 @@ impl ProductBackend for CubeCuda {
 
 /// burn's matmul and `slice_assign` for a product of [`Output::Into`] that did not run on
 /// cuBLAS ([`ProductBackend::batched_product_into`]'s default).
-fn burn_into(f: Box<Fallback>, alpha: f32, place: Place) -> CubeTensor<CudaRuntime> {
+fn burn_into(f: Fallback, alpha: f32, place: Place) -> CubeTensor<CudaRuntime> {
     let (a, b) = *f.operands;
     let whole = f.whole.map(|w| *w);
     burn_batched_into::<CubeCuda>(a, b, f.span, alpha, whole, place)

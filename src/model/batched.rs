@@ -309,6 +309,13 @@ impl<B: ProductBackend> Joined<B> {
         B::batched_on_library(dtype) && join_setting() != Some(false)
     }
 
+    /// Whether two products of these dtypes go to the backend as one pair: both written
+    /// in place on its library and pairs asked for
+    /// ([`attention_pairs_together`](super::attention_pairs_together)).
+    fn paired(first: DType, second: DType) -> bool {
+        Self::in_place(first) && Self::in_place(second) && super::attention_pairs_together::<B>()
+    }
+
     /// Counts `count` heads from `at` as covered (refusing heads outside the join).
     fn cover(&mut self, at: usize, count: usize) {
         assert!(
@@ -341,9 +348,7 @@ impl<B: ProductBackend> Joined<B> {
         rows: Rows,
     ) -> Tensor<B, 4> {
         let (a, b, c, d) = (a.into(), b.into(), c.into(), d.into());
-        if !(Self::in_place(a.dtype()) && Self::in_place(c.dtype()))
-            || !super::attention_pairs_together::<B>()
-        {
+        if !Self::paired(a.dtype(), c.dtype()) {
             self.product(a, b, at);
             return batched(c, d, rows);
         }
@@ -365,9 +370,7 @@ impl<B: ProductBackend> Joined<B> {
         (c, d, at2): (impl Into<Heads<B>>, impl Into<Heads<B>>, usize),
     ) {
         let (a, b, c, d) = (a.into(), b.into(), c.into(), d.into());
-        if !(Self::in_place(a.dtype()) && Self::in_place(c.dtype()))
-            || !super::attention_pairs_together::<B>()
-        {
+        if !Self::paired(a.dtype(), c.dtype()) {
             self.product(a, b, at);
             self.product(c, d, at2);
             return;
