@@ -120,10 +120,11 @@
 #           (src/precision/cast.rs, step_copy): the same gradients, a cast of every
 #           parameter a step instead of a micro-batch (4 on the gpu config); with it a new
 #           user's first AMP bf16 step compiled 3 kernels beyond the shipped pack
-#   pairs1: OOMLAB_ATTENTION_PAIRS=apart, attention's backward products one operation
-#           each, as before the pairs (dV with dP, dQ with dK) went to cuBLAS behind one
-#           handshake each (src/model/batched_pair.rs; CUDA's default since
-#           docs/results/2026-12-06-h100-attention-pairs)
+#   pairs2: OOMLAB_ATTENTION_PAIRS=together, attention's independent backward products
+#           (dV with dP, dQ with dK) as one operation a pair, both cuBLAS calls behind one
+#           handshake (src/model/batched_pair.rs; opt-in until measured);
+#           TESTS=pairs2@batched::the_efficient_attention_forced_into_groups runs the test
+#           that counts the pairs with it
 #   (heads16, OOMLAB_ATTENTION_CHUNKS=heads, existed at 39652be only: that binary chunked
 #   the scores by batch entries by default, which docs/results/2026-12-06-h100-bf16-levers
 #   measured slower, and the variable went with it)
@@ -141,7 +142,8 @@
 #            tests/gpu/gelu.rs (the bias-and-GELU kernels, and the layer on them),
 #            TEST_TIMEOUT (default 150 s) each; TESTS (default "defaults split batched
 #            softmax norm gelu") picks which; an entry with `::` is a test filter of its
-#            own, run with the defaults (e.g. batched::the_efficient_attention_in_two_groups).
+#            own, run with the defaults (e.g. batched::the_efficient_attention_in_two_groups),
+#            and VARIANT@FILTER that filter with the variant's settings.
 #   warm:    one 2-step process per variant (and the defaults) and precision, so that the
 #            timed parts do not compile: each new graph compiles and tunes its kernels once
 #            (a changed graph's first run took 70-81 s in docs/results/2026-12-04-h200-embed-grad);
@@ -257,7 +259,7 @@ variant_env() {
     cast16) settings=OOMLAB_AMP_CAST=micro-batch;;
     prior16) settings=OOMLAB_LINEAR_GRADS=apart,OOMLAB_AMP_CAST=micro-batch;;
     step16) settings=OOMLAB_AMP_CAST=step;;
-    pairs1) settings=OOMLAB_ATTENTION_PAIRS=apart;;
+    pairs2) settings=OOMLAB_ATTENTION_PAIRS=together;;
     defaults) settings="";;
     *) echo "unknown variant $1" >&2; return 1;;
   esac
@@ -293,7 +295,7 @@ with_env() {
 gpu_tests() {
   for v in ${TESTS:-defaults split batched softmax norm gelu}; do
     local filter=linear:: settings=$v
-    case $v in batched|softmax|norm|gelu) filter=$v:: settings=defaults;; *::*) filter=$v settings=defaults;; esac
+    case $v in batched|softmax|norm|gelu) filter=$v:: settings=defaults;; *@*) settings=${v%%@*} filter=${v#*@};; *::*) filter=$v settings=defaults;; esac
     say "test: tests/gpu/${filter%::}.rs, $settings"
     env $(variant_env $settings | sed 's/,*OOMLAB_KERNEL_CACHE=[^,]*//; s/,/ /g') timeout ${TEST_TIMEOUT:-150} \
       /tmp/bin/gpu --ignored --nocapture --test-threads=1 $filter > "$R/gpu-test-$v.txt" 2>&1

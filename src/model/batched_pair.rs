@@ -16,6 +16,11 @@
 //! handshake costs cubecl's device thread two kernel launches of the fence and the
 //! thread that queues the products a custom operation's registration; the linear layers'
 //! pairs took the step from 29.9 ms to 28.2 (docs/results/2026-12-06-h100-grads-together).
+//!
+//! Opt-in (`OOMLAB_ATTENTION_PAIRS=together`): written on 2026-12-06 in a session that got
+//! no GPU, so neither measured nor run on CUDA yet; the CPU tests below hold the backend's
+//! default pair operations to the products, and tests/gpu/batched.rs's forced-groups test
+//! checks the CUDA pairs when run with the variable.
 
 use burn::tensor::backend::Backend;
 use burn::tensor::ops::FloatTensor;
@@ -27,8 +32,9 @@ use super::ProductBackend;
 /// The variable that puts attention's independent backward products together in pairs:
 /// `together` one operation each pair (on CUDA, both cuBLAS calls behind one handshake with
 /// cubecl's stream), `apart` one operation each product; unset, the backend's default
-/// ([`ProductBackend::batched_pairs_together_by_default`]: together on CUDA, apart
-/// elsewhere, where the products do not run on a library anyway).
+/// ([`ProductBackend::batched_pairs_together_by_default`]: apart everywhere until the pairs
+/// have been measured on a GPU; on the CPU the products do not run on a library, so
+/// nothing pairs there anyway).
 pub const ATTENTION_PAIRS_ENV: &str = "OOMLAB_ATTENTION_PAIRS";
 
 /// Whether attention's backward pass hands its independent products to the backend in

@@ -6,7 +6,8 @@
 //! head_dim 64); products written into their heads of one buffer (model::Joined) against
 //! the host; and (two more tests) the efficient attention on such views against the
 //! written-out one; the backward pass forced into groups of heads, its packed gradient too,
-//! with the pairs of independent products behind one handshake each (src/model/batched_pair.rs).
+//! with the pairs of independent products behind one handshake each where
+//! `OOMLAB_ATTENTION_PAIRS=together` asks (src/model/batched_pair.rs).
 //! Checks that every product compared ran on cuBLAS (none fell back to burn's matmul).
 //! Sets the variable before anything reads it, so run it alone: `gpu --ignored
 //! --nocapture batched::` (libcublas on the library path).
@@ -289,8 +290,8 @@ fn the_efficient_attention_forced_into_groups_of_heads_equals_the_written_out_on
                 let out = forward_in_groups(q.clone(), k.clone(), v.clone(), group);
                 let (dq, dk, dv) =
                     backward_in_groups(q.clone(), k.clone(), v.clone(), w.clone(), group);
-                // The packed gradient (dQ and dK written into one tensor as a pair, unless
-                // OOMLAB_ATTENTION_PAIRS=apart) against the three side by side.
+                // The packed gradient (dQ and dK written into one tensor as a pair with
+                // OOMLAB_ATTENTION_PAIRS=together) against the three side by side.
                 let packed = backward_packed(q, k, v, w, group);
                 let flat = |g: Tensor<Inner, 4>| g.swap_dims(1, 2).reshape([b, t, h * d]);
                 let side_by_side = Tensor::cat(
@@ -324,7 +325,11 @@ fn the_efficient_attention_forced_into_groups_of_heads_equals_the_written_out_on
                 }
                 // One pair a group in backward_in_groups (dV with dP; its dQ and dK go to
                 // tensors of their own), two in backward_packed.
-                let want = if pairs_apart() { 0 } else { 3 * groups };
+                let want = if oomlab::model::attention_pairs_together::<Inner>() {
+                    3 * groups
+                } else {
+                    0
+                };
                 if paired != want {
                     problems.push(format!(
                         "{shape:?} {dtype:?} {group} heads a group: {paired} pairs behind one handshake, not {want}"
@@ -334,11 +339,6 @@ fn the_efficient_attention_forced_into_groups_of_heads_equals_the_written_out_on
         }
     }
     assert!(problems.is_empty(), "{problems:?}");
-}
-
-/// Whether `OOMLAB_ATTENTION_PAIRS=apart` sends each backward product alone.
-fn pairs_apart() -> bool {
-    std::env::var(oomlab::model::ATTENTION_PAIRS_ENV).is_ok_and(|v| v == "apart")
 }
 
 /// Prints one comparison and notes it when over its bound.

@@ -488,8 +488,8 @@ fn backward_into<B: ProductBackend + SoftmaxBackend>(
         let (qc, kc, vc, gc) = (part(&q), part(&k), part(&v), part(&grad_out));
         let p = probabilities(qc.clone(), kc.clone(), probs);
         // dV = Pᵀ·dO and dP = dO·Vᵀ, then dQ = dS·K and dK = dSᵀ·Q: two pairs of products
-        // that do not depend on each other, each pair one operation where the backend
-        // runs pairs together (crate::model's batched_pair module).
+        // that do not depend on each other, each pair one operation where pairs are asked
+        // for (crate::model's batched_pair module).
         let pt = in_dtype(p.clone(), dtype).swap_dims(2, 3);
         let dp = joins[jv].product_and(
             (pt, gc.clone(), ov + start),
