@@ -122,9 +122,12 @@
 #           user's first AMP bf16 step compiled 3 kernels beyond the shipped pack
 #   pairs2: OOMLAB_ATTENTION_PAIRS=together, attention's independent backward products
 #           (dV with dP, dQ with dK) as one operation a pair, both cuBLAS calls behind one
-#           handshake (src/model/batched_pair.rs; opt-in until measured);
-#           TESTS=pairs2@batched::the_efficient_attention_forced_into_groups runs the test
-#           that counts the pairs with it
+#           handshake (src/model/batched_pair.rs; CUDA's default since
+#           docs/results/2026-12-06-h100-attention-pairs measured it: run it against a
+#           binary whose default is apart, 248382e or one before 050096a);
+#           TESTS=pairs2@batched::the_efficient_attention_forced_into_groups
+#           runs the test that counts the pairs with it
+#   pairs1: OOMLAB_ATTENTION_PAIRS=apart, one operation (one handshake) each product
 #   (heads16, OOMLAB_ATTENTION_CHUNKS=heads, existed at 39652be only: that binary chunked
 #   the scores by batch entries by default, which docs/results/2026-12-06-h100-bf16-levers
 #   measured slower, and the variable went with it)
@@ -260,6 +263,7 @@ variant_env() {
     prior16) settings=OOMLAB_LINEAR_GRADS=apart,OOMLAB_AMP_CAST=micro-batch;;
     step16) settings=OOMLAB_AMP_CAST=step;;
     pairs2) settings=OOMLAB_ATTENTION_PAIRS=together;;
+    pairs1) settings=OOMLAB_ATTENTION_PAIRS=apart;;
     defaults) settings="";;
     *) echo "unknown variant $1" >&2; return 1;;
   esac

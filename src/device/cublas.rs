@@ -1025,9 +1025,9 @@ fn say_batched_fallback(why: &str) {
 static BATCHED_PAIRS_SUBMITTED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// How many pairs of attention's backward products this process has handed to cuBLAS
-/// behind one handshake each (with `OOMLAB_ATTENTION_PAIRS=together`; by default one
-/// handshake each): tests/gpu/batched.rs checks that the backward passes it compares ran
-/// as the setting says.
+/// behind one handshake each (the default; `OOMLAB_ATTENTION_PAIRS=apart` one handshake
+/// each): tests/gpu/batched.rs checks that the backward passes it compares ran as the
+/// setting says.
 pub fn batched_pairs_submitted() -> u64 {
     BATCHED_PAIRS_SUBMITTED.load(std::sync::atomic::Ordering::Relaxed)
 }
@@ -1545,10 +1545,10 @@ impl ProductBackend for CubeCuda {
         }
     }
 
-    /// Not yet: the pairs have not run on a GPU (crate::model's batched_pair module says
-    /// why they are there); `OOMLAB_ATTENTION_PAIRS=together` asks for them.
+    /// Both products behind one handshake (crate::model's batched_pair module says why and
+    /// what was measured; `OOMLAB_ATTENTION_PAIRS=apart` goes back).
     fn batched_pairs_together_by_default() -> bool {
-        false
+        true
     }
 
     /// On cuBLAS as [`Self::batched_product_into`] and [`Self::batched_product`], both

@@ -58,7 +58,7 @@ pub const STEP_OPTIONS: &[StepOption] = &[
     StepOption {
         name: ATTENTION_PAIRS_ENV,
         values: "together|apart",
-        default: "apart (together not yet measured on a GPU; it pairs only where the products run on cuBLAS and are joined in place)",
+        default: "CUDA: together where the products run on cuBLAS and are joined in place; CPU: apart (its products do not run on a library)",
         what: "attention's backward products that do not depend on each other (dV with dP, dQ with dK) as one operation a pair, on CUDA both cuBLAS calls behind one handshake with cubecl's stream, or one operation each",
     },
     StepOption {

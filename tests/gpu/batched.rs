@@ -6,8 +6,8 @@
 //! head_dim 64); products written into their heads of one buffer (model::Joined) against
 //! the host; and (two more tests) the efficient attention on such views against the
 //! written-out one; the backward pass forced into groups of heads, its packed gradient too,
-//! with the pairs of independent products behind one handshake each where
-//! `OOMLAB_ATTENTION_PAIRS=together` asks (src/model/batched_pair.rs).
+//! with the pairs of independent products behind one handshake each (unless
+//! `OOMLAB_ATTENTION_PAIRS=apart`; src/model/batched_pair.rs).
 //! Checks that every product compared ran on cuBLAS (none fell back to burn's matmul).
 //! Sets the variable before anything reads it, so run it alone: `gpu --ignored
 //! --nocapture batched::` (libcublas on the library path).
@@ -290,8 +290,8 @@ fn the_efficient_attention_forced_into_groups_of_heads_equals_the_written_out_on
                 let out = forward_in_groups(q.clone(), k.clone(), v.clone(), group);
                 let (dq, dk, dv) =
                     backward_in_groups(q.clone(), k.clone(), v.clone(), w.clone(), group);
-                // The packed gradient (dQ and dK written into one tensor as a pair with
-                // OOMLAB_ATTENTION_PAIRS=together) against the three side by side.
+                // The packed gradient (dQ and dK written into one tensor as a pair, unless
+                // OOMLAB_ATTENTION_PAIRS=apart) against the three side by side.
                 let packed = backward_packed(q, k, v, w, group);
                 let flat = |g: Tensor<Inner, 4>| g.swap_dims(1, 2).reshape([b, t, h * d]);
                 let side_by_side = Tensor::cat(
