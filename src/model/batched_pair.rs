@@ -185,6 +185,38 @@ pub fn fusion_into_twice<B: burn_fusion::FusionBackend + ProductBackend>(
     whole
 }
 
+/// The pair of a custom operation's first four inputs (a, b, c, d: a·b and c·d of `spans`).
+fn pair<B: Backend>(
+    spans: [Span; 2],
+    [a, b, c, d]: [FloatTensor<B>; 4],
+) -> (Operand<B>, Operand<B>) {
+    let first = Operand {
+        a,
+        b,
+        span: spans[0],
+    };
+    let second = Operand {
+        a: c,
+        b: d,
+        span: spans[1],
+    };
+    (first, second)
+}
+
+/// A custom operation's five inputs split into the pair's four and the whole output, and
+/// `place` told whether the whole is the caller's alone (fusion's read-write status).
+fn with_whole<B: Backend>(
+    [a, b, c, d, whole]: [FloatTensor<B>; 5],
+    owned: [bool; 5],
+    place: Place,
+) -> ([FloatTensor<B>; 4], Option<FloatTensor<B>>, Place) {
+    let place = Place {
+        owned: owned[4],
+        ..place
+    };
+    ([a, b, c, d], Some(whole), place)
+}
+
 /// [`ProductBackend::batched_into_and_new`]'s settings, as fusion's custom operation.
 #[derive(Debug, Clone, Copy)]
 struct IntoAndNewOp {
@@ -196,20 +228,9 @@ struct IntoAndNewOp {
 impl IntoAndNewOp {
     fn run_on<B: ProductBackend>(
         self,
-        [a, b, c, d]: [FloatTensor<B>; 4],
-        whole: Option<FloatTensor<B>>,
-        place: Place,
+        (inputs, whole, place): ([FloatTensor<B>; 4], Option<FloatTensor<B>>, Place),
     ) -> [FloatTensor<B>; 2] {
-        let first = Operand {
-            a,
-            b,
-            span: self.spans[0],
-        };
-        let second = Operand {
-            a: c,
-            b: d,
-            span: self.spans[1],
-        };
+        let (first, second) = pair(self.spans, inputs);
         let (whole, new) = B::batched_into_and_new(first, whole, place, second, self.rows);
         [whole, new]
     }
@@ -217,7 +238,7 @@ impl IntoAndNewOp {
 
 impl<B: ProductBackend> Operands<B, 4, 2> for IntoAndNewOp {
     fn run(self, inputs: [FloatTensor<B>; 4]) -> [FloatTensor<B>; 2] {
-        self.run_on::<B>(inputs, None, self.place)
+        self.run_on::<B>((inputs, None, self.place))
     }
 }
 
@@ -226,16 +247,8 @@ impl<B: ProductBackend> Operands<B, 5, 2> for IntoAndNewOp {
         <Self as Operands<B, 5, 2>>::run_owned(self, inputs, [false; 5])
     }
 
-    fn run_owned(
-        self,
-        [a, b, c, d, whole]: [FloatTensor<B>; 5],
-        owned: [bool; 5],
-    ) -> [FloatTensor<B>; 2] {
-        let place = Place {
-            owned: owned[4],
-            ..self.place
-        };
-        self.run_on::<B>([a, b, c, d], Some(whole), place)
+    fn run_owned(self, inputs: [FloatTensor<B>; 5], owned: [bool; 5]) -> [FloatTensor<B>; 2] {
+        self.run_on::<B>(with_whole::<B>(inputs, owned, self.place))
     }
 }
 
@@ -250,20 +263,9 @@ struct IntoTwiceOp {
 impl IntoTwiceOp {
     fn run_on<B: ProductBackend>(
         self,
-        [a, b, c, d]: [FloatTensor<B>; 4],
-        whole: Option<FloatTensor<B>>,
-        place: Place,
+        (inputs, whole, place): ([FloatTensor<B>; 4], Option<FloatTensor<B>>, Place),
     ) -> [FloatTensor<B>; 1] {
-        let first = Operand {
-            a,
-            b,
-            span: self.spans[0],
-        };
-        let second = Operand {
-            a: c,
-            b: d,
-            span: self.spans[1],
-        };
+        let (first, second) = pair(self.spans, inputs);
         [B::batched_into_twice(
             first,
             place,
@@ -276,7 +278,7 @@ impl IntoTwiceOp {
 
 impl<B: ProductBackend> Operands<B, 4, 1> for IntoTwiceOp {
     fn run(self, inputs: [FloatTensor<B>; 4]) -> [FloatTensor<B>; 1] {
-        self.run_on::<B>(inputs, None, self.place)
+        self.run_on::<B>((inputs, None, self.place))
     }
 }
 
@@ -285,16 +287,8 @@ impl<B: ProductBackend> Operands<B, 5, 1> for IntoTwiceOp {
         <Self as Operands<B, 5, 1>>::run_owned(self, inputs, [false; 5])
     }
 
-    fn run_owned(
-        self,
-        [a, b, c, d, whole]: [FloatTensor<B>; 5],
-        owned: [bool; 5],
-    ) -> [FloatTensor<B>; 1] {
-        let place = Place {
-            owned: owned[4],
-            ..self.place
-        };
-        self.run_on::<B>([a, b, c, d], Some(whole), place)
+    fn run_owned(self, inputs: [FloatTensor<B>; 5], owned: [bool; 5]) -> [FloatTensor<B>; 1] {
+        self.run_on::<B>(with_whole::<B>(inputs, owned, self.place))
     }
 }
 
