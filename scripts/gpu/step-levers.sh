@@ -117,7 +117,7 @@
 #           default, docs/results/2026-12-06-h100-grads-together measured against it)
 #   prior16: bf16 with both grads1 and cast16: bf16's defaults before ac6cb6e
 #   step16: bf16 with OOMLAB_AMP_CAST=step, the parameters cast once a step
-#           (src/precision/cast.rs, step_copy): the same gradients, a cast of every
+#           (src/precision/cast.rs, cast_once_a_step): the same gradients, a cast of every
 #           parameter a step instead of a micro-batch (4 on the gpu config); with it a new
 #           user's first AMP bf16 step compiled 3 kernels beyond the shipped pack
 #   pairs2: OOMLAB_ATTENTION_PAIRS=together, attention's independent backward products

@@ -832,7 +832,6 @@ fn submit_batched(prepared: BatchedJob) -> Result<CubeTensor<CudaRuntime>, Box<F
     } = prepared;
     let out = job.out.clone();
     if let Err(job) = submit(job, clock) {
-        drop(out);
         return Err(job_fallback(*job, span, into));
     }
     BATCHED_SUBMITTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -861,16 +860,13 @@ fn submit_pair(
             BATCHED_PAIRS_SUBMITTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             Ok(outs)
         }
-        Err(mut head) => {
-            drop(outs);
-            match head.next.take() {
-                Some(next) => Err([
-                    job_fallback(*head, span, into),
-                    job_fallback(*next, second_span, second_into),
-                ]),
-                None => unreachable!("the job chained above"),
-            }
-        }
+        Err(mut head) => match head.next.take() {
+            Some(next) => Err([
+                job_fallback(*head, span, into),
+                job_fallback(*next, second_span, second_into),
+            ]),
+            None => unreachable!("the job chained above"),
+        },
     }
 }
 

@@ -12,7 +12,7 @@ use super::{
 
 /// The variable choosing where AMP casts the parameters to half precision: `micro-batch`
 /// (the default) in each micro-batch's graph (crate::precision's `compute_copy`), `step`
-/// once a step (`step_copy`, which says why it is not the default). Defined here, with the
+/// once a step (`cast_once_a_step`, which says why it is not the default). Defined here, with the
 /// list, because the model's modules do not reach crate::precision.
 pub const AMP_CAST_ENV: &str = "OOMLAB_AMP_CAST";
 

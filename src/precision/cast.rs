@@ -19,24 +19,19 @@ pub fn compute_copy<B: AutodiffBackend>(model: Net<B>, dtype: FloatDType) -> Net
     })
 }
 
-/// AMP's half-precision copy of `model` for all of one step's micro-batches
-/// (`OOMLAB_AMP_CAST=step`, [`AMP_CAST_ENV`]; opt-in): every parameter cast once, outside
-/// autodiff, as a leaf of its own with the f32 parameter's id (as [`into_half`] makes
-/// them). Each micro-batch's backward pass then ends at these leaves, and
-/// [`super::grads_in_f32`] casts their gradients to f32 as the autodiff cast of
+/// Whether AMP casts the parameters once a step ([`AMP_CAST_ENV`] says `step`; read once;
+/// opt-in): then every micro-batch of a step runs on one half-precision copy, each
+/// parameter cast once, outside autodiff, as a leaf of its own with the f32 parameter's id
+/// ([`into_half`], as pure half makes them). Each micro-batch's backward pass ends at these
+/// leaves, and [`super::grads_in_f32`] casts their gradients to f32 as the autodiff cast of
 /// [`compute_copy`] would have: the same values (a CPU test holds them to it bit for bit,
 /// and on an H100 the gpu config's final loss after 20 steps was the same), but the
 /// parameters are cast once a step instead of once a micro-batch. Not the default: on an
 /// H100 (docs/results/2026-12-06-h100-grads-together, `gpu-ac6cb6e/`) the gpu config's
 /// AMP bf16 step did not come out shorter within that machine's noise, and with it a new
-/// user's first AMP bf16 step compiled 3 kernels beyond the shipped pack on
-/// the gpu config and 4 on the h200 config (`verify-ac6cb6e/`; most likely its fused
-/// casts, which meet fusion elsewhere than the autodiff casts do).
-pub fn step_copy<B: AutodiffBackend>(model: Net<B>, dtype: FloatDType) -> Net<B> {
-    into_half(model, dtype)
-}
-
-/// Whether AMP casts the parameters once a step ([`AMP_CAST_ENV`] says `step`; read once).
+/// user's first AMP bf16 step compiled 3 kernels beyond the shipped pack on the gpu
+/// config and 4 on the h200 config (`verify-ac6cb6e/`; most likely its fused casts, which
+/// meet fusion elsewhere than the autodiff casts do).
 pub fn cast_once_a_step() -> bool {
     static SETTING: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
     crate::model::env_setting(&SETTING, AMP_CAST_ENV, "step", "micro-batch") == Some(true)
@@ -147,7 +142,7 @@ mod tests {
         for dtype in [FloatDType::BF16, FloatDType::F16] {
             let model = net();
             let (x, y) = batch();
-            let half = step_copy(model.clone(), dtype);
+            let half = into_half(model.clone(), dtype);
             let mut each = GradientsAccumulator::<Net<CpuBackend>>::new();
             let mut once = GradientsAccumulator::<Net<CpuBackend>>::new();
             // Two micro-batches, their gradients summed as the trainer sums them.

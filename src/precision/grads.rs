@@ -31,7 +31,7 @@ pub fn unscale_and_check<B: AutodiffBackend, M: AutodiffModule<B>>(
     (grads, finite)
 }
 
-/// `grads` of [`super::step_copy`]'s half-precision leaves, each cast to f32 as the
+/// `grads` of the half-precision leaves AMP casts once a step to ([`super::cast_once_a_step`]), each cast to f32 as the
 /// autodiff cast's backward pass does (burn's `float_cast` of the gradient), under the ids
 /// of `model`'s parameters (the same ids).
 pub fn grads_in_f32<B: AutodiffBackend, M: AutodiffModule<B>>(

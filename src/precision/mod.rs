@@ -4,7 +4,7 @@
 //!   "master weights"); every micro-batch casts the weights to f16/bf16
 //!   ([`compute_copy`]), runs forward and backward in half, and the cast's backward turns
 //!   the gradients back into f32 for the update (`OOMLAB_AMP_CAST=step` casts once a step
-//!   instead, [`step_copy`], and the gradients after each backward pass, [`grads_in_f32`]:
+//!   instead, [`cast_once_a_step`], and the gradients after each backward pass, [`grads_in_f32`]:
 //!   the same values). The loss itself is computed from f32 logits.
 //! - f16 adds dynamic loss scaling ([`LossScaler`], [`unscale_and_check`]): the loss is
 //!   multiplied before backward so small gradients survive f16's narrow range, and a step
@@ -20,7 +20,7 @@ mod cast;
 mod grads;
 mod scaler;
 
-pub use cast::{cast_once_a_step, compute_copy, into_half, step_copy};
+pub use cast::{cast_once_a_step, compute_copy, into_half};
 pub use grads::{grads_in_f32, unscale_and_check};
 pub use scaler::{LossScaler, ScaleUpdate};
 

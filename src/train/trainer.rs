@@ -356,12 +356,12 @@ impl<B: super::TrainBackend> Trainer<B> {
     }
 
     /// For AMP casting once a step ([`precision::cast_once_a_step`]): the half-precision
-    /// leaves every micro-batch of the step runs on ([`precision::step_copy`]); `None`
+    /// leaves every micro-batch of the step runs on ([`precision::into_half`]); `None`
     /// where each micro-batch runs on [`Self::compute_model`].
     fn step_model(&self, model: &Net<B>) -> Option<Net<B>> {
         match self.precision {
             PrecisionMode::Mixed(h) if precision::cast_once_a_step() => {
-                Some(precision::step_copy(model.clone(), h.dtype()))
+                Some(precision::into_half(model.clone(), h.dtype()))
             }
             _ => None,
         }
