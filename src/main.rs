@@ -11,6 +11,11 @@ static ALLOC: oomlab::probe::host::CountingAlloc = oomlab::probe::host::Counting
 fn main() -> ExitCode {
     // Before any thread starts: it may set a variable cuBLAS reads.
     oomlab::device::cublas::Workspace::apply();
+    // Before any thread starts: OOMLAB_HOST_HEAP=off stops the counting for the process.
+    if let Err(e) = oomlab::probe::host::configure_from_env() {
+        eprintln!("oomlab: error: {e}");
+        return ExitCode::from(u8::try_from(oomlab::error::EXIT_USAGE).unwrap_or(2));
+    }
     let cli = oomlab::cli::Cli::parse();
     let code = match oomlab::cli::run(cli) {
         Ok(code) => code,

@@ -45,7 +45,10 @@ for p in ${PRECISIONS:-bf16 f32}; do
     --quiet --out "$R/run-$p" > "$R/run-$p.stdout.txt" 2> "$R/run-$p.stderr.txt" &
   pid=$!
   sleep "$DELAY"
-  perf record -e cpu-clock -F 999 -g -p "$pid" -o "/tmp/perf-$p.data" -- sleep "$SECONDS_SAMPLED" \
+  # $! is timeout's process: perf follows the training process, timeout's child.
+  child=$(pgrep -P "$pid" | head -1)
+  echo "timeout: $pid, training process: $child" >> "$LOG"
+  perf record -e cpu-clock -F 999 -g -p "$child" -o "/tmp/perf-$p.data" -- sleep "$SECONDS_SAMPLED" \
     >> "$LOG" 2>&1
   echo "perf record exit: $?" >> "$LOG"
   wait "$pid"

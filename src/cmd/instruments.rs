@@ -33,6 +33,9 @@ pub(crate) fn cpu_instruments(
     if plan.vram_budget.is_some() {
         return Err(BudgetError::NotCuda.into());
     }
+    if plan.memory_budget.is_some() && host::turned_off() {
+        return Err(BudgetError::HeapNotCounted.into());
+    }
     // Before anything uses rayon's pool (the fit check below reads its size).
     if plan.memory_budget.is_some() {
         let threads = crate::device::BUDGET_THREADS;
@@ -61,7 +64,10 @@ pub(crate) fn cpu_instruments(
     }
     kit.memory_kind = crate::vocab::MemoryKind::Host;
     kit.sampled = Some(Arc::new(HostProbe) as Arc<dyn MemoryProbe>);
-    if !host::counting() {
+    if host::turned_off() {
+        kit.notes
+            .push("host heap not counted: OOMLAB_HOST_HEAP=off".into());
+    } else if !host::counting() {
         kit.notes
                     .push("host heap count unavailable: oomlab's counting allocator is not installed in this program".into());
     }
@@ -98,6 +104,10 @@ pub(crate) fn cuda_instruments(
         say("--memory-budget applies to the CPU backend; on CUDA use --vram-budget");
     }
     kit.memory_kind = crate::vocab::MemoryKind::Gpu;
+    if host::turned_off() {
+        kit.notes
+            .push("host heap not counted: OOMLAB_HOST_HEAP=off".into());
+    }
     // A dry step at a size that fits before the first real one (Trainer::warm_up).
     kit.warm_up_rows = Some(32);
     let setup = configure_cubecl(&CubeclSettings {

@@ -38,6 +38,9 @@ pub enum BudgetError {
     /// The driver refused.
     #[error("--vram-budget: {0}")]
     Driver(String),
+    /// The CPU's budget with the host heap not counted.
+    #[error("--memory-budget needs the host heap counted, and OOMLAB_HOST_HEAP=off turned the count off: unset OOMLAB_HOST_HEAP")]
+    HeapNotCounted,
 }
 
 /// The held allocation; freed on drop.

@@ -4,18 +4,52 @@
 //! The allocator also carries the CPU's memory budget (`--memory-budget`): crossing it
 //! never fails an allocation (that would abort the process); it records a *simulated* OOM
 //! that the OOM detector reports at the next phase boundary.
+//!
+//! Every allocation of every thread goes through it, so it must cost next to nothing. On
+//! CUDA, burn's fusion thread and cubecl's device thread allocate at once, and so does the
+//! training thread: counters that share a cache line make each of them wait for the line,
+//! and a write that changes nothing (a flag set again, a peak compared by a
+//! compare-and-swap) takes the line all the same. A host profile of the gpu config's AMP
+//! bf16 step found a fifth of the fusion thread's time, the thread that set the step's
+//! pace, in this allocator's own code when it did both
+//! (docs/results/2026-12-06-h100-host-profile). So each counter written on the hot path
+//! has a cache line of its own, and the rest is only read there. `OOMLAB_HOST_HEAP=off`
+//! turns the counting off for a whole run ([`configure_from_env`]): no host heap figure,
+//! and no `--memory-budget`.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+use crossbeam_utils::CachePadded;
+
 use super::base::{MemoryProbe, MemoryReading};
 use crate::units::Bytes;
 
-static IN_USE: AtomicU64 = AtomicU64::new(0);
-static PEAK: AtomicU64 = AtomicU64::new(0);
-static ACTIVE: AtomicBool = AtomicBool::new(false);
-static BUDGET: AtomicU64 = AtomicU64::new(0);
-static OVER_BUDGET_REQUEST: AtomicU64 = AtomicU64::new(0);
+/// Bytes in use: written by every allocation and free.
+static IN_USE: CachePadded<AtomicU64> = CachePadded::new(AtomicU64::new(0));
+/// The highest [`IN_USE`] since the last [`reset_peak`]: written only when it rises.
+static PEAK: CachePadded<AtomicU64> = CachePadded::new(AtomicU64::new(0));
+/// Read by every allocation, written only by [`set_budget`], [`configure_from_env`] and
+/// the first allocation.
+static SETTINGS: CachePadded<Settings> = CachePadded::new(Settings {
+    active: AtomicBool::new(false),
+    off: AtomicBool::new(false),
+    budget: AtomicU64::new(0),
+});
+/// Written only by the allocation that crosses the budget, and by [`take_over_budget`].
+static OVER_BUDGET_REQUEST: CachePadded<AtomicU64> = CachePadded::new(AtomicU64::new(0));
+
+struct Settings {
+    /// An allocation went through the counting allocator (it is installed).
+    active: AtomicBool,
+    /// `OOMLAB_HOST_HEAP=off`: nothing is counted.
+    off: AtomicBool,
+    /// The CPU's `--memory-budget` in bytes; 0: none.
+    budget: AtomicU64,
+}
+
+/// The variable that turns the host heap count off (`off`) for a run.
+pub const HOST_HEAP_ENV: &str = "OOMLAB_HOST_HEAP";
 
 /// The counting allocator. The binary installs it with `#[global_allocator]`.
 pub struct CountingAlloc;
@@ -23,13 +57,29 @@ pub struct CountingAlloc;
 impl CountingAlloc {
     #[inline]
     fn added(size: u64) {
+        let settings = &*SETTINGS;
+        if settings.off.load(Ordering::Relaxed) {
+            return;
+        }
+        if !settings.active.load(Ordering::Relaxed) {
+            settings.active.store(true, Ordering::Relaxed);
+        }
         let now = IN_USE.fetch_add(size, Ordering::Relaxed) + size;
-        PEAK.fetch_max(now, Ordering::Relaxed);
-        let budget = BUDGET.load(Ordering::Relaxed);
+        if now > PEAK.load(Ordering::Relaxed) {
+            PEAK.fetch_max(now, Ordering::Relaxed);
+        }
+        let budget = settings.budget.load(Ordering::Relaxed);
         if budget != 0 && now > budget {
             // Keep the first request that crossed the budget.
             let _ =
                 OVER_BUDGET_REQUEST.compare_exchange(0, size, Ordering::Relaxed, Ordering::Relaxed);
+        }
+    }
+
+    #[inline]
+    fn removed(size: u64) {
+        if !SETTINGS.off.load(Ordering::Relaxed) {
+            IN_USE.fetch_sub(size, Ordering::Relaxed);
         }
     }
 }
@@ -37,7 +87,6 @@ impl CountingAlloc {
 // SAFETY: every call is forwarded unchanged to the system allocator; we only count.
 unsafe impl GlobalAlloc for CountingAlloc {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ACTIVE.store(true, Ordering::Relaxed);
         // SAFETY: same contract as ours.
         let p = unsafe { System.alloc(layout) };
         if !p.is_null() {
@@ -47,7 +96,6 @@ unsafe impl GlobalAlloc for CountingAlloc {
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        ACTIVE.store(true, Ordering::Relaxed);
         // SAFETY: same contract as ours.
         let p = unsafe { System.alloc_zeroed(layout) };
         if !p.is_null() {
@@ -59,23 +107,44 @@ unsafe impl GlobalAlloc for CountingAlloc {
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         // SAFETY: same contract as ours.
         unsafe { System.dealloc(ptr, layout) };
-        IN_USE.fetch_sub(layout.size() as u64, Ordering::Relaxed);
+        Self::removed(layout.size() as u64);
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         // SAFETY: same contract as ours.
         let p = unsafe { System.realloc(ptr, layout, new_size) };
         if !p.is_null() {
-            IN_USE.fetch_sub(layout.size() as u64, Ordering::Relaxed);
+            Self::removed(layout.size() as u64);
             Self::added(new_size as u64);
         }
         p
     }
 }
 
+/// Reads [`HOST_HEAP_ENV`] once, at the start of the program (the binary's `main`, before
+/// any other thread): `off` stops the count for the rest of the process. Any other value
+/// than `off` or `count` is an error that names both.
+pub fn configure_from_env() -> Result<(), String> {
+    match std::env::var(HOST_HEAP_ENV).ok().as_deref() {
+        None | Some("" | "count") => Ok(()),
+        Some("off") => {
+            SETTINGS.off.store(true, Ordering::SeqCst);
+            Ok(())
+        }
+        Some(other) => Err(format!(
+            "{HOST_HEAP_ENV}={other}: expected `count` (the default: the host heap in use and its peak, exact) or `off` (not counted: no host heap figure and no --memory-budget)"
+        )),
+    }
+}
+
 /// Whether the counting allocator is installed in this process.
 pub fn counting() -> bool {
-    ACTIVE.load(Ordering::Relaxed)
+    SETTINGS.active.load(Ordering::Relaxed) && !SETTINGS.off.load(Ordering::Relaxed)
+}
+
+/// Whether `OOMLAB_HOST_HEAP=off` turned the count off ([`configure_from_env`]).
+pub fn turned_off() -> bool {
+    SETTINGS.off.load(Ordering::Relaxed)
 }
 
 /// Heap bytes in use now (0 if the counting allocator is not installed).
@@ -100,13 +169,15 @@ pub fn reset_peak() {
 
 /// Sets the simulated budget (`None` removes it) and clears any recorded crossing.
 pub fn set_budget(budget: Option<Bytes>) {
-    BUDGET.store(budget.map(|b| b.0).unwrap_or(0), Ordering::SeqCst);
+    SETTINGS
+        .budget
+        .store(budget.map(|b| b.0).unwrap_or(0), Ordering::SeqCst);
     OVER_BUDGET_REQUEST.store(0, Ordering::SeqCst);
 }
 
 /// The budget in force.
 pub fn budget() -> Option<Bytes> {
-    match BUDGET.load(Ordering::SeqCst) {
+    match SETTINGS.budget.load(Ordering::SeqCst) {
         0 => None,
         b => Some(Bytes(b)),
     }

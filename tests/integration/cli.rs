@@ -385,6 +385,66 @@ fn a_budget_that_fits_changes_nothing() {
 }
 
 #[test]
+fn the_host_heap_count_turned_off_trains_the_same_without_its_figures() {
+    let counted_dir = tempfile::tempdir().unwrap();
+    let counted = crate::util::train_json(counted_dir.path(), &["--max-steps", "3"]);
+    assert!(counted["memory"]["host_heap_peak"].as_u64().unwrap() > 0);
+    let off_dir = tempfile::tempdir().unwrap();
+    let (off, _) = crate::util::train_json_with_env(
+        off_dir.path(),
+        &["--max-steps", "3"],
+        &[("OOMLAB_HOST_HEAP", "off")],
+    );
+    // Counting is all it changes: the same training, bit for bit.
+    assert_eq!(off["final_loss"], counted["final_loss"]);
+    let m = &off["memory"];
+    assert!(m["host_heap_peak"].is_null(), "{m}");
+    assert!(
+        m["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n.as_str().unwrap().contains("OOMLAB_HOST_HEAP=off")),
+        "{m}"
+    );
+    // The CPU's budget needs the count: refused, with what to do.
+    let out = oomlab()
+        .args([
+            "train",
+            "--device",
+            "cpu",
+            "--max-steps",
+            "3",
+            "--memory-budget",
+            "4GiB",
+            "--out",
+        ])
+        .arg(off_dir.path().join("budget"))
+        .env("OOMLAB_HOST_HEAP", "off")
+        .output()
+        .unwrap();
+    assert_exit(&out, 2);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("unset OOMLAB_HOST_HEAP"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // A value it does not know names the two it does.
+    let out = oomlab()
+        .args(["train", "--device", "cpu", "--max-steps", "3", "--out"])
+        .arg(off_dir.path().join("bogus"))
+        .env("OOMLAB_HOST_HEAP", "none")
+        .output()
+        .unwrap();
+    assert_exit(&out, 2);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("`count`") && stderr.contains("`off`"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn every_run_reports_host_memory_reconciled_and_a_timeline() {
     let dir = tempfile::tempdir().unwrap();
     let s = train_json(dir.path(), &[]);
