@@ -20,10 +20,29 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use crossbeam_utils::CachePadded;
-
 use super::base::{MemoryProbe, MemoryReading};
 use crate::units::Bytes;
+
+/// A value on a cache line of its own (128 bytes: x86's adjacent-line prefetch pairs 64-byte
+/// lines). Written here rather than taken from crossbeam-utils: a new dependency changes
+/// oomlab's crate hash, hence the TypeIds in the cache keys of oomlab's own kernels, and
+/// the shipped kernel pack would miss them (docs/results/2026-12-06-h100-grads-together
+/// found the same of a feature).
+#[repr(align(128))]
+struct CachePadded<T>(T);
+
+impl<T> CachePadded<T> {
+    const fn new(value: T) -> Self {
+        Self(value)
+    }
+}
+
+impl<T> std::ops::Deref for CachePadded<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
 
 /// Bytes in use: written by every allocation and free.
 static IN_USE: CachePadded<AtomicU64> = CachePadded::new(AtomicU64::new(0));
