@@ -30,15 +30,20 @@ for precision in ("f32", "bf16"):
         if not rs:
             continue
         steps = [r["steady_step_s"] * 1000 for r in rs]
-        heap = statistics.median(r["memory"]["host_heap_peak"] for r in rs)
+        # None where the run did not count its heap (OOMLAB_HOST_HEAP=off).
+        heaps = [r["memory"]["host_heap_peak"] for r in rs]
+        heap = statistics.median(heaps) if None not in heaps else None
         step = statistics.median(steps)
         if base:
             bstep = statistics.median(r["steady_step_s"] * 1000 for r in base)
-            bheap = statistics.median(r["memory"]["host_heap_peak"] for r in base)
-            vs_step, vs_heap = f"{step / bstep:.3f}x", f"{heap / bheap:.3f}x"
+            bheaps = [r["memory"]["host_heap_peak"] for r in base]
+            bheap = statistics.median(bheaps) if None not in bheaps else None
+            vs_step = f"{step / bstep:.3f}x"
+            vs_heap = f"{heap / bheap:.3f}x" if heap and bheap else "-"
         else:
             vs_step = vs_heap = "-"
+        heap_cell = f"{heap / 2**20:.1f} MiB" if heap else "not counted"
         losses = sorted({r["final_loss"] for r in rs})
         out.append(f"| {variant} | {precision} | {len(rs)} | {step:.1f} ms ({min(steps):.1f}-{max(steps):.1f}) | "
-                   f"{vs_step} | {heap / 2**20:.1f} MiB | {vs_heap} | {', '.join(f'{l:.7g}' for l in losses)} |")
+                   f"{vs_step} | {heap_cell} | {vs_heap} | {', '.join(f'{l:.7g}' for l in losses)} |")
 (here / "table.md").write_text("\n".join(out) + "\n")

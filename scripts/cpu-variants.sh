@@ -4,6 +4,8 @@
 # after `cargo build --release`:
 #   bash scripts/cpu-variants.sh DIR REPEATS NAME=[VAR=VALUE[,VAR=VALUE...]] ...
 # e.g. bash scripts/cpu-variants.sh docs/results/X 5 defaults= burn=OOMLAB_LINEAR=burn
+# A setting `bin=PATH` runs that variant with another oomlab binary (e.g. an earlier
+# commit's build: before=bin=/tmp/oomlab-613997e).
 # The tiny config, 40 steps per process, f32 and bf16. Writes DIR/runs/NAME-PRECISION-R.json
 # (the run's --json summary), DIR/machine.txt and DIR/variants.txt (the names in order);
 # then `python3 scripts/cpu-variants-table.py DIR BASE` writes DIR/table.md.
@@ -18,8 +20,12 @@ printf '%s\n' "${@%%=*}" > "$DIR/variants.txt"
 for r in $(seq 1 "$REPEATS"); do for p in f32 bf16; do for v in "$@"; do
   name=${v%%=*} vars=${v#*=}
   IFS=, read -r -a e <<< "$vars"
+  bin=$BIN settings=()
+  for setting in "${e[@]}"; do
+    case $setting in bin=*) bin=${setting#bin=};; *) settings+=("$setting");; esac
+  done
   out=$(mktemp -d)
-  env "${e[@]}" "$BIN" train --config tiny --device cpu --precision $p --max-steps 40 --json --quiet --out "$out/run" \
+  env "${settings[@]}" "$bin" train --config tiny --device cpu --precision $p --max-steps 40 --json --quiet --out "$out/run" \
     > "$DIR/runs/$name-$p-$r.json" 2>/dev/null
   echo "$name $p $r exit $?"
   rm -rf "$out"
