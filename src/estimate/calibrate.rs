@@ -165,7 +165,7 @@ impl Prober<'_> {
             };
             let peak = peak.ok_or_else(|| CalibrateError::Probe {
                 micro_batch: m,
-                why: "the run measured no peak (no NVML, or no counting allocator)".into(),
+                why: "the run measured no peak (no NVML, or no host heap count: oomlab's counting allocator missing or OOMLAB_HOST_HEAP=off)".into(),
                 dir: self.scratch.display().to_string(),
             })?;
             probes.push(Probe {
