@@ -7,15 +7,17 @@
 //!
 //! Every allocation of every thread goes through it, so it must cost next to nothing. On
 //! CUDA, burn's fusion thread and cubecl's device thread allocate at once, and so does the
-//! training thread: counters that share a cache line make each of them wait for the line,
-//! and a write that changes nothing (a flag set again, a peak compared by a
-//! compare-and-swap) takes the line all the same. A host profile of the gpu config's AMP
-//! bf16 step found a fifth of the fusion thread's time, the thread that set the step's
-//! pace, in this allocator's own code when it did both
-//! (docs/results/2026-12-06-h100-host-profile). So each counter written on the hot path
-//! has a cache line of its own, and the rest is only read there. `OOMLAB_HOST_HEAP=off`
-//! turns the counting off for a whole run ([`configure_from_env`]): no host heap figure,
-//! and no `--memory-budget`.
+//! training thread: a counter they all write makes each of them wait for its cache line,
+//! and so does a write that changes nothing (a flag set again, a peak compared by a
+//! compare-and-swap). A host profile of the gpu config's AMP bf16 step found 22% of the
+//! fusion thread's time, the thread that set the step's pace, in this allocator's own code
+//! when every allocation wrote a flag, the bytes in use and the peak, declared side by
+//! side (docs/results/2026-12-06-h100-host-profile). So each counter written on the hot
+//! path has a cache line of its own, and the flag and the peak are written only when they
+//! change; the bytes in use are still written by every allocation and free
+//! (benches/host_alloc.rs measures what that costs: docs/results/2026-12-06-cpu-host-alloc).
+//! `OOMLAB_HOST_HEAP=off` turns the counting off for a whole run ([`configure_from_env`]):
+//! no host heap figure, and no `--memory-budget`.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -156,7 +158,8 @@ pub fn configure_from_env() -> Result<(), String> {
     }
 }
 
-/// Whether the counting allocator is installed in this process.
+/// Whether the counting allocator is installed in this process and counting (not turned
+/// off by `OOMLAB_HOST_HEAP=off`).
 pub fn counting() -> bool {
     SETTINGS.active.load(Ordering::Relaxed) && !SETTINGS.off.load(Ordering::Relaxed)
 }
