@@ -26,10 +26,11 @@ use super::base::{MemoryProbe, MemoryReading};
 use crate::units::Bytes;
 
 /// A value on a cache line of its own (128 bytes: x86's adjacent-line prefetch pairs 64-byte
-/// lines). Written here rather than taken from crossbeam-utils: a new dependency changes
-/// oomlab's crate hash, hence the TypeIds in the cache keys of oomlab's own kernels, and
-/// the shipped kernel pack would miss them (docs/results/2026-12-06-h100-grads-together
-/// found the same of a feature).
+/// lines). Written here rather than taken from crossbeam-utils: cargo mixes a crate's
+/// dependencies into its hash as it does its features, and that hash is in the TypeIds of
+/// the cache keys of oomlab's own kernels, so a new dependency would most likely make the
+/// shipped kernel pack miss them (docs/results/2026-12-06-h100-grads-together measured it
+/// of a feature; the dependency case is not measured).
 #[repr(align(128))]
 struct CachePadded<T>(T);
 
