@@ -65,8 +65,7 @@ pub(crate) fn cpu_instruments(
     kit.memory_kind = crate::vocab::MemoryKind::Host;
     kit.sampled = Some(Arc::new(HostProbe) as Arc<dyn MemoryProbe>);
     if host::turned_off() {
-        kit.notes
-            .push("host heap not counted: OOMLAB_HOST_HEAP=off".into());
+        kit.notes.push(host::NOT_COUNTED_NOTE.into());
     } else if !host::counting() {
         kit.notes
                     .push("host heap count unavailable: oomlab's counting allocator is not installed in this program".into());
@@ -105,8 +104,7 @@ pub(crate) fn cuda_instruments(
     }
     kit.memory_kind = crate::vocab::MemoryKind::Gpu;
     if host::turned_off() {
-        kit.notes
-            .push("host heap not counted: OOMLAB_HOST_HEAP=off".into());
+        kit.notes.push(host::NOT_COUNTED_NOTE.into());
     }
     // A dry step at a size that fits before the first real one (Trainer::warm_up).
     kit.warm_up_rows = Some(32);

@@ -73,6 +73,9 @@ struct Settings {
 /// The variable that turns the host heap count off (`off`) for a run.
 pub const HOST_HEAP_ENV: &str = "OOMLAB_HOST_HEAP";
 
+/// The run's note when [`HOST_HEAP_ENV`] turned the count off.
+pub const NOT_COUNTED_NOTE: &str = "host heap not counted: OOMLAB_HOST_HEAP=off";
+
 /// The counting allocator. The binary installs it with `#[global_allocator]`.
 pub struct CountingAlloc;
 
