@@ -27,6 +27,7 @@ pub mod hf;
 pub mod lesson;
 pub mod model;
 pub mod oom;
+pub mod optim;
 pub mod parallel;
 pub mod precision;
 pub mod probe;

@@ -3,6 +3,7 @@
 //! "Usable" means the driver loads, a device exists, and NVRTC (which burn 0.21's cubecl
 //! needs at run time to compile kernels) can be loaded.
 
+pub mod adamw_kernels;
 mod ballast;
 mod column_major;
 mod compiled;

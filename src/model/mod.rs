@@ -30,6 +30,7 @@ pub use batched_pair::{
 pub use block::{Block, BlockConfig};
 pub use column_sum::COLUMN_SUMS_ENV;
 pub use embedding::{embed, EmbeddingBackend, EMBEDDING_GRAD_ENV, MAX_DENSE_VOCAB};
+pub(crate) use fusion_op::{custom_op, Operands};
 pub use gelu::{linear_gelu, GeluBackend};
 pub use gelu_kernel::{
     burn_bias_gelu, burn_bias_gelu_backward, gelu_setting, GeluKernelBackend, GELU_ENV,
@@ -52,7 +53,7 @@ pub use softmax::{
     burn_causal_softmax, burn_softmax_grad, causal_softmax, softmax_grad, softmax_setting,
     SoftmaxBackend, ATTENTION_SOFTMAX_ENV,
 };
-pub use step_options::{StepOption, AMP_CAST_ENV, STEP_OPTIONS};
+pub use step_options::{StepOption, ADAMW_ENV, AMP_CAST_ENV, STEP_OPTIONS};
 
 use burn::prelude::*;
 

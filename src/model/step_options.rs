@@ -16,6 +16,12 @@ use super::{
 /// list, because the model's modules do not reach crate::precision.
 pub const AMP_CAST_ENV: &str = "OOMLAB_AMP_CAST";
 
+/// The variable choosing where AdamW's update runs: `kernel` one kernel of the backend's own
+/// a parameter (on CUDA oomlab's), `burn` burn's `AdamW`, unset the backend's default
+/// (crate::optim). Defined here, with the list, because the model's modules do not reach
+/// crate::optim.
+pub const ADAMW_ENV: &str = "OOMLAB_ADAMW";
+
 /// One of the step's variables: what it changes, its values and what runs when it is unset.
 #[derive(Debug, Clone, Copy)]
 pub struct StepOption {
@@ -120,5 +126,11 @@ pub const STEP_OPTIONS: &[StepOption] = &[
         values: "kernel|burn",
         default: "CUDA: kernel for f32 and bf16, burn for f16; CPU: burn (no kernel there)",
         what: "the feed-forward layer's bias and GELU as one kernel of oomlab's each way, or burn's tensor operations",
+    },
+    StepOption {
+        name: ADAMW_ENV,
+        values: "kernel|burn",
+        default: "CUDA: kernel for f32 parameters (AMP's included), burn for half-precision ones; CPU: burn (no kernel there)",
+        what: "AdamW's update of each parameter (both moments, their bias corrections, the decay and the step) as one kernel of oomlab's, or burn's AdamW (thirteen tensor operations)",
     },
 ];

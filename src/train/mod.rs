@@ -28,9 +28,11 @@ pub use trainer::{Instruments, JoinError, StepRecord, TrainError, Trainer};
 use burn::tensor::backend::AutodiffBackend;
 
 use crate::model::ModelBackend;
+use crate::optim::AdamWKernelBackend;
 
-/// What training needs of a backend: autodiff, and the models' custom operations
-/// (memory-efficient attention and LayerNorm, implemented for every autodiff backend).
-pub trait TrainBackend: AutodiffBackend + ModelBackend {}
+/// What training needs of a backend: autodiff, the models' custom operations
+/// (memory-efficient attention and LayerNorm, implemented for every autodiff backend) and
+/// AdamW's update (crate::optim, implemented for every backend oomlab trains on).
+pub trait TrainBackend: AutodiffBackend<InnerBackend: AdamWKernelBackend> + ModelBackend {}
 
-impl<B: AutodiffBackend + ModelBackend> TrainBackend for B {}
+impl<B: AutodiffBackend<InnerBackend: AdamWKernelBackend> + ModelBackend> TrainBackend for B {}

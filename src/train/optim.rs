@@ -1,32 +1,30 @@
 //! The optimizer the config names, behind one type so the trainer is instantiated once.
 
 use burn::optim::decay::WeightDecayConfig;
-use burn::optim::{
-    adaptor::OptimizerAdaptor, AdamW, AdamWConfig, GradientsParams, Optimizer, Sgd, SgdConfig,
-};
+use burn::optim::{adaptor::OptimizerAdaptor, GradientsParams, Optimizer, Sgd, SgdConfig};
 use burn::tensor::backend::AutodiffBackend;
 
 use crate::config::{OptimKind, OptimSpec};
 use crate::model::Net;
+use crate::optim::{AdamWKernelBackend, FusedAdamW};
 
-/// AdamW or SGD over a [`Net`].
+/// AdamW (burn's, its update one kernel a parameter where the backend has one: crate::optim)
+/// or SGD over a [`Net`].
 #[derive(Clone)]
-pub enum AnyOptim<B: AutodiffBackend> {
+pub enum AnyOptim<B: AutodiffBackend<InnerBackend: AdamWKernelBackend>> {
     /// AdamW.
-    AdamW(OptimizerAdaptor<AdamW, Net<B>, B>),
+    AdamW(OptimizerAdaptor<FusedAdamW, Net<B>, B>),
     /// SGD.
     Sgd(OptimizerAdaptor<Sgd<B::InnerBackend>, Net<B>, B>),
 }
 
-impl<B: AutodiffBackend> AnyOptim<B> {
+impl<B: AutodiffBackend<InnerBackend: AdamWKernelBackend>> AnyOptim<B> {
     /// Builds the optimizer of `spec`.
     pub fn new(spec: &OptimSpec) -> Self {
         match spec.kind {
-            OptimKind::AdamW => AnyOptim::AdamW(
-                AdamWConfig::new()
-                    .with_weight_decay(spec.weight_decay as f32)
-                    .init(),
-            ),
+            OptimKind::AdamW => AnyOptim::AdamW(OptimizerAdaptor::from(FusedAdamW::new(
+                spec.weight_decay as f32,
+            ))),
             OptimKind::Sgd => {
                 let decay = (spec.weight_decay > 0.0)
                     .then(|| WeightDecayConfig::new(spec.weight_decay as f32));

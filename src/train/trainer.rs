@@ -125,7 +125,7 @@ pub enum JoinError {
 }
 
 /// Holds the model and optimizer between steps.
-pub struct Trainer<B: AutodiffBackend> {
+pub struct Trainer<B: super::TrainBackend> {
     model: Net<B>,
     optim: AnyOptim<B>,
     lr: f64,

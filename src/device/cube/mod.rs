@@ -7,6 +7,7 @@
 //! code is the code the pack was compiled from. Keeping the host code out of these files
 //! means an edit there (a default, a fallback, a check) leaves the pack valid.
 
+pub(crate) mod adamw;
 pub(crate) mod gelu;
 pub(crate) mod norm;
 pub(crate) mod softmax;
