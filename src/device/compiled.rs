@@ -346,7 +346,10 @@ mod tests {
             .map(|(n, _)| n.as_str())
             .collect();
         names.sort();
-        assert_eq!(names, ["fence.rs", "gelu.rs", "norm.rs", "softmax.rs"]);
+        assert_eq!(
+            names,
+            ["adamw.rs", "fence.rs", "gelu.rs", "norm.rs", "softmax.rs"]
+        );
         let mut launching = Vec::new();
         for (name, text) in &files {
             if cube(text) {
@@ -375,6 +378,7 @@ mod tests {
         assert_eq!(
             launching,
             [
+                "adamw_kernels.rs",
                 "fence.rs",
                 "gelu_kernels.rs",
                 "norm_kernels.rs",

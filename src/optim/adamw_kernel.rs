@@ -155,3 +155,78 @@ impl<B: AdamWKernelBackend> Operands<B, 4, 3> for AdamWOp {
         B::adamw_update(param, grad, moment_1, moment_2, self.0)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use burn::optim::{AdamWConfig, SimpleOptimizer};
+    use burn::tensor::Distribution;
+
+    type B = burn::backend::Flex;
+
+    #[test]
+    fn the_tensor_operations_are_burns_adamw_update_bit_for_bit() {
+        let device = Default::default();
+        for weight_decay in [0.0, 0.1] {
+            let burn = AdamWConfig::new().with_weight_decay(weight_decay).build();
+            let param = Tensor::<B, 2>::random([6, 9], Distribution::Normal(0.0, 1.0), &device);
+            let grad = |seed| {
+                B::seed(&device, seed);
+                Tensor::<B, 2>::random([6, 9], Distribution::Normal(0.0, 0.1), &device)
+            };
+            let (param, state) = burn.step(1e-3, param, grad(1), None);
+            let state = state.unwrap().momentum;
+            let g2 = grad(2);
+            let (theirs, their_state) = burn.step(
+                2e-3,
+                param.clone(),
+                g2.clone(),
+                Some(burn::optim::AdamWState::new(state.clone())),
+            );
+            let scalars = AdamWScalars {
+                beta_1: 0.9,
+                beta_2: 0.999,
+                epsilon: 1e-5,
+                weight_decay,
+                lr: 2e-3,
+                time: 2,
+            };
+            let p = |t: Tensor<B, 2>| t.into_primitive().tensor();
+            let [ours, m, v] = burn_adamw_update::<B>(
+                p(param),
+                p(g2),
+                p(state.moment_1),
+                p(state.moment_2),
+                scalars,
+            );
+            let t = |x| Tensor::<B, 2>::from_primitive(TensorPrimitive::Float(x)).into_data();
+            let their_state = their_state.unwrap().momentum;
+            assert_eq!(their_state.time, scalars.time);
+            assert_eq!(t(ours), theirs.into_data());
+            assert_eq!(t(m), their_state.moment_1.into_data());
+            assert_eq!(t(v), their_state.moment_2.into_data());
+        }
+    }
+
+    #[test]
+    fn the_scalars_are_burns_corrections_and_decay() {
+        let s = AdamWScalars {
+            beta_1: 0.9,
+            beta_2: 0.999,
+            epsilon: 1e-5,
+            weight_decay: 0.0,
+            lr: 1e-3,
+            time: 3,
+        };
+        assert_eq!(
+            s.corrections(),
+            (1f32 - 0.9f32.powi(3), 1f32 - 0.999f32.powi(3))
+        );
+        assert_eq!(s.keep(), None);
+        let decayed = AdamWScalars {
+            weight_decay: 0.5,
+            ..s
+        };
+        assert_eq!(decayed.keep(), Some(1.0 - 1e-3 * 0.5f32 as f64));
+    }
+}

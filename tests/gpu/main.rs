@@ -3,6 +3,7 @@
 //! binary (`cargo test --release --test gpu --no-run`) with `--ignored --nocapture` and a
 //! filter: `oom::` (scripts/gpu/oom-detector.sh, memory-probes.sh, auto-halve.sh, crash.sh),
 //! `attention::` (scripts/gpu/cold-first-step.sh), each run by scripts/gpu/run.sh, or
+//! `adamw::` (AdamW's update on oomlab's kernel against burn's AdamW; one test at a time),
 //! `linear::` (the cuBLAS product against burn's Linear; scripts/gpu/cublas-order.sh,
 //! cublas-diag.sh and step-levers.sh), or, through step-levers.sh: `batched::`
 //! (attention's batched products on cuBLAS against burn's matmul), `softmax::`, `norm::`
@@ -12,6 +13,7 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod adamw;
 mod attention;
 mod batched;
 mod gelu;
