@@ -19,6 +19,9 @@
 # Results: $OUT/results.tar.gz; the kernel cache: $OUT/kernels.tar.xz.
 set -u
 OUT=${OUT:?set OUT}
+# The results and the kernel cache are packed into it at the end (a folder not made yet
+# lost call 1's tarball in docs/results/2026-12-06-h100-adamw-kernel).
+mkdir -p "$OUT"
 CONFIG=${CONFIG:-gpu}
 STEPS=${STEPS:-20}
 REPEATS=${REPEATS:-3}
