@@ -103,8 +103,8 @@ pub(crate) fn cuda_instruments(
         say("--memory-budget applies to the CPU backend; on CUDA use --vram-budget");
     }
     kit.memory_kind = crate::vocab::MemoryKind::Gpu;
-    if host::turned_off() {
-        kit.notes.push(host::NOT_COUNTED_NOTE.into());
+    if let Some(note) = host::off_on_cuda() {
+        kit.notes.push(note.into());
     }
     // A dry step at a size that fits before the first real one (Trainer::warm_up).
     kit.warm_up_rows = Some(32);

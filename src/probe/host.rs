@@ -16,11 +16,17 @@
 //! path has a cache line of its own, and the flag and the peak are written only when they
 //! change; the bytes in use are still written by every allocation and free
 //! (benches/host_alloc.rs measures what that costs: docs/results/2026-12-06-cpu-host-alloc).
-//! `OOMLAB_HOST_HEAP=off` turns the counting off for a whole run ([`configure_from_env`]):
-//! no host heap figure, and no `--memory-budget`.
+//! That one counter still slowed the gpu config's AMP bf16 step on an H100: 27.4 ms with
+//! the count off against 30.3 with it, and 30.4 against 36.4, in two runs of the paired
+//! yardstick (docs/results/2026-12-06-h100-adamw-kernel), while its f32 step and the h200
+//! config's AMP step, whose pace the GPU sets, did not move. So on CUDA, where the host heap is
+//! a side figure beside NVML's and burn's, the count is off unless `OOMLAB_HOST_HEAP=count`
+//! asks for it ([`off_on_cuda`]); on the CPU, where it is the memory the run reports and
+//! the budget it is held to, it counts unless `OOMLAB_HOST_HEAP=off` ([`configure_from_env`]):
+//! no host heap figure then, and no `--memory-budget`.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 
 use super::base::{MemoryProbe, MemoryReading};
 use crate::units::Bytes;
@@ -56,6 +62,7 @@ static PEAK: CachePadded<AtomicU64> = CachePadded::new(AtomicU64::new(0));
 static SETTINGS: CachePadded<Settings> = CachePadded::new(Settings {
     active: AtomicBool::new(false),
     off: AtomicBool::new(false),
+    setting: AtomicU8::new(0),
     budget: AtomicU64::new(0),
 });
 /// Written only by the allocation that crosses the budget, and by [`take_over_budget`].
@@ -64,17 +71,76 @@ static OVER_BUDGET_REQUEST: CachePadded<AtomicU64> = CachePadded::new(AtomicU64:
 struct Settings {
     /// An allocation went through the counting allocator (it is installed).
     active: AtomicBool,
-    /// `OOMLAB_HOST_HEAP=off`: nothing is counted.
+    /// Nothing is counted: `OOMLAB_HOST_HEAP=off`, or a CUDA run ([`off_on_cuda`]).
     off: AtomicBool,
+    /// What `OOMLAB_HOST_HEAP` says ([`HeapSetting::code`]).
+    setting: AtomicU8,
     /// The CPU's `--memory-budget` in bytes; 0: none.
     budget: AtomicU64,
 }
 
-/// The variable that turns the host heap count off (`off`) for a run.
+/// The variable that turns the host heap count off (`off`) or on (`count`) for a run; unset,
+/// a CPU run counts and a CUDA run does not.
 pub const HOST_HEAP_ENV: &str = "OOMLAB_HOST_HEAP";
 
 /// The run's note when [`HOST_HEAP_ENV`] turned the count off.
 pub const NOT_COUNTED_NOTE: &str = "host heap not counted: OOMLAB_HOST_HEAP=off";
+
+/// A CUDA run's note when nothing asked for the count ([`off_on_cuda`]).
+pub const NOT_COUNTED_ON_CUDA_NOTE: &str = "host heap not counted: on CUDA the count is off unless OOMLAB_HOST_HEAP=count asks for it (one counter every allocation of burn's threads writes slowed host-bound steps: docs/results/2026-12-06-h100-adamw-kernel)";
+
+/// What [`HOST_HEAP_ENV`] says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HeapSetting {
+    /// Unset: the device's default (counted on the CPU, not on CUDA).
+    Default,
+    /// `count`: counted on every device.
+    Count,
+    /// `off`: counted on none.
+    Off,
+}
+
+impl HeapSetting {
+    /// The setting of the variable's value `value` (`None`: unset); any value but `count`
+    /// and `off` is an error that names both.
+    pub fn parse(value: Option<&str>) -> Result<Self, String> {
+        match value {
+            None | Some("") => Ok(HeapSetting::Default),
+            Some("count") => Ok(HeapSetting::Count),
+            Some("off") => Ok(HeapSetting::Off),
+            Some(other) => Err(format!(
+                "{HOST_HEAP_ENV}={other}: expected `count` (the host heap in use and its peak, exact; the default on the CPU) or `off` (not counted: no host heap figure and no --memory-budget; the default on CUDA)"
+            )),
+        }
+    }
+
+    /// The setting as [`Settings::setting`] keeps it.
+    fn code(self) -> u8 {
+        match self {
+            HeapSetting::Default => 0,
+            HeapSetting::Count => 1,
+            HeapSetting::Off => 2,
+        }
+    }
+
+    /// The setting [`Self::code`] gave `code`.
+    fn from_code(code: u8) -> Self {
+        match code {
+            1 => HeapSetting::Count,
+            2 => HeapSetting::Off,
+            _ => HeapSetting::Default,
+        }
+    }
+
+    /// Whether a run on CUDA (`cuda`) or the CPU counts under this setting.
+    pub fn counts(self, cuda: bool) -> bool {
+        match self {
+            HeapSetting::Default => !cuda,
+            HeapSetting::Count => true,
+            HeapSetting::Off => false,
+        }
+    }
+}
 
 /// The counting allocator. The binary installs it with `#[global_allocator]`.
 pub struct CountingAlloc;
@@ -147,28 +213,37 @@ unsafe impl GlobalAlloc for CountingAlloc {
 }
 
 /// Reads [`HOST_HEAP_ENV`] once, at the start of the program (the binary's `main`, before
-/// any other thread): `off` stops the count for the rest of the process. Any other value
-/// than `off` or `count` is an error that names both.
+/// any other thread): `off` stops the count for the rest of the process, `count` keeps it
+/// on CUDA too ([`off_on_cuda`]). Any other value is an error that names both.
 pub fn configure_from_env() -> Result<(), String> {
-    match std::env::var(HOST_HEAP_ENV).ok().as_deref() {
-        None | Some("" | "count") => Ok(()),
-        Some("off") => {
+    let setting = HeapSetting::parse(std::env::var(HOST_HEAP_ENV).ok().as_deref())?;
+    SETTINGS.off.store(!setting.counts(false), Ordering::SeqCst);
+    SETTINGS.setting.store(setting.code(), Ordering::SeqCst);
+    Ok(())
+}
+
+/// A CUDA run's choice, made when its instruments are set up (before its first step): the
+/// count stops for the rest of the process unless `OOMLAB_HOST_HEAP=count` asked for it.
+/// The run's note when the count is off.
+pub fn off_on_cuda() -> Option<&'static str> {
+    match HeapSetting::from_code(SETTINGS.setting.load(Ordering::SeqCst)) {
+        HeapSetting::Off => Some(NOT_COUNTED_NOTE),
+        HeapSetting::Count => None,
+        HeapSetting::Default => {
             SETTINGS.off.store(true, Ordering::SeqCst);
-            Ok(())
+            Some(NOT_COUNTED_ON_CUDA_NOTE)
         }
-        Some(other) => Err(format!(
-            "{HOST_HEAP_ENV}={other}: expected `count` (the default: the host heap in use and its peak, exact) or `off` (not counted: no host heap figure and no --memory-budget)"
-        )),
     }
 }
 
 /// Whether the counting allocator is installed in this process and counting (not turned
-/// off by `OOMLAB_HOST_HEAP=off`).
+/// off by `OOMLAB_HOST_HEAP=off` or on CUDA).
 pub fn counting() -> bool {
     SETTINGS.active.load(Ordering::Relaxed) && !SETTINGS.off.load(Ordering::Relaxed)
 }
 
-/// Whether `OOMLAB_HOST_HEAP=off` turned the count off ([`configure_from_env`]).
+/// Whether the count is off: `OOMLAB_HOST_HEAP=off` ([`configure_from_env`]) or a CUDA run
+/// ([`off_on_cuda`]).
 pub fn turned_off() -> bool {
     SETTINGS.off.load(Ordering::Relaxed)
 }
@@ -274,6 +349,23 @@ impl MemoryProbe for HostProbe {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_variable_counts_on_the_cpu_and_not_on_cuda_unless_it_says_so() {
+        let parse = HeapSetting::parse;
+        assert_eq!(parse(None), Ok(HeapSetting::Default));
+        assert_eq!(parse(Some("count")), Ok(HeapSetting::Count));
+        assert_eq!(parse(Some("off")), Ok(HeapSetting::Off));
+        let err = parse(Some("on")).unwrap_err();
+        assert!(err.contains("`count`") && err.contains("`off`"), "{err}");
+        let counts = |s: HeapSetting| (s.counts(false), s.counts(true));
+        assert_eq!(counts(HeapSetting::Default), (true, false));
+        assert_eq!(counts(HeapSetting::Count), (true, true));
+        assert_eq!(counts(HeapSetting::Off), (false, false));
+        for s in [HeapSetting::Default, HeapSetting::Count, HeapSetting::Off] {
+            assert_eq!(HeapSetting::from_code(s.code()), s);
+        }
+    }
 
     #[test]
     fn proc_status_values_are_read_in_bytes() {
