@@ -1,5 +1,5 @@
 //! What oomlab's kernels share on the host (super::softmax_kernels, super::norm_kernels,
-//! and the element-wise super::gelu_kernels): the dtypes they run by default, contiguous
+//! and the element-wise super::gelu_kernels and super::adamw_kernels): the dtypes they run by default, contiguous
 //! inputs, outputs with packed rows, a count of the calls that ran on the kernels and a
 //! line, once per reason, for those that did not, the header line; and for the kernels
 //! that give one plane (32 threads) to each row of a matrix, the launch grid and the check
@@ -143,10 +143,12 @@ impl Fallback {
     }
 }
 
-/// One line for a CUDA run's header: where attention's softmax, LayerNorm and the
+/// One line for a CUDA run's header: where attention's softmax, LayerNorm, the
 /// feed-forward layer's bias and GELU (super::gelu_kernels, element-wise kernels beside
-/// these) run, as `OOMLAB_ATTENTION_SOFTMAX`, `OOMLAB_LAYER_NORM` and `OOMLAB_GELU` say.
+/// these) and AdamW's update (super::adamw_kernels) run, as `OOMLAB_ATTENTION_SOFTMAX`,
+/// `OOMLAB_LAYER_NORM`, `OOMLAB_GELU` and `OOMLAB_ADAMW` say.
 pub fn kernels_line() -> String {
+    const ADAMW: &str = crate::model::ADAMW_ENV;
     // The unset case names the dtypes as [`on_kernels_by_default`] splits them.
     let dtypes = |on: bool| {
         let names: Vec<&str> = [
@@ -174,8 +176,15 @@ pub fn kernels_line() -> String {
         ),
     }
     };
+    let adamw = match crate::optim::adamw_setting() {
+        Some(true) => format!("AdamW's update: oomlab's kernel ({ADAMW}=kernel)"),
+        Some(false) => format!("AdamW's update: burn's AdamW ({ADAMW}=burn)"),
+        None => format!(
+            "AdamW's update: oomlab's kernel for f32 parameters (AMP's included), burn's AdamW for others ({ADAMW}=kernel or =burn for all)"
+        ),
+    };
     format!(
-        "{}; {}; {}",
+        "{}; {}; {}; {adamw}",
         part(
             "attention's softmax (its forward pass written out around it where it runs)",
             crate::model::softmax_setting(),
@@ -204,5 +213,7 @@ mod tests {
         assert!(line.contains("OOMLAB_ATTENTION_SOFTMAX="), "{line}");
         assert!(line.contains("OOMLAB_LAYER_NORM="), "{line}");
         assert!(line.contains("OOMLAB_GELU="), "{line}");
+        assert!(line.contains("AdamW's update"), "{line}");
+        assert!(line.contains("OOMLAB_ADAMW="), "{line}");
     }
 }
