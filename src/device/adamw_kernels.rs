@@ -112,10 +112,10 @@ pub fn kernel_calls() -> u64 {
 }
 
 impl AdamWKernelBackend for CubeCuda {
-    /// f32 parameters unless `OOMLAB_ADAMW` says otherwise (crate::optim has the
-    /// measurements).
+    /// f32 parameters (the kernel's one dtype) unless `OOMLAB_ADAMW=burn` (crate::optim has
+    /// the measurements).
     fn adamw_on_kernel(dtype: DType) -> bool {
-        adamw_setting().unwrap_or(dtype == DType::F32)
+        dtype == DType::F32 && adamw_setting() != Some(false)
     }
 
     fn adamw_update(

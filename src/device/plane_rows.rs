@@ -177,10 +177,9 @@ pub fn kernels_line() -> String {
     }
     };
     let adamw = match crate::optim::adamw_setting() {
-        Some(true) => format!("AdamW's update: oomlab's kernel ({ADAMW}=kernel)"),
         Some(false) => format!("AdamW's update: burn's AdamW ({ADAMW}=burn)"),
-        None => format!(
-            "AdamW's update: oomlab's kernel for f32 parameters (AMP's included), burn's AdamW for others ({ADAMW}=kernel or =burn for all)"
+        _ => format!(
+            "AdamW's update: oomlab's kernel for f32 parameters (AMP's included), burn's AdamW for half-precision ones ({ADAMW}=burn for all)"
         ),
     };
     format!(

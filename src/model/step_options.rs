@@ -16,9 +16,9 @@ use super::{
 /// list, because the model's modules do not reach crate::precision.
 pub const AMP_CAST_ENV: &str = "OOMLAB_AMP_CAST";
 
-/// The variable choosing where AdamW's update runs: `kernel` one kernel of the backend's own
-/// a parameter (on CUDA oomlab's), `burn` burn's `AdamW`, unset the backend's default
-/// (crate::optim). Defined here, with the list, because the model's modules do not reach
+/// The variable choosing where AdamW's update runs: `kernel` (the default) one kernel of the
+/// backend's own a parameter where it has one (on CUDA oomlab's, for f32 parameters),
+/// `burn` burn's `AdamW` (crate::optim). Defined here, with the list, because the model's modules do not reach
 /// crate::optim.
 pub const ADAMW_ENV: &str = "OOMLAB_ADAMW";
 
@@ -130,7 +130,7 @@ pub const STEP_OPTIONS: &[StepOption] = &[
     StepOption {
         name: ADAMW_ENV,
         values: "kernel|burn",
-        default: "CUDA: kernel for f32 parameters (AMP's included), burn for half-precision ones; CPU: burn (no kernel there)",
+        default: "CUDA: kernel for f32 parameters (AMP's included), burn for half-precision ones (the kernel's one dtype is f32); CPU: burn (no kernel there)",
         what: "AdamW's update of each parameter (both moments, their bias corrections, the decay and the step) as one kernel of oomlab's, or burn's AdamW (thirteen tensor operations)",
     },
 ];
