@@ -75,7 +75,8 @@ k = s.get("kernel_cache") or {}
 run = k.get("added_in_run") or {}
 print(f"{name}: exit {rc}, process {float(t1)-float(t0):.1f} s, time to first step {s.get('time_to_first_step_s')} s, "
       f"warm-up step {s.get('warm_up_s')} s, kernels compiled {run.get('kernels')}, autotuned {run.get('tuned')}, "
-      f"steady step {s.get('steady_step_s')} s, final loss {s.get('final_loss')}")
+      f"steady step {s.get('steady_step_s')} s, final loss {s.get('final_loss')}, "
+      f"host heap peak {(s.get('memory') or {}).get('host_heap_peak')} (None: not counted, CUDA's default)")
 EOF
 }
 mkdir -p /tmp/runs
