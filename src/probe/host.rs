@@ -226,14 +226,15 @@ pub fn configure_from_env() -> Result<(), String> {
 /// count stops for the rest of the process unless `OOMLAB_HOST_HEAP=count` asked for it.
 /// The run's note when the count is off.
 pub fn off_on_cuda() -> Option<&'static str> {
-    match HeapSetting::from_code(SETTINGS.setting.load(Ordering::SeqCst)) {
-        HeapSetting::Off => Some(NOT_COUNTED_NOTE),
-        HeapSetting::Count => None,
-        HeapSetting::Default => {
-            SETTINGS.off.store(true, Ordering::SeqCst);
-            Some(NOT_COUNTED_ON_CUDA_NOTE)
-        }
+    let setting = HeapSetting::from_code(SETTINGS.setting.load(Ordering::SeqCst));
+    if setting.counts(true) {
+        return None;
     }
+    SETTINGS.off.store(true, Ordering::SeqCst);
+    Some(match setting {
+        HeapSetting::Off => NOT_COUNTED_NOTE,
+        _ => NOT_COUNTED_ON_CUDA_NOTE,
+    })
 }
 
 /// Whether the counting allocator is installed in this process and counting (not turned

@@ -2,23 +2,22 @@
 
 use burn::optim::decay::WeightDecayConfig;
 use burn::optim::{adaptor::OptimizerAdaptor, GradientsParams, Optimizer, Sgd, SgdConfig};
-use burn::tensor::backend::AutodiffBackend;
 
 use crate::config::{OptimKind, OptimSpec};
 use crate::model::Net;
-use crate::optim::{AdamWKernelBackend, FusedAdamW};
+use crate::optim::FusedAdamW;
 
 /// AdamW (burn's, its update one kernel a parameter where the backend has one: crate::optim)
 /// or SGD over a [`Net`].
 #[derive(Clone)]
-pub enum AnyOptim<B: AutodiffBackend<InnerBackend: AdamWKernelBackend>> {
+pub enum AnyOptim<B: super::TrainBackend> {
     /// AdamW.
     AdamW(OptimizerAdaptor<FusedAdamW, Net<B>, B>),
     /// SGD.
     Sgd(OptimizerAdaptor<Sgd<B::InnerBackend>, Net<B>, B>),
 }
 
-impl<B: AutodiffBackend<InnerBackend: AdamWKernelBackend>> AnyOptim<B> {
+impl<B: super::TrainBackend> AnyOptim<B> {
     /// Builds the optimizer of `spec`.
     pub fn new(spec: &OptimSpec) -> Self {
         match spec.kind {
