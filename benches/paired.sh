@@ -47,11 +47,19 @@ fi
 say "2. paired yardstick, $REPEATS repeats, $STEPS steps"
 PROFILE_S=$([ "${PROFILE:-0}" = 1 ] && echo 45 || echo 0)
 BEFORE_BIN=$([ -x /tmp/bin/oomlab-before ] && [ -e .device-bin/oomlab-before.xz ] && echo /tmp/bin/oomlab-before || true)
+if [ -n "$BEFORE_BIN" ]; then
+  # The binary before runs with a kernel cache of its own: an older binary installs its own
+  # shipped autotune results where the two would share a folder, and the binary after would
+  # then tune from them in its later repeats. Its first run compiles what its cache lacks.
+  printf '#!/bin/sh\nOOMLAB_KERNEL_CACHE=/tmp/oomlab-kernels-before exec %s "$@"\n' /tmp/bin/oomlab-before > /tmp/bin/oomlab-before-own-cache
+  chmod +x /tmp/bin/oomlab-before-own-cache
+  BEFORE_BIN=/tmp/bin/oomlab-before-own-cache
+fi
 EXTRA=()
 [ -n "$BEFORE_BIN" ] && EXTRA+=(--oomlab-before "$BEFORE_BIN")
 [ -n "${ONLY:-}" ] && EXTRA+=(--only "$ONLY")
 for v in ${VARIANTS:-}; do EXTRA+=(--variant "$v"); done
-LONG_S=$([ -n "${LONG_STEPS:-}" ] && echo 90 || echo 0)
+LONG_S=$([ -n "${LONG_STEPS:-}" ] && { [ -n "$BEFORE_BIN" ] && echo 150 || echo 90; } || echo 0)
 timeout $(( $(left) - 15 )) python3 benches/paired.py --oomlab "$BIN" --config "$CONFIG" --steps "$STEPS" \
   --repeats "$REPEATS" --deadline-s $(( $(left) - 60 - PROFILE_S - LONG_S )) --out "$R/paired" "${EXTRA[@]}" > "$R/paired-stdout.txt" 2>&1
 echo "exit: $?" >> "$LOG"
@@ -62,7 +70,8 @@ if [ -n "${LONG_STEPS:-}" ]; then
     b=$BIN; [ "$which" = before ] && b=$BEFORE_BIN
     [ -n "$b" ] && [ "$(left)" -gt 30 ] || continue
     say "4. $LONG_STEPS steps, $p, $which"
-    timeout 60 $b train --config "$CONFIG" --device cuda --precision $p --max-steps "$LONG_STEPS" --json --quiet \
+    # 60 s is ample for a warm cache; the binary before may meet its first compile here.
+    timeout $([ "$which" = before ] && echo 150 || echo 60) $b train --config "$CONFIG" --device cuda --precision $p --max-steps "$LONG_STEPS" --json --quiet \
       --out "$R/long-$which-$p" > "$R/long-$which-$p.json" 2>> "$LOG"
     echo "exit: $?" >> "$LOG"
     python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('final_loss', repr(d['final_loss']), 'steady_step_s', d['steady_step_s'], 'process_peak', d['memory']['process_peak'])" \
