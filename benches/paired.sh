@@ -13,7 +13,9 @@
 # With .device-bin/oomlab-before.xz carried too (the binary of the commit before a change):
 # paired.py runs its defaults rows as well (--oomlab-before), the profile runs with both
 # binaries (profile-before-P-N), and LONG_STEPS=N (e.g. 100) adds an N-step run of each
-# binary at f32 and bf16 whose final losses are compared (long-*). ONLY: paired.py's --only;
+# binary at f32 and bf16 whose final losses are compared (long-*). The binary before has a
+# kernel cache folder of its own (/tmp/oomlab-kernels-before; since 3a9930f, shared before
+# that), so its first run compiles what it needs. ONLY: paired.py's --only;
 # PROFILE_PRECISIONS (default "f32 bf16"). VARIANTS: paired.py's --variant values, space
 # separated (e.g. "scatter:OOMLAB_EMBEDDING_GRAD=scatter"; name them in ONLY as oomlab-NAME).
 # Results: $OUT/results.tar.gz; the kernel cache: $OUT/kernels.tar.xz.
