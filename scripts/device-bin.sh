@@ -12,7 +12,23 @@
 # with its symbols and frame pointers in a target folder of its own (/tmp/proftarget: the
 # flags rebuild every crate), and perf.tar.xz, this machine's perf and the libraries it
 # needs beside the C library (the device machine has no perf).
+#   bash scripts/device-bin.sh --before SHA
+# packs .device-bin/oomlab-before.xz, the binary of commit SHA (benches/paired.sh's
+# "before" rows and 100-step runs): built from a git worktree in /tmp into this checkout's
+# target folder, so only what differs is compiled (75cc3a4 after HEAD: 8 min here);
+# cargo then copies this checkout's own binary back to target/release/oomlab.
 set -eu
+if [ "${1:-}" = --before ]; then
+  sha=$(git rev-parse --short "${2:?usage: bash scripts/device-bin.sh --before SHA}")
+  tree=/tmp/oomlab-before-$sha
+  [ -d "$tree" ] || git worktree add --detach "$tree" "$sha"
+  (cd "$tree" && cargo build --release --target-dir "$OLDPWD/target")
+  mkdir -p .device-bin
+  xz -T2 -6 -c target/release/oomlab > .device-bin/oomlab-before.xz
+  cargo build --release
+  ls -l .device-bin
+  exit 0
+fi
 if [ "${1:-}" = --profile ]; then
   mkdir -p .device-prof /tmp/perfpack/lib
   CARGO_PROFILE_RELEASE_STRIP=false RUSTFLAGS="-C force-frame-pointers=yes" \
