@@ -53,9 +53,9 @@ if [ -n "$BEFORE_BIN" ]; then
   # The binary before runs with a kernel cache of its own: an older binary installs its own
   # shipped autotune results where the two would share a folder, and the binary after would
   # then tune from them in its later repeats. Its first run compiles what its cache lacks.
-  printf '#!/bin/sh\nOOMLAB_KERNEL_CACHE=/tmp/oomlab-kernels-before exec %s "$@"\n' /tmp/bin/oomlab-before > /tmp/bin/oomlab-before-own-cache
-  chmod +x /tmp/bin/oomlab-before-own-cache
-  BEFORE_BIN=/tmp/bin/oomlab-before-own-cache
+  printf '#!/bin/sh\nOOMLAB_KERNEL_CACHE=/tmp/oomlab-kernels-before exec %s "$@"\n' "$BEFORE_BIN" > "$BEFORE_BIN-own-cache"
+  chmod +x "$BEFORE_BIN-own-cache"
+  BEFORE_BIN=$BEFORE_BIN-own-cache
 fi
 EXTRA=()
 [ -n "$BEFORE_BIN" ] && EXTRA+=(--oomlab-before "$BEFORE_BIN")
