@@ -13,16 +13,19 @@
 # With .device-bin/oomlab-before.xz carried too (the binary of the commit before a change):
 # paired.py runs its defaults rows as well (--oomlab-before), the profile runs with both
 # binaries (profile-before-P-N), and LONG_STEPS=N (e.g. 100) adds an N-step run of each
-# binary at f32 and bf16 whose final losses are compared (long-*). The binary before has a
-# kernel cache folder of its own (/tmp/oomlab-kernels-before; since 3a9930f, shared before
-# that), so its first run compiles what it needs. ONLY: paired.py's --only;
+# binary at f32 and bf16 whose final losses are compared (long-*); LONG_FIRST=1 runs them
+# before the yardstick (when the call's time is short, they answer the loss and peak bounds
+# for less). The binary before has a kernel cache folder of its own
+# (/tmp/oomlab-kernels-before; since 3a9930f, shared before that), so its first run
+# compiles what it needs. ONLY: paired.py's --only;
 # PROFILE_PRECISIONS (default "f32 bf16"). VARIANTS: paired.py's --variant values, space
 # separated (e.g. "scatter:OOMLAB_EMBEDDING_GRAD=scatter"; name them in ONLY as oomlab-NAME).
-# Results: $OUT/results.tar.gz; the kernel cache: $OUT/kernels.tar.xz.
+# Results: $OUT/results.tar.gz, packed again after every stage (a call cut short returns
+# what it finished); the kernel cache: $OUT/kernels.tar.xz, at the end.
 set -u
 OUT=${OUT:?set OUT}
-# The results and the kernel cache are packed into it at the end (a folder not made yet
-# lost call 1's tarball in docs/results/2026-12-06-h100-adamw-kernel).
+# The results and the kernel cache are packed into it (a folder not made yet lost call 1's
+# tarball in docs/results/2026-12-06-h100-adamw-kernel).
 mkdir -p "$OUT"
 CONFIG=${CONFIG:-gpu}
 STEPS=${STEPS:-20}
@@ -31,6 +34,32 @@ BUDGET=${BUDGET:-540}
 source scripts/gpu/setup.sh
 start_log "paired-$CONFIG"
 left() { echo $(( BUDGET - SECONDS )); }
+# pack: the results so far into $OUT/results.tar.gz, after every stage, so that a call cut
+# short (by the device's limit, or a budget nearly spent) still returns what it finished.
+pack() {
+  rm -f "$R"/*/steps.jsonl "$R"/paired/runs/*/steps.jsonl "$R"/paired/data.txt
+  # Written aside, then renamed: a call killed while tar runs keeps the last whole tarball.
+  tar czf "$OUT/results.tar.gz.part" -C "${RESULTS:-/tmp/res}" "paired-$CONFIG" && mv "$OUT/results.tar.gz.part" "$OUT/results.tar.gz"
+}
+# The N-step runs of each binary at f32 and bf16 (LONG_STEPS=N): final losses, steady steps
+# and NVML peaks, before against after. 60 s is ample for a warm cache; the binary before
+# may meet its first compile here (150 s); neither runs past what the budget has left.
+long_runs() {
+  for p in f32 bf16; do for which in after before; do
+    b=$BIN; [ "$which" = before ] && b=$BEFORE_BIN
+    [ -n "$b" ] && [ "$(left)" -gt 30 ] || continue
+    say "4. $LONG_STEPS steps, $p, $which"
+    t=$([ "$which" = before ] && echo 150 || echo 60)
+    [ "$t" -gt $(( $(left) - 10 )) ] && t=$(( $(left) - 10 ))
+    timeout "$t" $b train --config "$CONFIG" --device cuda --precision $p --max-steps "$LONG_STEPS" --json --quiet \
+      --out "$R/long-$which-$p" > "$R/long-$which-$p.json" 2>> "$LOG"
+    echo "exit: $?" >> "$LOG"
+    python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('final_loss', repr(d['final_loss']), 'steady_step_s', d['steady_step_s'], 'process_peak', d['memory']['process_peak'])" \
+      "$R/long-$which-$p.json" >> "$LOG" 2>&1
+    rm -f "$R/long-$which-$p/memory.csv"
+    pack
+  done; done
+}
 
 if [ "${SKIP_COLD:-0}" != 1 ]; then
   say "1. cold start, empty kernel cache + the shipped autotune results"
@@ -46,7 +75,6 @@ if [ "${TRULY_COLD:-0}" = 1 ]; then
 fi
 [ -d /tmp/oomlab-kernels ] || cp -r /tmp/fresh-kernels /tmp/oomlab-kernels 2>/dev/null
 
-say "2. paired yardstick, $REPEATS repeats, $STEPS steps"
 PROFILE_S=$([ "${PROFILE:-0}" = 1 ] && echo 45 || echo 0)
 BEFORE_BIN=$([ -x /tmp/bin/oomlab-before ] && [ -e .device-bin/oomlab-before.xz ] && echo /tmp/bin/oomlab-before || true)
 if [ -n "$BEFORE_BIN" ]; then
@@ -62,24 +90,19 @@ EXTRA=()
 [ -n "${ONLY:-}" ] && EXTRA+=(--only "$ONLY")
 for v in ${VARIANTS:-}; do EXTRA+=(--variant "$v"); done
 LONG_S=$([ -n "${LONG_STEPS:-}" ] && { [ -n "$BEFORE_BIN" ] && echo 150 || echo 90; } || echo 0)
+if [ -n "${LONG_STEPS:-}" ] && [ "${LONG_FIRST:-0}" = 1 ]; then
+  long_runs
+  LONG_S=0
+fi
+say "2. paired yardstick, $REPEATS repeats, $STEPS steps"
 timeout $(( $(left) - 15 )) python3 benches/paired.py --oomlab "$BIN" --config "$CONFIG" --steps "$STEPS" \
   --repeats "$REPEATS" --deadline-s $(( $(left) - 60 - PROFILE_S - LONG_S )) --out "$R/paired" "${EXTRA[@]}" > "$R/paired-stdout.txt" 2>&1
 echo "exit: $?" >> "$LOG"
 [ -f "$R/paired/paired.md" ] || python3 benches/paired.py --tables-only --out "$R/paired" >> "$LOG" 2>&1
+pack
 
-if [ -n "${LONG_STEPS:-}" ]; then
-  for p in f32 bf16; do for which in after before; do
-    b=$BIN; [ "$which" = before ] && b=$BEFORE_BIN
-    [ -n "$b" ] && [ "$(left)" -gt 30 ] || continue
-    say "4. $LONG_STEPS steps, $p, $which"
-    # 60 s is ample for a warm cache; the binary before may meet its first compile here.
-    timeout $([ "$which" = before ] && echo 150 || echo 60) $b train --config "$CONFIG" --device cuda --precision $p --max-steps "$LONG_STEPS" --json --quiet \
-      --out "$R/long-$which-$p" > "$R/long-$which-$p.json" 2>> "$LOG"
-    echo "exit: $?" >> "$LOG"
-    python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('final_loss', repr(d['final_loss']), 'steady_step_s', d['steady_step_s'], 'process_peak', d['memory']['process_peak'])" \
-      "$R/long-$which-$p.json" >> "$LOG" 2>&1
-    rm -f "$R/long-$which-$p/memory.csv"
-  done; done
+if [ -n "${LONG_STEPS:-}" ] && [ "${LONG_FIRST:-0}" != 1 ]; then
+  long_runs
 fi
 if [ "${PROFILE:-0}" = 1 ]; then
   for which in after before; do
@@ -92,12 +115,12 @@ if [ "${PROFILE:-0}" = 1 ]; then
         --device cuda --precision $p --max-steps $n --out "$R/profile-$tag$p-$n" > /dev/null 2>> "$LOG"
       echo "exit: $?" >> "$LOG"
       gzip -f "$R/profile-$tag$p-$n.log" 2>/dev/null
+      pack
     done; done
   done
 fi
 say "done"
-rm -f "$R"/*/steps.jsonl "$R"/paired/runs/*/steps.jsonl "$R"/paired/data.txt
-[ -n "${OUT:-}" ] && tar czf "$OUT/results.tar.gz" -C "${RESULTS:-/tmp/res}" "paired-$CONFIG"
+pack
 tar cJf "$OUT/kernels.tar.xz" -C /tmp oomlab-kernels
 cat "$LOG"
 tail -40 "$R/paired/paired.md" 2>/dev/null
