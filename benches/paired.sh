@@ -89,10 +89,12 @@ EXTRA=()
 [ -n "$BEFORE_BIN" ] && EXTRA+=(--oomlab-before "$BEFORE_BIN")
 [ -n "${ONLY:-}" ] && EXTRA+=(--only "$ONLY")
 for v in ${VARIANTS:-}; do EXTRA+=(--variant "$v"); done
-LONG_S=$([ -n "${LONG_STEPS:-}" ] && { [ -n "$BEFORE_BIN" ] && echo 150 || echo 90; } || echo 0)
+# What the yardstick's deadline leaves for the long runs when they come after it.
+LONG_S=0
 if [ -n "${LONG_STEPS:-}" ] && [ "${LONG_FIRST:-0}" = 1 ]; then
   long_runs
-  LONG_S=0
+elif [ -n "${LONG_STEPS:-}" ]; then
+  LONG_S=$([ -n "$BEFORE_BIN" ] && echo 150 || echo 90)
 fi
 say "2. paired yardstick, $REPEATS repeats, $STEPS steps"
 timeout $(( $(left) - 15 )) python3 benches/paired.py --oomlab "$BIN" --config "$CONFIG" --steps "$STEPS" \
