@@ -56,6 +56,8 @@ RUNS = [
      "AdamW as one kernel a parameter, host heap not counted (variant, b435a65's default)"),
     ("2026-12-06-h100-adamw-kernel/paired-h200/paired", {"bf16": "oomlab-heapoff bf16 defaults"},
      "AdamW as one kernel a parameter, host heap not counted (variant, b435a65's default)"),
+    ("2026-12-07-h100-final-check/paired", {"f32": "oomlab f32 defaults", "bf16": "oomlab bf16 defaults"},
+     "6787e48's defaults, no variable choosing them (the host heap count off on CUDA by default since b435a65)"),
 ]
 
 
@@ -87,7 +89,7 @@ def main():
             theirs.setdefault((card, meta["config"], precision), []).append(step_b)
             ratio = step_a / step_b
             bound = BOUND[(meta["config"], precision)]
-            print(f"| `{folder}` | {card} | {meta['commit']} | {meta['config']} | {precision} | {ours} | "
+            print(f"| `{folder}` | {card} | {meta['commit'][:7]} | {meta['config']} | {precision} | {ours} | "
                   f"{ms(step_a)} | {ms(step_b)} | {ratio:.2f}x | {bound}x ({'met' if ratio <= bound else 'not met'}) | "
                   f"{a['completed']}, {b['completed']} | {what} |")
     print()
