@@ -46,6 +46,10 @@ pack() {
 # may meet its first compile here (LONG_BEFORE_S, default 150 s: enough where it installs
 # the kernel pack it ships; 75cc3a4 on an H100, which it gives no pack, compiled for 186 s
 # in docs/results/2026-12-07-h100-final-check); neither runs past what the budget has left.
+# `timeout` sends TERM first: a binary since abc07d6 ends within 20 s of it with its summary
+# (its watchdog, src/train/stall.rs), but an older one finishes its compile first (75cc3a4
+# overran its 240 s by 79 s in docs/results/2026-12-07-h100-done-when), so KILL follows 30 s
+# on; such a killed run leaves no JSON, and long-table.py's row says so.
 long_runs() {
   for p in f32 bf16; do for which in after before; do
     b=$BIN; [ "$which" = before ] && b=$BEFORE_BIN
@@ -53,7 +57,7 @@ long_runs() {
     say "4. $LONG_STEPS steps, $p, $which"
     t=$([ "$which" = before ] && echo "${LONG_BEFORE_S:-150}" || echo 60)
     [ "$t" -gt $(( $(left) - 10 )) ] && t=$(( $(left) - 10 ))
-    timeout "$t" $b train --config "$CONFIG" --device cuda --precision $p --max-steps "$LONG_STEPS" --json --quiet \
+    timeout -k 30 "$t" $b train --config "$CONFIG" --device cuda --precision $p --max-steps "$LONG_STEPS" --json --quiet \
       --out "$R/long-$which-$p" > "$R/long-$which-$p.json" 2>> "$LOG"
     echo "exit: $?" >> "$LOG"
     python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('final_loss', repr(d['final_loss']), 'steady_step_s', d['steady_step_s'], 'process_peak', d['memory']['process_peak'])" \
@@ -98,12 +102,18 @@ if [ -n "${LONG_STEPS:-}" ] && [ "${LONG_FIRST:-0}" = 1 ]; then
 elif [ -n "${LONG_STEPS:-}" ]; then
   LONG_S=$([ -n "$BEFORE_BIN" ] && echo "${LONG_BEFORE_S:-150}" || echo 90)
 fi
-say "2. paired yardstick, $REPEATS repeats, $STEPS steps"
-timeout $(( $(left) - 15 )) python3 benches/paired.py --oomlab "$BIN" --config "$CONFIG" --steps "$STEPS" \
-  --repeats "$REPEATS" --deadline-s $(( $(left) - 60 - PROFILE_S - LONG_S )) --out "$R/paired" "${EXTRA[@]}" > "$R/paired-stdout.txt" 2>&1
-echo "exit: $?" >> "$LOG"
-[ -f "$R/paired/paired.md" ] || python3 benches/paired.py --tables-only --out "$R/paired" >> "$LOG" 2>&1
-pack
+# The long runs that came first may have spent the budget (a negative or zero limit would
+# make `timeout` fail on its argument, as it did in docs/results/2026-12-07-h100-done-when).
+if [ $(( $(left) - 60 - PROFILE_S - LONG_S )) -lt 20 ]; then
+  say "2. paired yardstick: skipped, $(left) s of the budget left"
+else
+  say "2. paired yardstick, $REPEATS repeats, $STEPS steps"
+  timeout $(( $(left) - 15 )) python3 benches/paired.py --oomlab "$BIN" --config "$CONFIG" --steps "$STEPS" \
+    --repeats "$REPEATS" --deadline-s $(( $(left) - 60 - PROFILE_S - LONG_S )) --out "$R/paired" "${EXTRA[@]}" > "$R/paired-stdout.txt" 2>&1
+  echo "exit: $?" >> "$LOG"
+  [ -f "$R/paired/paired.md" ] || python3 benches/paired.py --tables-only --out "$R/paired" >> "$LOG" 2>&1
+  pack
+fi
 
 if [ -n "${LONG_STEPS:-}" ] && [ "${LONG_FIRST:-0}" != 1 ]; then
   long_runs

@@ -12,14 +12,31 @@ import sys
 from pathlib import Path
 
 
+def read(path):
+    """A run's JSON, or None where the run left none (paired.sh's KILL after a TERM that
+    an older binary ignored while it compiled leaves the file empty)."""
+    try:
+        return json.loads(path.read_text())
+    except json.JSONDecodeError:
+        return None
+
+
 def loss(run):
+    if run is None:
+        return "n/a (killed, no JSON)"
     if run["final_loss"] is None:
         return f"n/a (stopped after {run['steps_completed']} steps)"
     return f"{run['final_loss']:.7f}"
 
 
 def step(run):
-    return "n/a" if run["steady_step_s"] is None else f"{run['steady_step_s'] * 1000:.1f} ms"
+    if run is None or run["steady_step_s"] is None:
+        return "n/a"
+    return f"{run['steady_step_s'] * 1000:.1f} ms"
+
+
+def peak(run):
+    return "n/a" if run is None else run["memory"]["process_peak"]
 
 
 def main():
@@ -35,13 +52,13 @@ def main():
         files = [folder / f"long-{w}-{p}.json" for w in ("before", "after")]
         if not all(f.exists() for f in files):
             continue
-        b, a = (json.loads(f.read_text()) for f in files)
-        fb, fa = b["final_loss"], a["final_loss"]
+        b, a = (read(f) for f in files)
         # A run stopped before its first step (a timeout while it compiled) has no loss and
-        # no step: its row says so instead of failing the table.
+        # no step, a killed one no JSON: its row says so instead of failing the table.
+        fb, fa = (None if r is None else r["final_loss"] for r in (b, a))
         diff = f"{abs(fa - fb) / abs(fb):.1e}" if fb is not None and fa is not None else "n/a"
         print(f"| {p} | {loss(b)} | {loss(a)} | {diff} | {step(b)} | {step(a)} | "
-              f"{b['memory']['process_peak']} | {a['memory']['process_peak']} |")
+              f"{peak(b)} | {peak(a)} |")
 
 
 if __name__ == "__main__":
