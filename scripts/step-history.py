@@ -58,6 +58,12 @@ RUNS = [
      "AdamW as one kernel a parameter, host heap not counted (variant, b435a65's default)"),
     ("2026-12-07-h100-final-check/paired", {"f32": "oomlab f32 defaults", "bf16": "oomlab bf16 defaults"},
      "6787e48's defaults, no variable choosing them (the host heap count off on CUDA by default since b435a65)"),
+    ("2026-12-07-h100-done-when/paired-gpu-1", {"f32": "oomlab f32 defaults", "bf16": "oomlab bf16 defaults"},
+     "303fab1's defaults (same Rust as 6787e48), the three rows and 100 steps against 75cc3a4 on one machine"),
+    ("2026-12-07-h100-done-when/paired-h200", {"bf16": "oomlab bf16 defaults"},
+     "303fab1's defaults (same Rust as 6787e48), the three rows and 100 steps against 75cc3a4 on one machine"),
+    ("2026-12-07-h100-done-when/paired-gpu-2", {"f32": "oomlab f32 defaults", "bf16": "oomlab bf16 defaults"},
+     "303fab1's defaults (same Rust as 6787e48), the three rows and 100 steps against 75cc3a4 on one machine"),
 ]
 
 
