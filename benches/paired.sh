@@ -45,18 +45,19 @@ pack() {
 # and NVML peaks, before against after. 60 s is ample for a warm cache; the binary before
 # may meet its first compile here (LONG_BEFORE_S, default 150 s: enough where it installs
 # the kernel pack it ships; 75cc3a4 on an H100, which it gives no pack, compiled for 186 s
-# in docs/results/2026-12-07-h100-final-check); neither runs past what the budget has left.
+# in docs/results/2026-12-07-h100-final-check).
 # `timeout` sends TERM first: a binary since abc07d6 ends within 20 s of it with its summary
 # (its watchdog, src/train/stall.rs), but an older one finishes its compile first (75cc3a4
 # overran its 240 s by 79 s in docs/results/2026-12-07-h100-done-when), so KILL follows 30 s
-# on; such a killed run leaves no JSON, and long-table.py's row says so.
+# on; such a killed run leaves no JSON, and long-table.py's row says so. TERM comes at least
+# 40 s before the budget ends, so the KILL falls inside it too.
 long_runs() {
   for p in f32 bf16; do for which in after before; do
     b=$BIN; [ "$which" = before ] && b=$BEFORE_BIN
-    [ -n "$b" ] && [ "$(left)" -gt 30 ] || continue
+    [ -n "$b" ] && [ "$(left)" -gt 60 ] || continue
     say "4. $LONG_STEPS steps, $p, $which"
     t=$([ "$which" = before ] && echo "${LONG_BEFORE_S:-150}" || echo 60)
-    [ "$t" -gt $(( $(left) - 10 )) ] && t=$(( $(left) - 10 ))
+    [ "$t" -gt $(( $(left) - 40 )) ] && t=$(( $(left) - 40 ))
     timeout -k 30 "$t" $b train --config "$CONFIG" --device cuda --precision $p --max-steps "$LONG_STEPS" --json --quiet \
       --out "$R/long-$which-$p" > "$R/long-$which-$p.json" 2>> "$LOG"
     echo "exit: $?" >> "$LOG"
