@@ -105,12 +105,13 @@ elif [ -n "${LONG_STEPS:-}" ]; then
 fi
 # The long runs that came first may have spent the budget (a negative or zero limit would
 # make `timeout` fail on its argument, as it did in docs/results/2026-12-07-h100-done-when).
-if [ $(( $(left) - 60 - PROFILE_S - LONG_S )) -lt 20 ]; then
+DEADLINE=$(( $(left) - 60 - PROFILE_S - LONG_S ))
+if [ "$DEADLINE" -lt 20 ]; then
   say "2. paired yardstick: skipped, $(left) s of the budget left"
 else
   say "2. paired yardstick, $REPEATS repeats, $STEPS steps"
   timeout $(( $(left) - 15 )) python3 benches/paired.py --oomlab "$BIN" --config "$CONFIG" --steps "$STEPS" \
-    --repeats "$REPEATS" --deadline-s $(( $(left) - 60 - PROFILE_S - LONG_S )) --out "$R/paired" "${EXTRA[@]}" > "$R/paired-stdout.txt" 2>&1
+    --repeats "$REPEATS" --deadline-s "$DEADLINE" --out "$R/paired" "${EXTRA[@]}" > "$R/paired-stdout.txt" 2>&1
   echo "exit: $?" >> "$LOG"
   [ -f "$R/paired/paired.md" ] || python3 benches/paired.py --tables-only --out "$R/paired" >> "$LOG" 2>&1
   pack
