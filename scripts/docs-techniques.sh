@@ -4,8 +4,10 @@
 #   cargo build --release && bash scripts/docs-techniques.sh
 set -eu
 BIN=${BIN:-target/release/oomlab}
+# The pages are laid out as a pipe gets them, 100 columns, whatever the terminal.
+export COLUMNS=100
 mkdir -p docs/techniques
-for t in $($BIN explain | tail -n +2 | awk '{print $1}'); do
+for t in $($BIN explain | awk '/^  [a-z]/{print $1}'); do
   {
     echo "# $t"
     echo

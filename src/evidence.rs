@@ -1,11 +1,13 @@
 //! Every committed result file the program quotes, in one manifest: an id, its path under
-//! the repository, and its text compiled in. Explanations and advice read measurements
-//! through [`Evidence`] and name [`Evidence::path`] beside them, so no figure is typed in
-//! and no file is cited under two names. A test checks every file is where the manifest
-//! says and that nothing else under `src/` compiles a results file in.
+//! the repository, the card (or machine) it was measured on and the date of the
+//! measurement, and its text compiled in. Explanations and advice read measurements
+//! through [`Evidence`] and name [`Evidence::card`], [`Evidence::date`] and
+//! [`Evidence::path`] beside them, so no figure is typed in, none goes without its card and
+//! date, and no file is cited under two names. A test checks every file is where the
+//! manifest says and that nothing else under `src/` compiles a results file in.
 
 macro_rules! manifest {
-    ($( $(#[$doc:meta])* $id:ident = $path:literal, )*) => {
+    ($( $(#[$doc:meta])* $id:ident = ($path:literal, $card:literal, $date:literal $(,)?), )*) => {
         /// A committed result file (see the module's documentation).
         #[derive(Debug, Clone, Copy, PartialEq, Eq)]
         pub enum Evidence {
@@ -23,6 +25,22 @@ macro_rules! manifest {
                 }
             }
 
+            /// The card (or machine) it was measured on, as its folder's README names it:
+            /// "NVIDIA H200", "NVIDIA H100 80GB HBM3", "2 CPU cores".
+            pub const fn card(self) -> &'static str {
+                match self {
+                    $(Evidence::$id => $card,)*
+                }
+            }
+
+            /// The date of the measurement (UTC, `YYYY-MM-DD`, or `YYYY-MM-DD to YYYY-MM-DD`
+            /// for a file gathered from several days), as its folder's README says.
+            pub const fn date(self) -> &'static str {
+                match self {
+                    $(Evidence::$id => $date,)*
+                }
+            }
+
             /// Its text, as committed when this program was built.
             pub const fn text(self) -> &'static str {
                 match self {
@@ -35,96 +53,287 @@ macro_rules! manifest {
 
 manifest! {
     /// The H200's precision comparison (f32, AMP, pure half).
-    H200Precision = "docs/results/2026-11-30-h200-precision/compare.json",
+    H200Precision = (
+        "docs/results/2026-11-30-h200-precision/compare.json",
+        "NVIDIA H200",
+        "2026-11-30",
+    ),
     /// The CPU's precision comparison (tiny config, 2 cores).
-    CpuComparePrecision = "docs/results/2026-12-05-cpu-compare-precision/compare.json",
+    CpuComparePrecision = (
+        "docs/results/2026-12-05-cpu-compare-precision/compare.json",
+        "2 CPU cores",
+        "2026-12-05",
+    ),
     /// The CPU comparison under a SIMULATED 30 MiB budget.
-    CpuCompareBudget = "docs/results/2026-11-30-cpu-compare-budget/compare.json",
+    CpuCompareBudget = (
+        "docs/results/2026-11-30-cpu-compare-budget/compare.json",
+        "2 CPU cores",
+        "2026-11-30",
+    ),
     /// Two processes on one H200, with and without preallocation.
-    H200PreallocDemo = "docs/results/2026-11-30-h200-prealloc-two-processes/demo.json",
+    H200PreallocDemo = (
+        "docs/results/2026-11-30-h200-prealloc-two-processes/demo.json",
+        "NVIDIA H200",
+        "2026-11-30",
+    ),
     /// oomlab against PyTorch on the H200, paired runs (data).
-    H200Paired = "docs/results/2026-11-30-h200-paired-gpu/paired.json",
+    H200Paired = (
+        "docs/results/2026-11-30-h200-paired-gpu/paired.json",
+        "NVIDIA H200",
+        "2026-11-30",
+    ),
     /// The same, as the table the README quotes.
-    H200PairedTable = "docs/results/2026-11-30-h200-paired-gpu/paired.md",
+    H200PairedTable = (
+        "docs/results/2026-11-30-h200-paired-gpu/paired.md",
+        "NVIDIA H200",
+        "2026-11-30",
+    ),
     /// One oomlab run of the paired yardstick (f32, efficient attention, growth pool).
-    H200PairedF32Run = "docs/results/2026-11-30-h200-paired-gpu/runs/oomlab-f32-efficient-growth-r1/summary.json",
+    H200PairedF32Run = (
+        "docs/results/2026-11-30-h200-paired-gpu/runs/oomlab-f32-efficient-growth-r1/summary.json",
+        "NVIDIA H200",
+        "2026-11-30",
+    ),
     /// The estimate's predicted against measured peaks.
-    EstimateValidation = "docs/results/2026-12-02-estimate-validation.md",
+    EstimateValidation = (
+        "docs/results/2026-12-02-estimate-validation.md",
+        "NVIDIA H200 and 2 CPU cores",
+        "2026-12-02 to 2026-12-05",
+    ),
     /// oomlab's defaults (exact pool, LayerNorm operation) against PyTorch on the H200,
     /// paired runs (data).
-    H200DefaultsPaired = "docs/results/2026-12-02-h200-memory-defaults/paired-gpu/paired.json",
+    H200DefaultsPaired = (
+        "docs/results/2026-12-02-h200-memory-defaults/paired-gpu/paired.json",
+        "NVIDIA H200",
+        "2026-12-02",
+    ),
     /// The same, as the table the README quotes.
-    H200DefaultsPairedTable = "docs/results/2026-12-02-h200-memory-defaults/paired-gpu/paired.md",
+    H200DefaultsPairedTable = (
+        "docs/results/2026-12-02-h200-memory-defaults/paired-gpu/paired.md",
+        "NVIDIA H200",
+        "2026-12-02",
+    ),
     /// One f32 run with the defaults of that yardstick (not the estimate's calibration run).
-    H200DefaultsF32Run = "docs/results/2026-12-02-h200-memory-defaults/paired-gpu/runs/oomlab-f32-defaults-r2/summary.json",
+    H200DefaultsF32Run = (
+        "docs/results/2026-12-02-h200-memory-defaults/paired-gpu/runs/oomlab-f32-defaults-r2/summary.json",
+        "NVIDIA H200",
+        "2026-12-02",
+    ),
     /// The H200 crash and zombie experiments: the log.
-    CrashLog = "docs/results/2026-12-01-h200-crash/log.txt",
+    CrashLog = (
+        "docs/results/2026-12-01-h200-crash/log.txt",
+        "NVIDIA H200",
+        "2026-12-01",
+    ),
     /// A zombie process holding VRAM, as NVML saw it.
-    CrashZombie = "docs/results/2026-12-01-h200-crash/c-zombie.jsonl",
+    CrashZombie = (
+        "docs/results/2026-12-01-h200-crash/c-zombie.jsonl",
+        "NVIDIA H200",
+        "2026-12-01",
+    ),
     /// Where an OOM strikes, phase by phase.
-    CrashPhases = "docs/results/2026-12-01-h200-crash/phases.md",
+    CrashPhases = (
+        "docs/results/2026-12-01-h200-crash/phases.md",
+        "NVIDIA H200",
+        "2026-12-01",
+    ),
     /// A run stopped by SIGTERM: its summary.
-    CrashStoppedRun = "docs/results/2026-12-01-h200-crash/b/summary.json",
+    CrashStoppedRun = (
+        "docs/results/2026-12-01-h200-crash/b/summary.json",
+        "NVIDIA H200",
+        "2026-12-01",
+    ),
     /// `--leak-demo eval-graph` on the H200.
-    LeakEvalGraph = "docs/results/2026-12-01-h200-crash/leak/leak-demo.json",
+    LeakEvalGraph = (
+        "docs/results/2026-12-01-h200-crash/leak/leak-demo.json",
+        "NVIDIA H200",
+        "2026-12-01",
+    ),
     /// The same leak under auto-halve and a 2 GiB budget.
-    LeakAutoHalve = "docs/results/2026-12-01-h200-crash/leak/leak-auto-halve.json",
+    LeakAutoHalve = (
+        "docs/results/2026-12-01-h200-crash/leak/leak-auto-halve.json",
+        "NVIDIA H200",
+        "2026-12-01",
+    ),
     /// `--leak-demo loss-total` on the H200.
-    LeakLossTotal = "docs/results/2026-12-01-h200-crash/leak/leak-loss-total.json",
+    LeakLossTotal = (
+        "docs/results/2026-12-01-h200-crash/leak/leak-loss-total.json",
+        "NVIDIA H200",
+        "2026-12-01",
+    ),
     /// The same run without a leak.
-    LeakNone = "docs/results/2026-12-01-h200-crash/leak/no-leak.json",
+    LeakNone = (
+        "docs/results/2026-12-01-h200-crash/leak/no-leak.json",
+        "NVIDIA H200",
+        "2026-12-01",
+    ),
     /// Data parallel on one H200: one device, batch 64.
-    ParallelH200Single = "docs/results/2026-12-01-h200-parallel-one-gpu/call3/single.json",
+    ParallelH200Single = (
+        "docs/results/2026-12-01-h200-parallel-one-gpu/call3/single.json",
+        "NVIDIA H200",
+        "2026-12-01",
+    ),
     /// Two peers on one H200, data parallel, bucketed all-reduce.
-    ParallelH200Dp = "docs/results/2026-12-01-h200-parallel-one-gpu/call4/dp-shared-bucket.json",
+    ParallelH200Dp = (
+        "docs/results/2026-12-01-h200-parallel-one-gpu/call4/dp-shared-bucket.json",
+        "NVIDIA H200",
+        "2026-12-01",
+    ),
     /// Two peers on one H200, shard-optimizer, bucketed.
-    ParallelH200Zero = "docs/results/2026-12-01-h200-parallel-one-gpu/call4/zero-shared-bucket.json",
+    ParallelH200Zero = (
+        "docs/results/2026-12-01-h200-parallel-one-gpu/call4/zero-shared-bucket.json",
+        "NVIDIA H200",
+        "2026-12-01",
+    ),
     /// Two peers on one H200, data parallel, one all-reduce per parameter.
-    ParallelH200DpPerParam = "docs/results/2026-12-01-h200-parallel-one-gpu/call3/dp-shared.json",
+    ParallelH200DpPerParam = (
+        "docs/results/2026-12-01-h200-parallel-one-gpu/call3/dp-shared.json",
+        "NVIDIA H200",
+        "2026-12-01",
+    ),
     /// Two peers on one H200, shard-optimizer, per parameter.
-    ParallelH200ZeroPerParam = "docs/results/2026-12-01-h200-parallel-one-gpu/call3/zero-shared.json",
+    ParallelH200ZeroPerParam = (
+        "docs/results/2026-12-01-h200-parallel-one-gpu/call3/zero-shared.json",
+        "NVIDIA H200",
+        "2026-12-01",
+    ),
     /// Data parallel on 2 CPU cores: one device, repeat 1.
-    CpuParallelOne1 = "docs/results/2026-12-02-cpu-parallel/one-r1/summary.json",
+    CpuParallelOne1 = (
+        "docs/results/2026-12-02-cpu-parallel/one-r1/summary.json",
+        "2 CPU cores",
+        "2026-12-02",
+    ),
     /// Repeat 2.
-    CpuParallelOne2 = "docs/results/2026-12-02-cpu-parallel/one-r2/summary.json",
+    CpuParallelOne2 = (
+        "docs/results/2026-12-02-cpu-parallel/one-r2/summary.json",
+        "2 CPU cores",
+        "2026-12-02",
+    ),
     /// Repeat 3.
-    CpuParallelOne3 = "docs/results/2026-12-02-cpu-parallel/one-r3/summary.json",
+    CpuParallelOne3 = (
+        "docs/results/2026-12-02-cpu-parallel/one-r3/summary.json",
+        "2 CPU cores",
+        "2026-12-02",
+    ),
     /// Two CPU peers, data parallel, repeat 1.
-    CpuParallelDp1 = "docs/results/2026-12-02-cpu-parallel/dp-r1/summary.json",
+    CpuParallelDp1 = (
+        "docs/results/2026-12-02-cpu-parallel/dp-r1/summary.json",
+        "2 CPU cores",
+        "2026-12-02",
+    ),
     /// Repeat 2.
-    CpuParallelDp2 = "docs/results/2026-12-02-cpu-parallel/dp-r2/summary.json",
+    CpuParallelDp2 = (
+        "docs/results/2026-12-02-cpu-parallel/dp-r2/summary.json",
+        "2 CPU cores",
+        "2026-12-02",
+    ),
     /// Repeat 3.
-    CpuParallelDp3 = "docs/results/2026-12-02-cpu-parallel/dp-r3/summary.json",
+    CpuParallelDp3 = (
+        "docs/results/2026-12-02-cpu-parallel/dp-r3/summary.json",
+        "2 CPU cores",
+        "2026-12-02",
+    ),
     /// Two CPU peers, shard-optimizer, repeat 1.
-    CpuParallelZero1 = "docs/results/2026-12-02-cpu-parallel/zero-r1/summary.json",
+    CpuParallelZero1 = (
+        "docs/results/2026-12-02-cpu-parallel/zero-r1/summary.json",
+        "2 CPU cores",
+        "2026-12-02",
+    ),
     /// Repeat 2.
-    CpuParallelZero2 = "docs/results/2026-12-02-cpu-parallel/zero-r2/summary.json",
+    CpuParallelZero2 = (
+        "docs/results/2026-12-02-cpu-parallel/zero-r2/summary.json",
+        "2 CPU cores",
+        "2026-12-02",
+    ),
     /// Repeat 3.
-    CpuParallelZero3 = "docs/results/2026-12-02-cpu-parallel/zero-r3/summary.json",
+    CpuParallelZero3 = (
+        "docs/results/2026-12-02-cpu-parallel/zero-r3/summary.json",
+        "2 CPU cores",
+        "2026-12-02",
+    ),
     /// Two CPU peers, data parallel per parameter, repeat 1.
-    CpuParallelDpPerParam1 = "docs/results/2026-12-02-cpu-parallel/dp-per-param-r1/summary.json",
+    CpuParallelDpPerParam1 = (
+        "docs/results/2026-12-02-cpu-parallel/dp-per-param-r1/summary.json",
+        "2 CPU cores",
+        "2026-12-02",
+    ),
     /// Repeat 2.
-    CpuParallelDpPerParam2 = "docs/results/2026-12-02-cpu-parallel/dp-per-param-r2/summary.json",
+    CpuParallelDpPerParam2 = (
+        "docs/results/2026-12-02-cpu-parallel/dp-per-param-r2/summary.json",
+        "2 CPU cores",
+        "2026-12-02",
+    ),
     /// Repeat 3.
-    CpuParallelDpPerParam3 = "docs/results/2026-12-02-cpu-parallel/dp-per-param-r3/summary.json",
+    CpuParallelDpPerParam3 = (
+        "docs/results/2026-12-02-cpu-parallel/dp-per-param-r3/summary.json",
+        "2 CPU cores",
+        "2026-12-02",
+    ),
     /// Two CPU peers, shard-optimizer per parameter, repeat 1.
-    CpuParallelZeroPerParam1 = "docs/results/2026-12-02-cpu-parallel/zero-per-param-r1/summary.json",
+    CpuParallelZeroPerParam1 = (
+        "docs/results/2026-12-02-cpu-parallel/zero-per-param-r1/summary.json",
+        "2 CPU cores",
+        "2026-12-02",
+    ),
     /// Repeat 2.
-    CpuParallelZeroPerParam2 = "docs/results/2026-12-02-cpu-parallel/zero-per-param-r2/summary.json",
+    CpuParallelZeroPerParam2 = (
+        "docs/results/2026-12-02-cpu-parallel/zero-per-param-r2/summary.json",
+        "2 CPU cores",
+        "2026-12-02",
+    ),
     /// Repeat 3.
-    CpuParallelZeroPerParam3 = "docs/results/2026-12-02-cpu-parallel/zero-per-param-r3/summary.json",
+    CpuParallelZeroPerParam3 = (
+        "docs/results/2026-12-02-cpu-parallel/zero-per-param-r3/summary.json",
+        "2 CPU cores",
+        "2026-12-02",
+    ),
     /// auto-halve's retries on the H200 for a batch of 524288 samples.
-    AutoHalveRetries = "docs/results/2026-11-30-h200-auto-halve-first-try/card/retries.jsonl",
+    AutoHalveRetries = (
+        "docs/results/2026-11-30-h200-auto-halve-first-try/card/retries.jsonl",
+        "NVIDIA H200",
+        "2026-11-30",
+    ),
     /// A wide, shallow GPT on 2 CPU cores with AdamW.
-    OptimizerStateAdamW = "docs/results/2026-12-01-cpu-optimizer-state/adamw/summary.json",
+    OptimizerStateAdamW = (
+        "docs/results/2026-12-01-cpu-optimizer-state/adamw/summary.json",
+        "2 CPU cores",
+        "2026-12-01",
+    ),
     /// The same with SGD.
-    OptimizerStateSgd = "docs/results/2026-12-01-cpu-optimizer-state/sgd/summary.json",
-    /// The defaults of 298fc73 (attention's groups of heads written into one buffer) against
-    /// PyTorch on an H100, `gpu` config, f32 and AMP bf16.
-    H100StepPaired = "docs/results/2026-12-06-h100-in-place-join/gpu-298fc73/paired/paired.json",
-    /// a3b32e1 on an H100, `h200` config, AMP bf16 against PyTorch, with the backward
-    /// pass's probabilities recomputed in bf16 (p16, bf16's default since f044144).
-    H100StepPairedH200 = "docs/results/2026-12-06-h100-probs-bf16/h200-a3b32e1/paired/paired.json",
+    OptimizerStateSgd = (
+        "docs/results/2026-12-01-cpu-optimizer-state/sgd/summary.json",
+        "2 CPU cores",
+        "2026-12-01",
+    ),
+    /// The defaults of 2026-12-06 (attention's groups of heads written into one buffer)
+    /// against PyTorch on an H100, `gpu` config, f32 and AMP bf16: superseded by
+    /// [`Evidence::H100Paired`].
+    H100StepPaired = (
+        "docs/results/2026-12-06-h100-in-place-join/gpu-298fc73/paired/paired.json",
+        "NVIDIA H100 80GB HBM3",
+        "2026-12-06",
+    ),
+    /// The `h200` config on an H100, AMP bf16 against PyTorch, with and without the
+    /// backward pass's probabilities recomputed in bf16: superseded by
+    /// [`Evidence::H100PairedH200`].
+    H100StepPairedH200 = (
+        "docs/results/2026-12-06-h100-probs-bf16/h200-a3b32e1/paired/paired.json",
+        "NVIDIA H100 80GB HBM3",
+        "2026-12-06",
+    ),
+    /// Today's defaults against PyTorch on an H100, `gpu` config, f32 and AMP bf16 (the
+    /// later of the two yardsticks of that day).
+    H100Paired = (
+        "docs/results/2026-12-07-h100-done-when/paired-gpu-2/paired.json",
+        "NVIDIA H100 80GB HBM3",
+        "2026-12-07",
+    ),
+    /// Today's defaults against PyTorch on an H100, `h200` config, AMP bf16.
+    H100PairedH200 = (
+        "docs/results/2026-12-07-h100-done-when/paired-h200/paired.json",
+        "NVIDIA H100 80GB HBM3",
+        "2026-12-07",
+    ),
 }
 
 #[cfg(test)]
@@ -138,6 +347,32 @@ mod tests {
             let on_disk = std::fs::read_to_string(root.join(e.path()))
                 .unwrap_or_else(|err| panic!("{e:?}: {}: {err}", e.path()));
             assert_eq!(on_disk, e.text(), "{e:?}");
+        }
+    }
+
+    #[test]
+    fn every_entry_has_the_date_and_the_kind_of_card_its_folder_is_named_with() {
+        for e in Evidence::ALL {
+            let folder = e.path().trim_start_matches("docs/results/");
+            let day = e.date().get(..10).unwrap_or("");
+            assert!(
+                day.len() == 10 && day.bytes().filter(|b| *b == b'-').count() == 2,
+                "{e:?}: {}",
+                e.date()
+            );
+            assert!(
+                folder.starts_with(day),
+                "{e:?}: {} vs {}",
+                e.date(),
+                e.path()
+            );
+            let kind = folder.get(11..).unwrap_or("");
+            let card = e.card().to_lowercase();
+            for (prefix, said) in [("h200-", "h200"), ("h100-", "h100"), ("cpu-", "cpu")] {
+                if kind.starts_with(prefix) {
+                    assert!(card.contains(said), "{e:?}: {} for {}", e.card(), e.path());
+                }
+            }
         }
     }
 

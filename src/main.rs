@@ -14,14 +14,17 @@ fn main() -> ExitCode {
     // Before any thread starts: OOMLAB_HOST_HEAP=off stops the counting for the process,
     // =count keeps it on CUDA (where it stops by default when the run's instruments are set up).
     if let Err(e) = oomlab::probe::host::configure_from_env() {
-        eprintln!("oomlab: error: {e}");
+        eprint!("{}", oomlab::text::hang("oomlab: error: ", &e.to_string()));
         return ExitCode::from(u8::try_from(oomlab::error::EXIT_USAGE).unwrap_or(2));
     }
     let cli = oomlab::cli::Cli::parse();
     let code = match oomlab::cli::run(cli) {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("oomlab: error: {err}");
+            eprint!(
+                "{}",
+                oomlab::text::hang("oomlab: error: ", &err.to_string())
+            );
             err.exit_code()
         }
     };

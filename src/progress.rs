@@ -146,7 +146,8 @@ impl StepObserver for TrainProgress {
 
     fn on_note(&mut self, line: &str) {
         if !self.quiet {
-            self.bar.suspend(|| eprintln!("oomlab: {line}"));
+            self.bar
+                .suspend(|| eprint!("{}", crate::text::hang("oomlab: ", line)));
         }
     }
 
@@ -175,7 +176,7 @@ impl StepObserver for TrainProgress {
                 let status = warm_up_status(started, cache.as_ref());
                 bar.set_message(status.clone());
                 if lines && started.elapsed() >= next_line {
-                    eprintln!("oomlab: {status}");
+                    eprint!("{}", crate::text::hang("oomlab: ", &status));
                     next_line += Duration::from_secs(15);
                 }
             }

@@ -122,7 +122,14 @@ pub fn write_summary_at(dir: &Path, summary: &RunSummary) -> Result<(), Error> {
     let json = serde_json::to_string_pretty(summary).unwrap_or_default();
     fs::write(&json_path, json + "\n").map_err(io_err(&json_path))?;
     let txt_path = dir.join("summary.txt");
-    fs::write(&txt_path, render_summary(summary) + "\n").map_err(io_err(&txt_path))?;
+    fs::write(
+        &txt_path,
+        render_summary(
+            summary,
+            crate::text::Width::Columns(crate::text::PIPE_WIDTH),
+        ) + "\n",
+    )
+    .map_err(io_err(&txt_path))?;
     Ok(())
 }
 

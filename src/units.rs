@@ -24,6 +24,17 @@ impl Bytes {
     pub fn gib(self) -> f64 {
         self.0 as f64 / GIB as f64
     }
+
+    /// The size as the command line takes it, exactly: `65MiB`, `7680MiB`, `8GiB`.
+    pub fn flag(self) -> String {
+        if self.0 % GIB == 0 {
+            format!("{}GiB", self.0 / GIB)
+        } else if self.0 % MIB == 0 {
+            format!("{}MiB", self.0 / MIB)
+        } else {
+            self.0.to_string()
+        }
+    }
 }
 
 impl fmt::Display for Bytes {

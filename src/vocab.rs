@@ -236,6 +236,49 @@ vocabulary! {
     }
 }
 
+vocabulary! {
+    /// A column of `oomlab compare`'s table (`--columns`), in the order every rendering
+    /// prints them.
+    pub enum CompareColumn {
+        /// The row's name.
+        Strategy = "strategy",
+        /// Micro-batch x micro-batches per optimizer step.
+        Split = "split",
+        /// The weights' and the passes' dtypes.
+        Dtype = "dtype",
+        /// The process's peak (NVML on a GPU, RSS on the CPU).
+        Peak = "peak",
+        /// The peak over the baseline's.
+        PeakVsBaseline = "peak-vs-baseline",
+        /// The allocator's (or the host heap's) highest in-use.
+        InUse = "in-use",
+        /// oomlab estimate's predicted peak.
+        Predicted = "predicted",
+        /// The pool's highest reserved.
+        Reserved = "reserved",
+        /// The process beyond the pool or heap, at the end.
+        Overhead = "overhead",
+        /// Time to the end of the first step.
+        FirstStep = "first-step",
+        /// The median step after the first.
+        Step = "step",
+        /// The step over the baseline's.
+        StepVsBaseline = "step-vs-baseline",
+        /// Samples per second.
+        SamplesPerS = "samples-per-s",
+        /// Out-of-memory failures.
+        Ooms = "ooms",
+        /// Steps the loss scaler skipped.
+        Skipped = "skipped",
+        /// The final loss.
+        Loss = "loss",
+        /// How the run ended.
+        Status = "status",
+        /// Each device's figures (several devices only).
+        Devices = "devices",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

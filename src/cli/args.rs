@@ -21,6 +21,10 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+    /// Print every table at its full width, every column and note in its cell, instead of
+    /// fitting the terminal (100 columns when output is not a terminal; COLUMNS sets it).
+    #[arg(long, global = true)]
+    pub wide: bool,
 }
 
 /// Subcommands.
@@ -662,6 +666,11 @@ pub struct EstimateArgs {
     pub offload: bool,
 }
 
+/// `--columns`: `all` or a comma-separated list of column words.
+fn columns_arg(s: &str) -> Result<Vec<crate::vocab::CompareColumn>, String> {
+    crate::compare::parse_columns(s)
+}
+
 /// `--model`: oomlab's own network, or a Hugging Face shape for `oomlab estimate`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ModelArg {
@@ -736,10 +745,16 @@ pub struct CompareArgs {
     /// Print the comparison as JSON on stdout.
     #[arg(long)]
     pub json: bool,
-    /// A short table on the terminal: strategy, split, peak memory (process and in use),
+    /// The columns a budget decides: strategy, split, peak memory (process and in use),
     /// OOMs hit, final loss, status (the files keep every column).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "columns")]
     pub brief: bool,
+    /// The terminal's columns, comma-separated, or `all` (default: strategy, split, peak,
+    /// peak-vs-baseline, step, ooms, loss, status). The others: dtype, in-use, predicted,
+    /// reserved, overhead, first-step, step-vs-baseline, samples-per-s, skipped, devices.
+    /// compare.md, compare.csv, compare.json and report.html always hold every column.
+    #[arg(long, value_name = "LIST|all", value_parser = columns_arg)]
+    pub columns: Option<Vec<crate::vocab::CompareColumn>>,
     /// Also write the one-page HTML report here (it is always written as report.html in
     /// the compare folder).
     #[arg(long, value_name = "FILE")]

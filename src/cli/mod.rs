@@ -20,6 +20,11 @@ use crate::train::StopFlag;
 
 /// Runs a parsed command line; returns the exit code.
 pub fn run(cli: Cli) -> Result<i32, Error> {
+    crate::text::set_width(if cli.wide {
+        crate::text::Width::Unlimited
+    } else {
+        crate::text::Width::detect()
+    });
     match cli.command {
         Command::Train(args) => train(args),
         Command::Compare(args) => compare(args),
@@ -42,12 +47,16 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
         }
         Command::Lesson(args) => {
             let exercises = args.exercises;
-            let plan = resolve_lesson(args)?;
+            let mut plan = resolve_lesson(args)?;
+            let stop = stop_on_ctrl_c();
+            crate::cmd::lesson::measure_card(&mut plan, &stop)?;
             if exercises {
+                if let Some(n) = &plan.card_note {
+                    eprint!("{}", crate::text::hang("oomlab lesson: ", n));
+                }
                 print!("{}", crate::cmd::lesson::exercises_markdown(&plan)?);
                 return Ok(0);
             }
-            let stop = stop_on_ctrl_c();
             crate::cmd::lesson::run_lesson(&plan, &stop)?;
             Ok(if stop.requested() {
                 EXIT_INTERRUPTED
@@ -204,6 +213,7 @@ fn diagnose(args: DiagnoseArgs) -> Result<i32, Error> {
 
 fn compare(args: CompareArgs) -> Result<i32, Error> {
     let (json, brief, html) = (args.json, args.brief, args.html.clone());
+    let columns = args.columns.clone();
     let plan = resolve_compare(args)?;
     let stop = stop_on_ctrl_c();
     let cmp = crate::cmd::compare::run_compare(&plan, &stop)?;
@@ -215,22 +225,34 @@ fn compare(args: CompareArgs) -> Result<i32, Error> {
     }
     print_result(json, &cmp, || {
         format!(
-            "{}\nfolder: {} (compare.md, compare.csv, compare.json, memory.svg, report.html, one folder per run)\n",
-            if brief {
-                cmp.to_terminal_brief()
-            } else {
-                cmp.to_terminal()
+            "{}\n{}",
+            match (&columns, brief) {
+                (Some(c), _) => cmp.to_terminal_columns(c, crate::text::width()),
+                (None, true) => cmp.to_terminal_brief(),
+                (None, false) => cmp.to_terminal(),
             },
-            plan.out.display()
+            crate::text::wrap(
+                &format!(
+                    "folder: {} (compare.md, compare.csv, compare.json, memory.svg, report.html, one folder per run)",
+                    plan.out.display()
+                ),
+                ""
+            )
         )
     });
     Ok(if stop.requested() {
         EXIT_INTERRUPTED
     } else if cmp.failed_rows() > 0 {
-        eprintln!(
-            "oomlab compare: {} of {} rows failed (each failed row's status says why; the table and files are written)",
-            cmp.failed_rows(),
-            cmp.rows.len()
+        eprint!(
+            "{}",
+            crate::text::hang(
+                "oomlab compare: ",
+                &format!(
+                    "{} of {} rows failed (each failed row's status says why; the table and files are written)",
+                    cmp.failed_rows(),
+                    cmp.rows.len()
+                )
+            )
         );
         1
     } else {

@@ -472,6 +472,7 @@ pub fn resolve_warm_up(
             out: Some(out.join(folder)),
             json: false,
             brief: true,
+            columns: None,
             html: None,
             quiet: true,
         })?;
@@ -557,7 +558,7 @@ pub fn resolve_lesson(
     let (gpu, device, index) = match &selected {
         Selected::Cpu { note } => {
             if let Some(n) = note {
-                eprintln!("oomlab: {n}");
+                eprint!("{}", crate::text::hang("oomlab: ", n));
             }
             (false, "cpu".to_string(), 0)
         }
@@ -620,6 +621,7 @@ pub fn resolve_lesson(
             out: Some(out.join(part.folder)),
             json: false,
             brief: true,
+            columns: None,
             html: None,
             quiet: true,
         })
@@ -667,6 +669,10 @@ pub fn resolve_lesson(
     Ok(crate::cmd::lesson::LessonPlan {
         parts,
         budget,
+        // On a GPU the lesson's own model measures the card before it sets the budget:
+        // the default fitted an H200 and let the baseline fit on an H100.
+        measure_card: gpu && lesson_model && args.budget.is_none(),
+        card_note: None,
         gpu,
         card_total,
         ask: !args.yes && std::io::IsTerminal::is_terminal(&std::io::stdin()),
@@ -674,7 +680,7 @@ pub fn resolve_lesson(
         device_flags: format!(
             "--device {device} --{}-budget {}",
             if gpu { "vram" } else { "memory" },
-            size_flag(budget)
+            budget.flag()
         ),
     })
 }
@@ -689,17 +695,6 @@ fn train_flags(config: &str, set: &[String], batch: Option<u64>) -> String {
         out.push_str(&format!(" --batch {b}"));
     }
     out
-}
-
-/// A size as the command line takes it, exactly: `65MiB`, `7680MiB`, `8GiB`.
-fn size_flag(b: Bytes) -> String {
-    if b.0 % (1 << 30) == 0 {
-        format!("{}GiB", b.0 >> 30)
-    } else if b.0 % (1 << 20) == 0 {
-        format!("{}MiB", b.0 >> 20)
-    } else {
-        b.0.to_string()
-    }
 }
 
 /// Part 2's model: the lesson's own, bigger, at a small batch.

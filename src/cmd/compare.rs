@@ -36,6 +36,19 @@ pub struct ComparePlan {
     pub quiet: bool,
 }
 
+impl ComparePlan {
+    /// Every row's `--vram-budget` set to `budget` (none: removed).
+    pub fn set_vram_budget(&mut self, budget: Option<crate::units::Bytes>) {
+        if let Some(i) = self.run_args.iter().position(|a| a == "--vram-budget") {
+            self.run_args.drain(i..(i + 2).min(self.run_args.len()));
+        }
+        if let Some(b) = budget {
+            self.run_args
+                .extend(["--vram-budget".to_string(), b.0.to_string()]);
+        }
+    }
+}
+
 /// What one run left behind.
 struct Finished {
     row: Row,
@@ -65,11 +78,13 @@ fn run_one(plan: &ComparePlan, v: Variant, file: &ConfigFile, exe: &Path) -> Fin
         return failed(format!("cannot write {}: {e}", config_path.display()));
     }
     let mut cmd = Command::new(exe);
+    // --wide: the child's messages stay on one line each, so the row's status can quote
+    // its last one.
     cmd.arg("train")
         .arg("--config")
         .arg(&config_path)
         .args(plan.run_args.iter())
-        .args(["--quiet", "--json", "--out"])
+        .args(["--quiet", "--json", "--wide", "--out"])
         .arg(&dir)
         .stdin(Stdio::null())
         .stdout(Stdio::null());
@@ -256,7 +271,7 @@ pub fn finish(plan: &ComparePlan, runs: Vec<RowRun>) -> Result<Comparison, Error
         let p = plan.out.join(file);
         fs::write(&p, text).map_err(io(&p))
     };
-    write("compare.txt", cmp.to_terminal() + "\n")?;
+    write("compare.txt", cmp.to_text_file() + "\n")?;
     write("compare.md", cmp.to_markdown() + "\n")?;
     write(
         "compare.csv",

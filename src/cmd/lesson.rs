@@ -7,7 +7,7 @@
 //! prediction beside the measurement (and the learner's guess, when asked); each part ends
 //! with its comparison table. `--exercises` prints questions for a class instead.
 
-use crate::lesson::{after_text, several_devices_text, Part, StageNumbers};
+use crate::lesson::{after_text, several_devices_text, Expect, Part, StageNumbers};
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -20,6 +20,7 @@ use crate::results::{Comparison, RowStatus};
 use crate::text::wrap;
 use crate::train::StopFlag;
 use crate::units::Bytes;
+use crate::vocab::Variant;
 
 /// One part of the lesson: its stages as compare rows sharing one model and the budget.
 #[derive(Debug, Clone)]
@@ -40,6 +41,10 @@ pub struct LessonPlan {
     pub parts: Vec<PartPlan>,
     /// The budget standing in for the small card.
     pub budget: Bytes,
+    /// Set the budget from this card's own runs before the stages ([`measure_card`]).
+    pub measure_card: bool,
+    /// What measuring the card found, said before the stages.
+    pub card_note: Option<String>,
     /// Whether it is a VRAM budget (real OOMs) or a host-heap one (SIMULATED).
     pub gpu: bool,
     /// The card's real capacity, for the estimate's page model (GPU).
@@ -63,6 +68,124 @@ impl LessonPlan {
             Some(Target::budgeted_cpu())
         }
     }
+}
+
+/// The fewest bytes between the baseline's peak and the largest fitting stage's for a
+/// budget between them to tell them apart on every run of a card.
+const MEASURED_GAP: Bytes = Bytes(256 << 20);
+
+/// Budgets are set in whole steps of this size.
+const BUDGET_STEP: u64 = 64 << 20;
+
+/// Measures this card before the stages (when [`LessonPlan::measure_card`]): part 1's
+/// baseline and the stage its story needs to fit with the largest predicted peak, each a
+/// short run in a fresh process without a budget; the budget then goes halfway between
+/// their peaks, so that on this card the baseline runs out of memory and the others fit
+/// (a budget tuned on one card let the baseline fit on another). Says what it measured in
+/// `plan.card_note`; when it cannot measure, the default budget stays and the note says so.
+pub fn measure_card(plan: &mut LessonPlan, stop: &StopFlag) -> Result<(), Error> {
+    if !plan.measure_card || stop.requested() {
+        return Ok(());
+    }
+    let Some(first) = plan.parts.iter().find(|p| p.part.number == 1) else {
+        return Ok(());
+    };
+    let Some(target) = plan.target() else {
+        plan.card_note = Some(format!(
+            "This card's size could not be read, so the lesson keeps its default budget of {}.",
+            plan.budget
+        ));
+        return Ok(());
+    };
+    // The stage the story needs to fit with the largest predicted peak.
+    let predicted = |v: Variant| -> Option<Bytes> {
+        let (_, cfg) = first
+            .compare
+            .rows
+            .iter()
+            .find(|(x, _)| *x == v)?
+            .1
+            .as_ref()
+            .ok()?;
+        let corpus = Corpus::load(&cfg.data, cfg.model.seq_len).ok()?;
+        Some(Estimate::of(cfg, corpus.vocab.len(), target).peak)
+    };
+    let largest_fit = first
+        .part
+        .stages
+        .iter()
+        .filter(|s| s.expect == Expect::Fits)
+        .filter_map(|s| predicted(s.variant).map(|p| (s.variant, p)))
+        .max_by_key(|(_, p)| *p)
+        .map(|(v, _)| v);
+    let mut measure = first.compare.clone();
+    measure.set_vram_budget(None);
+    measure.out = first.compare.out.join("measure-card");
+    measure
+        .rows
+        .retain(|(v, _)| *v == Variant::Baseline || Some(*v) == largest_fit);
+    for (_, row) in measure.rows.iter_mut() {
+        if let Ok((file, cfg)) = row {
+            file.train.max_steps = 3;
+            cfg.train.max_steps = 3;
+        }
+    }
+    eprint!(
+        "{}",
+        crate::text::hang(
+            "oomlab lesson: ",
+            "measuring this card first: two short runs without a budget"
+        )
+    );
+    let exe = prepare(&measure)?;
+    let mut peaks = Vec::new();
+    for (v, config) in &measure.rows {
+        if stop.requested() {
+            return Ok(());
+        }
+        let r = run_row(&measure, *v, config, &exe);
+        match (&r.row.status, r.row.peak_process_bytes) {
+            (RowStatus::Completed, Some(p)) => peaks.push((*v, Bytes(p))),
+            (status, _) => {
+                plan.card_note = Some(format!(
+                    "Measuring this card failed ({} did not finish: {status:?}), so the lesson keeps its default budget of {}, set on an NVIDIA H200; if a stage does not do what the text says, the text says so.",
+                    v.name(),
+                    plan.budget
+                ));
+                return Ok(());
+            }
+        }
+    }
+    let base = peaks
+        .iter()
+        .find(|(v, _)| *v == Variant::Baseline)
+        .map(|(_, p)| *p);
+    let fit = peaks.iter().find(|(v, _)| *v != Variant::Baseline).copied();
+    let (Some(base), Some((fit_variant, fit))) = (base, fit) else {
+        return Ok(());
+    };
+    if base.0 < fit.0 + MEASURED_GAP.0 {
+        plan.card_note = Some(format!(
+            "Measured on this card without a budget: the baseline peaked at {base} and {}, the largest stage the story needs to fit, at {fit}: too close to set a budget between them, so the lesson keeps its default budget of {}; where a stage does not do what the text says, the text says so.",
+            fit_variant.name(),
+            plan.budget
+        ));
+        return Ok(());
+    }
+    let budget = Bytes((fit.0 + (base.0 - fit.0) / 2) / BUDGET_STEP * BUDGET_STEP);
+    for part in plan.parts.iter_mut() {
+        part.compare.set_vram_budget(Some(budget));
+    }
+    plan.device_flags = plan.device_flags.replace(
+        &format!("--vram-budget {}", plan.budget.flag()),
+        &format!("--vram-budget {}", budget.flag()),
+    );
+    plan.card_note = Some(format!(
+        "Measured on this card first, each in a short run without a budget: the baseline peaked at {base}, and {}, the largest of the stages the story needs to fit, at {fit}. The budget goes halfway between: {budget}.",
+        fit_variant.name()
+    ));
+    plan.budget = budget;
+    Ok(())
 }
 
 /// `oomlab lesson --exercises`: the handout for this device and budget, in Markdown.
@@ -154,6 +277,9 @@ pub fn run_lesson(plan: &LessonPlan, stop: &StopFlag) -> Result<Vec<Comparison>,
     if let Some(s) = &plan.skipped {
         let _ = write!(out, "{}", wrap(s, "  "));
     }
+    if let Some(n) = &plan.card_note {
+        let _ = write!(out, "{}", wrap(n, "  "));
+    }
     let mut tables = Vec::new();
     for part in &plan.parts {
         if stop.requested() {
@@ -162,16 +288,26 @@ pub fn run_lesson(plan: &LessonPlan, stop: &StopFlag) -> Result<Vec<Comparison>,
         let cmp = run_part(plan, part, stop, &mut out)?;
         let _ = writeln!(
             out,
-            "\nPart {}, all stages side by side{sim}:\n{}\nfolder: {} (compare.md, memory.svg, report.html, one folder per run).",
+            "\nPart {}, all stages side by side{sim}:\n{}\n{}",
             part.part.number,
             cmp.to_terminal_brief(),
-            part.compare.out.display()
+            wrap(
+                &format!(
+                    "folder: {} (compare.md, memory.svg, report.html, one folder per run).",
+                    part.compare.out.display()
+                ),
+                ""
+            )
         );
         tables.push(cmp);
     }
-    let _ = writeln!(
+    let _ = write!(
         out,
-        "\nNext: `oomlab explain order`, `oomlab explain <technique>`, `oomlab lesson --exercises` (questions for a class)."
+        "\n{}",
+        wrap(
+            "Next: `oomlab explain order`, `oomlab explain <technique>`, `oomlab lesson --exercises` (questions for a class).",
+            ""
+        )
     );
     Ok(tables)
 }
@@ -206,6 +342,13 @@ fn run_part(
         };
         let _ = writeln!(out, "\nStage {}/{total}: {}", i + 1, stage.title);
         let _ = write!(out, "{}", wrap(stage.what, "  "));
+        let _ = out.flush();
+        // The learner's guess first, then what the estimate says.
+        let guess = if plan.ask {
+            ask(stage.question)
+        } else {
+            Guess::Skipped
+        };
         // The prediction, before the run.
         let estimate = config.as_ref().ok().and_then(|(_, cfg)| {
             let corpus = Corpus::load(&cfg.data, cfg.model.seq_len).ok()?;
@@ -226,11 +369,6 @@ fn run_part(
             );
         }
         let _ = out.flush();
-        let guess = if plan.ask {
-            ask(stage.question)
-        } else {
-            Guess::Skipped
-        };
         let r = run_row(&part.compare, *variant, config, &exe);
         let measured = r.row.measured_for_estimate().map(Bytes);
         let fitted = r.row.status == RowStatus::Completed && r.row.oom_retries == 0;
@@ -269,9 +407,11 @@ fn run_part(
             line.push_str(&format!(", final loss {l:.4}"));
         }
         line.push('.');
+        let completed = r.row.status == RowStatus::Completed;
+        let yes = stage.expect.yes_is_right(completed, r.row.oom_retries);
         match guess {
-            Guess::Fits if fitted => line.push_str(" Your guess was right."),
-            Guess::DoesNotFit if !fitted => line.push_str(" Your guess was right."),
+            Guess::Fits if yes => line.push_str(" Your guess was right."),
+            Guess::DoesNotFit if !yes => line.push_str(" Your guess was right."),
             Guess::Skipped => {}
             _ => line.push_str(" Not what you guessed: read on."),
         }
@@ -282,7 +422,7 @@ fn run_part(
             let _ = write!(
                 out,
                 "{}",
-                crate::report::anatomy_text(a, Some(plan.budget), "  ")
+                crate::report::anatomy_text(a, Some(plan.budget), "  ", crate::text::width())
             );
         }
         // What to take from it, from this run's numbers and the baseline's.
@@ -314,6 +454,9 @@ fn run_part(
                 "  "
             )
         );
+        if let Some(off) = off_story(plan, stage.expect, &numbers) {
+            let _ = write!(out, "{}", wrap(&off, "  "));
+        }
         let _ = out.flush();
         runs.push(r);
     }
@@ -353,6 +496,38 @@ fn run_part(
         }
     }
     finish(&part.compare, runs)
+}
+
+/// When a stage did not do what the story says: which outcome it had instead, and why,
+/// from its numbers against the budget.
+fn off_story(plan: &LessonPlan, expect: Expect, n: &StageNumbers) -> Option<String> {
+    if expect.happened(n.completed, n.oom_retries, n.out_of_memory) {
+        return None;
+    }
+    let budget = plan.budget;
+    let peak = n.peak.map_or("n/a".to_string(), |p| p.to_string());
+    let why = match expect {
+        Expect::OutOfMemory | Expect::Recovers if n.completed && n.oom_retries == 0 => format!(
+            "it fitted: its peak, {peak}, stayed under the {budget} budget{}",
+            if plan.measure_card {
+                ", set from this card's own short runs: a later step or another process on the card moved it"
+            } else {
+                ": on this card it needs less than where the budget was set (give a smaller one with --budget)"
+            }
+        ),
+        Expect::Fits | Expect::Recovers if n.out_of_memory => format!(
+            "it ran out of memory: it needed more than the {budget} budget on this card (peak {peak} when it failed; give a larger one with --budget)"
+        ),
+        Expect::Fits => format!(
+            "it ran out of memory {} time(s) on the way (peak {peak} against the {budget} budget)",
+            n.oom_retries
+        ),
+        _ => "it stopped for another reason than memory: its status says why".to_string(),
+    };
+    Some(format!(
+        "NOTE: this is not what the lesson is written for: this stage should {}, but {why}.",
+        expect.words()
+    ))
 }
 
 /// A stage's `summary.json` (none when its run wrote none).

@@ -77,7 +77,7 @@ pub fn print_train_result(json: bool, summary: &RunSummary, run_dir: &std::path:
         write!(
             out,
             "{}\nrun folder: {}\n",
-            crate::report::render_summary(summary),
+            crate::report::render_summary(summary, crate::text::width()),
             run_dir.display()
         )
     };
@@ -256,7 +256,7 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
     let selected = select_devices(&plan.devices)?;
     let say = |line: &str| {
         if !plan.quiet {
-            eprintln!("oomlab: {line}");
+            eprint!("{}", crate::text::hang("oomlab: ", line));
         }
     };
     let announced = announce(&selected[0], &say);
@@ -333,8 +333,18 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
             .or(resumed_every.map(|(_, k)| k))
             .unwrap_or(DEFAULT_KEEP_CHECKPOINTS),
     });
+    let train = &plan.config.train;
+    let split = match train.split {
+        crate::config::Split::GradAccum { steps } if steps > 1 => format!(
+            ", each {steps} micro-batches of {} (--steps {steps})",
+            train.batch / steps.max(1)
+        ),
+        _ => String::new(),
+    };
     say(&format!(
-        "training on {device_label}, run folder {}",
+        "training on {device_label}: {} optimizer steps of {} samples{split}; run folder {}",
+        train.max_steps,
+        train.batch,
         run_dir.path().display()
     ));
     kit.simulated_slow_start = plan.simulated_slow_start;
@@ -475,11 +485,14 @@ fn abandon_action(
     Arc::new(move |result: crate::train::RunResult| {
         if !quiet {
             if let Some(during) = &result.summary.stopped_during {
-                eprintln!("\noomlab: {during}; the summary is written");
+                eprint!(
+                    "\n{}",
+                    crate::text::hang("oomlab: ", &format!("{during}; the summary is written"))
+                );
             }
         }
         if let Err(e) = crate::run_dir::write_summary_at(&dir, &result.summary) {
-            eprintln!("oomlab: error: {e}");
+            eprint!("{}", crate::text::hang("oomlab: error: ", &e.to_string()));
         }
         if let Some(s) = &scratch {
             let _ = std::fs::remove_dir_all(s);

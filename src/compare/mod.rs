@@ -8,7 +8,7 @@ mod preset;
 mod table;
 
 pub use crate::results::{Comparison, Row, RowStatus, COMPARE_SCHEMA_VERSION};
-pub use crate::vocab::Variant;
+pub use crate::vocab::{CompareColumn, Variant};
 pub use html::{report_html, Page, RunDetail};
 pub use plot::{memory_svg, y_label, Series};
 
@@ -44,4 +44,33 @@ pub fn parse_variants(list: &str, several_devices: bool) -> Result<Vec<Variant>,
         ));
     }
     Ok(out)
+}
+
+/// Parses `--columns`: `all` or a comma-separated list of [`CompareColumn`] words, in the
+/// order the table prints them.
+pub fn parse_columns(list: &str) -> Result<Vec<CompareColumn>, String> {
+    if list.trim() == "all" {
+        return Ok(CompareColumn::ALL.to_vec());
+    }
+    let mut wanted = Vec::new();
+    for word in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let c = CompareColumn::from_name(word).ok_or_else(|| {
+            format!(
+                "unknown column '{word}'; known: {} (or all)",
+                CompareColumn::words()
+            )
+        })?;
+        wanted.push(c);
+    }
+    if wanted.is_empty() {
+        return Err(format!(
+            "no column given; known: {} (or all)",
+            CompareColumn::words()
+        ));
+    }
+    Ok(CompareColumn::ALL
+        .iter()
+        .copied()
+        .filter(|c| wanted.contains(c))
+        .collect())
 }

@@ -4,8 +4,22 @@
 use comfy_table::{presets, ContentArrangement, Table};
 
 use crate::results::{Comparison, Row, RowStatus, COMPARE_SCHEMA_VERSION};
+use crate::text::{table_for, Footnotes, Width};
 use crate::units::{fmt_duration, Bytes};
-use crate::vocab::{MemoryKind, Variant};
+use crate::vocab::{CompareColumn, MemoryKind, Variant};
+
+/// `s` with its first letter upper case and a full stop at its end.
+fn capital(s: &str) -> String {
+    let mut chars = s.chars();
+    let mut out: String = match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => return String::new(),
+    };
+    if !out.ends_with(['.', ')', '!']) {
+        out.push('.');
+    }
+    out
+}
 
 impl Comparison {
     /// Builds the comparison and the ratios to the `baseline` row (if it completed).
@@ -294,43 +308,185 @@ impl Comparison {
         t
     }
 
-    /// For the terminal, the columns a first look needs (`compare --brief`): strategy,
-    /// split, peak memory of the process and in use, OOMs hit, final loss, and the status
-    /// without its advice (compare.md keeps every column).
-    pub fn to_terminal_brief(&self) -> String {
-        // strategy, split, peak process memory, peak in use (heap or allocator: what a
-        // budget counts), OOMs hit, final loss, status.
-        const KEEP: [usize; 7] = [0, 1, 3, 5, 13, 15, 16];
-        // Over several devices, the per-device column (the last) too.
-        let keep: Vec<usize> = KEEP
-            .iter()
-            .copied()
-            .chain(self.several_devices().then_some(17))
-            .collect();
-        let headers = self.headers();
-        let mut t = Table::new();
-        t.load_preset(presets::UTF8_FULL_CONDENSED)
-            .set_content_arrangement(ContentArrangement::Disabled)
-            .set_header(keep.iter().map(|&i| headers[i].clone()));
-        for (row, r) in self.cells().into_iter().zip(&self.rows) {
-            t.add_row(keep.iter().map(|&i| {
-                if i == 16 {
-                    match &r.status {
-                        RowStatus::Completed => "completed".to_string(),
-                        RowStatus::OutOfMemory(_) => format!("OOM{}", self.sim()),
-                        RowStatus::Failed(_) => "failed (see compare.md)".to_string(),
-                        RowStatus::NotRun => "not run (interrupted)".to_string(),
-                    }
-                } else {
-                    row[i].clone()
-                }
-            }));
+    /// The columns the terminal shows by default: strategy, split, peak, peak vs baseline,
+    /// step, OOMs, loss and status (and each device's figures over several devices).
+    pub const KEY_COLUMNS: &'static [CompareColumn] = &[
+        CompareColumn::Strategy,
+        CompareColumn::Split,
+        CompareColumn::Peak,
+        CompareColumn::PeakVsBaseline,
+        CompareColumn::Step,
+        CompareColumn::Ooms,
+        CompareColumn::Loss,
+        CompareColumn::Status,
+        CompareColumn::Devices,
+    ];
+
+    /// `--brief` and the lesson: what a budget decides, strategy, split, peak, in use (what
+    /// a host-heap budget counts), OOMs, final loss, status.
+    pub const BRIEF_COLUMNS: &'static [CompareColumn] = &[
+        CompareColumn::Strategy,
+        CompareColumn::Split,
+        CompareColumn::Peak,
+        CompareColumn::InUse,
+        CompareColumn::Ooms,
+        CompareColumn::Loss,
+        CompareColumn::Status,
+        CompareColumn::Devices,
+    ];
+
+    /// A column's title on the terminal (shorter than the files' titles, which say more).
+    fn short_header(&self, c: CompareColumn) -> String {
+        let gpu = self.gpu();
+        match c {
+            CompareColumn::Strategy => "strategy",
+            CompareColumn::Split => "split",
+            CompareColumn::Dtype => "dtype",
+            CompareColumn::Peak if gpu => "peak VRAM",
+            CompareColumn::Peak => "peak HOST RSS",
+            CompareColumn::PeakVsBaseline => "peak vs baseline",
+            CompareColumn::InUse if gpu => "allocator in use",
+            CompareColumn::InUse => "HOST heap peak",
+            CompareColumn::Predicted => "predicted peak",
+            CompareColumn::Reserved => "reserved",
+            CompareColumn::Overhead if gpu => "context + overhead",
+            CompareColumn::Overhead => "outside the heap",
+            CompareColumn::FirstStep => "first step",
+            CompareColumn::Step => "step",
+            CompareColumn::StepVsBaseline => "step vs baseline",
+            CompareColumn::SamplesPerS => "samples/s",
+            CompareColumn::Ooms => "OOMs",
+            CompareColumn::Skipped => "skipped steps",
+            CompareColumn::Loss => "final loss",
+            CompareColumn::Status => "status",
+            CompareColumn::Devices => "per device",
         }
-        format!("{}{t}", self.simulated_note())
+        .to_string()
     }
 
-    /// For the terminal.
+    /// The table on the terminal with `columns`, laid out for `width`: a status's reason,
+    /// a peak that includes a failed attempt and a ratio to a baseline that ran out of
+    /// memory get numbered notes under the table.
+    pub fn to_terminal_columns(&self, columns: &[CompareColumn], width: Width) -> String {
+        let columns: Vec<CompareColumn> = columns
+            .iter()
+            .copied()
+            .filter(|c| *c != CompareColumn::Devices || self.several_devices())
+            .collect();
+        let index = |c: CompareColumn| CompareColumn::ALL.iter().position(|x| *x == c);
+        let mut notes = Footnotes::new();
+        // A baseline that ran out of memory needed more than its measured peak: a row's
+        // ratio to that peak is an upper bound.
+        let failed_base = self
+            .rows
+            .iter()
+            .find(|r| r.strategy == Variant::Baseline)
+            .filter(|r| matches!(r.status, RowStatus::OutOfMemory(_)))
+            .and_then(|r| r.peak_process_bytes);
+        let bound_note = failed_base
+            .filter(|_| columns.contains(&CompareColumn::PeakVsBaseline))
+            .map(|p| {
+            notes.mark(format!(
+                "The baseline ran out of memory after reaching {}: it needed more, so each row's ratio to it is at most the one shown.",
+                Bytes(p)
+            ))
+        });
+        let mut t = table_for(width);
+        t.set_header(columns.iter().map(|&c| {
+            let mut h = self.short_header(c);
+            if let (CompareColumn::PeakVsBaseline, Some(mark)) = (c, &bound_note) {
+                h = format!("{h} {mark}");
+            }
+            h
+        }));
+        let cells = self.cells();
+        for (row, r) in cells.into_iter().zip(&self.rows) {
+            let mut out = Vec::with_capacity(columns.len());
+            for &c in &columns {
+                let Some(i) = index(c) else { continue };
+                let cell = match c {
+                    CompareColumn::Status => {
+                        let (word, why) = match &r.status {
+                            RowStatus::Completed => ("completed".to_string(), None),
+                            RowStatus::OutOfMemory(why) => {
+                                (format!("OOM{}", self.sim()), Some(why.clone()))
+                            }
+                            RowStatus::Failed(why) => ("failed".to_string(), Some(why.clone())),
+                            RowStatus::NotRun => ("not run (interrupted)".to_string(), None),
+                        };
+                        let why = match (why, &r.note) {
+                            (Some(w), Some(n)) => Some(format!("{w} ({n})")),
+                            (Some(w), None) => Some(w),
+                            (None, Some(n)) => Some(n.clone()),
+                            (None, None) => None,
+                        };
+                        match why {
+                            Some(w) => format!(
+                                "{word} {}",
+                                notes.mark(format!("{}: {}", r.strategy, capital(&w)))
+                            ),
+                            None => word,
+                        }
+                    }
+                    CompareColumn::Peak | CompareColumn::InUse
+                        if r.oom_retries > 0 && r.status == RowStatus::Completed =>
+                    {
+                        format!(
+                            "{} {}",
+                            row[i],
+                            notes.mark(
+                                "The highest over every attempt: the attempt that ran out of memory is included, so it can be above the budget; the split the row finished at needed less."
+                            )
+                        )
+                    }
+                    CompareColumn::PeakVsBaseline if r.memory_vs_baseline.is_none() => {
+                        match (failed_base, r.peak_process_bytes) {
+                            (Some(base), Some(q))
+                                if base > 0 && r.strategy != Variant::Baseline =>
+                            {
+                                format!("≤{:.2}x", q as f64 / base as f64)
+                            }
+                            _ => row[i].clone(),
+                        }
+                    }
+                    _ => row[i].clone(),
+                };
+                out.push(cell);
+            }
+            t.add_row(out);
+        }
+        let mut text = self.simulated_note_wrapped();
+        text.push_str(&format!("{t}\n"));
+        text.push_str(&notes.render());
+        text.trim_end().to_string()
+    }
+
+    /// For the terminal, the columns a budget decides (`compare --brief`, the lesson).
+    pub fn to_terminal_brief(&self) -> String {
+        self.to_terminal_columns(Self::BRIEF_COLUMNS, crate::text::width())
+    }
+
+    /// For the terminal: a title and the key columns.
     pub fn to_terminal(&self) -> String {
+        format!(
+            "{}{}",
+            self.title(),
+            self.to_terminal_columns(Self::KEY_COLUMNS, crate::text::width())
+        )
+    }
+
+    /// Every column at its natural width, for `compare.txt`.
+    pub fn to_text_file(&self) -> String {
+        format!(
+            "{}{}{}",
+            self.title(),
+            self.simulated_note(),
+            self.table(presets::UTF8_FULL_CONDENSED)
+        )
+    }
+
+    /// The line above the terminal's table: the device and what memory means on it.
+    fn title(&self) -> String {
         let title = if self.gpu() {
             format!("oomlab compare on {} (memory: VRAM)", self.device)
         } else {
@@ -339,11 +495,15 @@ impl Comparison {
                 self.device
             )
         };
-        format!(
-            "{title}\n{}{}",
-            self.simulated_note(),
-            self.table(presets::UTF8_FULL_CONDENSED)
-        )
+        crate::text::wrap(&title, "")
+    }
+
+    /// [`Self::simulated_note`] wrapped to the output's width.
+    fn simulated_note_wrapped(&self) -> String {
+        match self.simulated {
+            true => crate::text::wrap(self.simulated_note().trim_end(), ""),
+            false => String::new(),
+        }
     }
 
     /// A GitHub Markdown table.
@@ -489,7 +649,8 @@ mod tests {
             RowStatus::Failed("exit 1: boom".into()),
         ));
         let c = Comparison::new("cpu".into(), vec![], false, rows);
-        assert!(c.to_terminal().contains("failed: exit 1: boom"));
+        assert!(c.to_terminal().contains("auto-halve: Exit 1: boom."));
+        assert!(c.to_text_file().contains("failed: exit 1: boom"));
         assert!(c.to_markdown().contains("failed: exit 1: boom"));
         assert!(c.to_csv().unwrap().contains("failed: exit 1: boom"));
         assert!(c.to_terminal().contains("HOST"));
@@ -503,8 +664,14 @@ mod tests {
         let brief = c.to_terminal_brief();
         let header = brief.lines().find(|l| l.contains("strategy")).unwrap_or("");
         assert_eq!(header.matches('┆').count(), 6, "{brief}");
-        assert!(brief.contains("OOM (SIMULATED)"), "{brief}");
-        assert!(!brief.contains("try --strategy"), "{brief}");
+        assert!(brief.contains("OOM (SIMULATED) [1]"), "{brief}");
+        // The advice leaves the table for the note under it.
+        let table_end = brief.rfind('┘').unwrap_or(0);
+        assert!(!brief[..table_end].contains("try --strategy"), "{brief}");
+        assert!(
+            brief[table_end..].contains("[1] baseline: Try --strategy auto-halve."),
+            "{brief}"
+        );
         assert!(
             brief.starts_with("OOMs in this table are SIMULATED"),
             "{brief}"

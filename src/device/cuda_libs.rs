@@ -35,10 +35,7 @@ pub fn cuda_driver() -> Result<CudaDriver, String> {
     // SAFETY: loading the system's CUDA driver library runs its initialisers, which is
     // what every CUDA program does.
     if !unsafe { sys::is_culib_present() } {
-        return Err(format!(
-            "the CUDA driver library (libcuda.so.1) cannot be loaded; cudarc tried {} names",
-            cudarc::get_lib_name_candidates("cuda").len()
-        ));
+        return Err("the CUDA driver library, libcuda.so.1, cannot be loaded".to_string());
     }
     result::init()
         .map_err(|e| format!("cuInit failed: {e} (is the driver loaded? does nvidia-smi work?)"))?;

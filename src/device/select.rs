@@ -82,9 +82,7 @@ pub fn decide(
         Ok(d) => d,
         Err(reason) if auto => {
             return Ok(Selected::Cpu {
-                note: Some(format!(
-                    "no CUDA GPU ({reason}): training on the CPU (burn Flex backend)"
-                )),
+                note: Some(format!("no CUDA GPU ({reason}): training on the CPU")),
             })
         }
         Err(reason) => {
@@ -98,7 +96,7 @@ pub fn decide(
         if auto {
             return Ok(Selected::Cpu {
                 note: Some(
-                    "no CUDA GPU (the driver reports no visible device; CUDA_VISIBLE_DEVICES may hide them): training on the CPU (burn Flex backend)"
+                    "no CUDA GPU (the driver reports no visible device; CUDA_VISIBLE_DEVICES may hide them): training on the CPU"
                         .into(),
                 ),
             });

@@ -226,7 +226,7 @@ impl Prober<'_> {
             .arg("--config")
             .arg(&config)
             .args(self.run_args)
-            .args(["--max-steps", "2", "--quiet", "--json"])
+            .args(["--max-steps", "2", "--quiet", "--json", "--wide"])
             .arg("--batch")
             .arg((micro * accumulation).to_string())
             .arg("--out")

@@ -7,6 +7,7 @@ use super::fit::{largest_batch, largest_sharded_batch, smallest_card};
 use super::model::{Estimate, Target, TermKind};
 use crate::config::RunConfig;
 use crate::strategy::for_split;
+use crate::text::Footnotes;
 use crate::units::Bytes;
 
 /// One configuration's prediction.
@@ -99,180 +100,195 @@ impl EstimateRow {
 }
 
 impl EstimateReport {
-    /// The terminal table: the terms of every row, then the fit.
+    /// The terminal report, laid out for the output's width: one row per configuration
+    /// (its peak, fit, largest batch and smallest card), the terms of the first row, then
+    /// the notes. `--wide` prints every row's terms side by side instead.
     pub fn to_terminal(&self) -> String {
-        use comfy_table::{presets::UTF8_FULL_CONDENSED, Cell, CellAlignment, Table};
-        let mut out = format!(
-            "Predicted peak memory, {} ({}), config {}, batch {}{}, {} parameters\n",
-            match self.target {
-                Target::Cuda { total } => format!("GPU with {total}: NVML process memory"),
-                Target::Cpu { threads } => format!("CPU: host heap, {threads} threads"),
-            },
-            "analytic, from the model's shapes",
-            self.config,
-            self.batch,
-            if self.world > 1 {
+        let width = crate::text::width();
+        let mut out = crate::text::wrap(
+            &format!(
+                "Predicted peak memory ({}, analytic, from the model's shapes): config {}, batch {}{}, {} parameters.",
+                match self.target {
+                    Target::Cuda { .. } => format!(
+                        "a GPU with {}: NVML process memory",
+                        self.capacity
+                    ),
+                    Target::Cpu { threads } => format!("CPU: host heap, {threads} threads"),
+                },
+                self.config,
+                self.batch,
+                if self.world > 1 {
+                    format!(
+                        " over {} devices: each device's peak, at {} samples per device",
+                        self.world,
+                        self.batch / self.world
+                    )
+                } else {
+                    String::new()
+                },
+                crate::text::thousands(self.params)
+            ),
+            "",
+        );
+        let mut notes = Footnotes::new();
+        let mut t = crate::text::table();
+        let calibrated = self.rows.iter().any(|r| r.calibration.is_some());
+        let mut header = vec![
+            "configuration".to_string(),
+            "split".to_string(),
+            "precision".to_string(),
+            "predicted peak".to_string(),
+            format!("fits {}?", self.capacity),
+            "largest batch".to_string(),
+            "smallest card".to_string(),
+        ];
+        if calibrated {
+            header.push("calibrated peak".to_string());
+        }
+        t.set_header(header);
+        for r in &self.rows {
+            let room = self.capacity.0 as i64 - r.estimate.peak.0 as i64;
+            let share = room as f64 / self.capacity.0.max(1) as f64;
+            let fits = if room < 0 {
+                format!("no, {} over", Bytes((-room) as u64))
+            } else if share < super::cards::THIN_HEADROOM {
                 format!(
-                    " over {} devices: each device's peak, at {} samples per device",
-                    self.world,
-                    self.batch / self.world
+                    "yes, {:.1}% left {}",
+                    share * 100.0,
+                    notes.mark("Under 5% of headroom: another driver or library version can take that much, so the run may not fit on another machine.")
                 )
             } else {
-                String::new()
-            },
-            self.params
-        );
-        let mut t = Table::new();
-        t.load_preset(UTF8_FULL_CONDENSED);
-        let mut header = vec!["term".to_string()];
-        header.extend(self.rows.iter().map(|r| r.label.clone()));
-        t.set_header(header);
-        let kinds = [
-            TermKind::Weights,
-            TermKind::Gradients,
-            TermKind::OptimizerState,
-            TermKind::HalfCopy,
-            TermKind::AccumulationBuffer,
-            TermKind::Activations,
-            TermKind::BackwardWorkingSet,
-            TermKind::OptimizerStepCopy,
-            TermKind::AllocatorOverhead,
-            TermKind::Runtime,
-        ];
-        let right = |s: String| Cell::new(s).set_alignment(CellAlignment::Right);
-        let mut row = |label: &str, cells: Vec<Cell>| {
-            let mut r = vec![Cell::new(label)];
-            r.extend(cells);
-            t.add_row(r);
-        };
-        row(
-            "split (micro x steps)",
-            self.rows
-                .iter()
-                .map(|r| {
-                    right(format!(
-                        "{} x {}{}",
-                        r.estimate.plan.micro_batch,
-                        r.estimate.plan.accumulation,
-                        if r.checkpointing { ", ckpt" } else { "" }
-                    ))
-                })
-                .collect(),
-        );
-        row(
-            "precision",
-            self.rows
-                .iter()
-                .map(|r| right(r.precision.to_string()))
-                .collect(),
-        );
-        for kind in kinds {
-            if self.rows.iter().all(|r| r.estimate.term(kind).0 == 0) {
-                continue;
+                format!("yes, {:.0}% left", share * 100.0)
+            };
+            let mut row = vec![
+                r.label.clone(),
+                format!(
+                    "{} x {}{}",
+                    r.estimate.plan.micro_batch,
+                    r.estimate.plan.accumulation,
+                    if r.checkpointing { ", ckpt" } else { "" }
+                ),
+                r.precision.to_string(),
+                r.estimate.peak.to_string(),
+                fits,
+                match (r.largest_batch, r.strategy) {
+                    (None, _) => "none fits".into(),
+                    (Some(n), crate::vocab::Strategy::AutoHalve) => format!("micro {n}"),
+                    (Some(n), _) => n.to_string(),
+                },
+                match &r.smallest_card {
+                    Some(c) => c.split(" (").next().unwrap_or(c).to_string(),
+                    None => "none listed".into(),
+                },
+            ];
+            if calibrated {
+                row.push(match &r.calibration {
+                    Some(c) => format!(
+                        "{} ({:+.0}%)",
+                        c.predicted,
+                        (r.estimate.peak.0 as f64 / c.predicted.0.max(1) as f64 - 1.0) * 100.0
+                    ),
+                    None => "-".into(),
+                });
             }
-            row(
-                kind.label(),
-                self.rows
-                    .iter()
-                    .map(|r| {
-                        let term = r.estimate.terms.iter().find(|t| t.kind == kind);
-                        right(match term {
-                            Some(t) if t.bytes.0 > 0 && t.at_peak => t.bytes.to_string(),
-                            Some(t) if t.bytes.0 > 0 => format!("({})", t.bytes),
-                            _ => "-".into(),
-                        })
-                    })
-                    .collect(),
-            );
+            t.add_row(row);
         }
-        row(
-            "= predicted peak",
-            self.rows
-                .iter()
-                .map(|r| right(r.estimate.peak.to_string()))
-                .collect(),
-        );
-        if self.rows.iter().any(|r| r.estimate.peak_high.is_some()) {
-            row(
-                "growth pool: up to (a page more per pool)",
-                self.rows
-                    .iter()
-                    .map(|r| {
-                        right(match r.estimate.peak_high {
-                            Some(h) => h.to_string(),
-                            None => "-".into(),
-                        })
-                    })
-                    .collect(),
-            );
-        }
-        row(
-            "peaks during",
-            self.rows
-                .iter()
-                .map(|r| right(format!("{:?}", r.estimate.moment).to_lowercase()))
-                .collect(),
-        );
-        if self.rows.iter().any(|r| r.calibration.is_some()) {
-            row(
-                "calibrated peak (measured fit)",
-                self.rows
-                    .iter()
-                    .map(|r| {
-                        right(match &r.calibration {
-                            Some(c) => format!(
-                                "{} ({:+.0}%)",
-                                c.predicted,
-                                (r.estimate.peak.0 as f64 / c.predicted.0.max(1) as f64 - 1.0)
-                                    * 100.0
-                            ),
-                            None => "-".into(),
-                        })
-                    })
-                    .collect(),
-            );
-        }
-        row(
-            &format!("largest batch in {}", self.capacity),
-            self.rows
-                .iter()
-                .map(|r| {
-                    right(match (r.largest_batch, r.strategy) {
-                        (None, _) => "none fits".into(),
-                        (Some(n), crate::vocab::Strategy::AutoHalve) => format!("micro {n}"),
-                        (Some(n), _) => n.to_string(),
-                    })
-                })
-                .collect(),
-        );
-        row(
-            "smallest card (GPU peak)",
-            self.rows
-                .iter()
-                .map(|r| {
-                    right(match &r.smallest_card {
-                        Some(c) => c.split(" (").next().unwrap_or(c).to_string(),
-                        None => "none listed".into(),
-                    })
-                })
-                .collect(),
-        );
-        out.push_str(&t.to_string());
-        out.push_str(&format!(
-            "\n(values in parentheses belong to the other moment and are not in the peak)\ncapacity: {} ({})\ncards: {}\n",
-            self.capacity,
-            self.capacity_from,
-            super::cards::CARDS
-                .iter()
-                .map(|(gb, names)| format!("{gb} GB = {names}"))
-                .collect::<Vec<_>>()
-                .join("; ")
+        out.push_str(&format!("{t}\n"));
+        out.push_str(&notes.render());
+        // The terms: the first row's, or every row's side by side under --wide.
+        let shown: Vec<&EstimateRow> = match width {
+            crate::text::Width::Unlimited => self.rows.iter().collect(),
+            crate::text::Width::Columns(_) => self.rows.iter().take(1).collect(),
+        };
+        out.push('\n');
+        out.push_str(&crate::text::wrap(
+            &match shown.len() {
+                1 => format!(
+                    "Where the peak of {} comes from (a size in parentheses belongs to another moment of the step and is not in the peak; `--wide` shows every configuration's terms):",
+                    shown.first().map_or("", |r| r.label.as_str())
+                ),
+                _ => "Where each peak comes from (a size in parentheses belongs to another moment of the step and is not in the peak):".to_string(),
+            },
+            "",
         ));
-        if self.rows.iter().any(|r| r.calibration.is_some()) {
-            out.push_str("calibrated: peak = a + b x micro-batch fitted to short runs on this device; the % is the analytic figure's difference from it\n");
-        } else {
-            out.push_str("how each term is computed: oomlab explain estimate; --calibrate checks it against short runs on this device\n");
-        }
+        out.push_str(&terms_table(&shown));
+        out.push('\n');
+        out.push_str(&crate::text::wrap(
+            &format!("Capacity: {} ({}).", self.capacity, self.capacity_from),
+            "",
+        ));
+        out.push_str(&crate::text::wrap(
+            &format!(
+                "Cards (GiB a framework sees): {}.",
+                super::cards::list_line()
+            ),
+            "",
+        ));
+        out.push_str(&crate::text::wrap(
+            if calibrated {
+                "Calibrated: peak = a + b x micro-batch fitted to short runs on this device; the % is the analytic figure's difference from it."
+            } else {
+                "How each term is computed: oomlab explain estimate; --calibrate checks it against short runs on this device."
+            },
+            "",
+        ));
         out
     }
+}
+
+/// The terms of `rows` side by side: one column per row.
+fn terms_table(rows: &[&EstimateRow]) -> String {
+    use comfy_table::{Cell, CellAlignment};
+    let mut t = crate::text::table();
+    let mut header = vec!["term".to_string()];
+    header.extend(rows.iter().map(|r| r.label.clone()));
+    t.set_header(header);
+    let kinds = [
+        TermKind::Weights,
+        TermKind::Gradients,
+        TermKind::OptimizerState,
+        TermKind::HalfCopy,
+        TermKind::AccumulationBuffer,
+        TermKind::Activations,
+        TermKind::BackwardWorkingSet,
+        TermKind::OptimizerStepCopy,
+        TermKind::AllocatorOverhead,
+        TermKind::Runtime,
+    ];
+    let right = |s: String| Cell::new(s).set_alignment(CellAlignment::Right);
+    for kind in kinds {
+        if rows.iter().all(|r| r.estimate.term(kind).0 == 0) {
+            continue;
+        }
+        let mut cells = vec![Cell::new(kind.label())];
+        cells.extend(rows.iter().map(|r| {
+            let term = r.estimate.terms.iter().find(|t| t.kind == kind);
+            right(match term {
+                Some(t) if t.bytes.0 > 0 && t.at_peak => t.bytes.to_string(),
+                Some(t) if t.bytes.0 > 0 => format!("({})", t.bytes),
+                _ => "-".into(),
+            })
+        }));
+        t.add_row(cells);
+    }
+    let mut total = vec![Cell::new("= predicted peak")];
+    total.extend(rows.iter().map(|r| right(r.estimate.peak.to_string())));
+    t.add_row(total);
+    if rows.iter().any(|r| r.estimate.peak_high.is_some()) {
+        let mut high = vec![Cell::new("growth pool: up to (a page more per pool)")];
+        high.extend(rows.iter().map(|r| {
+            right(match r.estimate.peak_high {
+                Some(h) => h.to_string(),
+                None => "-".into(),
+            })
+        }));
+        t.add_row(high);
+    }
+    let mut during = vec![Cell::new("peaks during")];
+    during.extend(
+        rows.iter()
+            .map(|r| right(format!("{:?}", r.estimate.moment).to_lowercase())),
+    );
+    t.add_row(during);
+    format!("{t}\n")
 }

@@ -1,8 +1,12 @@
 //! `oomlab explain`: what each technique does, when to use it, what it costs, ending with
-//! figures oomlab itself measured (the committed comparisons under docs/results/, compiled
-//! in so the binary carries them).
+//! figures oomlab itself measured (the committed results under docs/results/, compiled in
+//! through the evidence manifest so the binary carries them, each with its card and date).
+//!
+//! The texts are written as plain paragraphs, lists and tables and laid out for the
+//! output's width when they are printed (the `layout` module).
 
 mod crash;
+mod layout;
 mod parallel;
 mod reading;
 mod speed;
@@ -10,9 +14,13 @@ mod speed;
 use serde_json::Value;
 
 use crate::config::ConfigError;
+use crate::evidence::Evidence;
 use crate::results::{Comparison, Row, RowStatus};
+use crate::text::Width;
 use crate::units::Bytes;
 use crate::vocab::MemoryKind;
+
+use layout::row;
 
 /// Topics, their one-line summary and their text.
 const TOPICS: &[(&str, &str, &str)] = &[
@@ -38,9 +46,8 @@ the step, and stops with exit code 3.
         "\
 What it does: `--steps K` splits each batch into K micro-batches. Each micro-batch's loss
 is divided by K, its gradients are added to a running sum, and the optimizer steps once
-with the sum. The update equals the one of the whole batch (tests/integration/
-grad_accum.rs checks it to 1e-5), while only one micro-batch's
-activations are alive at a time.
+with the sum. The update equals the one of the whole batch (oomlab's test suite checks it
+to 1e-5), while only one micro-batch's activations are alive at a time.
 
 When to use it: the batch size matters for your results (the learning rate and its
 schedule were tuned for it) but does not fit. Choose the smallest K that fits. Two
@@ -57,7 +64,7 @@ state do not shrink: only activations do.
     ),
     (
         "auto-halve",
-        "on OOM: discard the step, halve the micro-batch, retry, keep the effective batch",
+        "on OOM: discard the step, halve the micro-batch, retry, keep the batch",
         "\
 What it does: starts at the configured batch. When a step runs out of memory, oomlab's
 detector catches it, the step is discarded (the model and AdamW's moments are exactly as
@@ -72,10 +79,11 @@ When to use it: you do not know what fits on the card in front of you (a shared 
 new model, a class with different cards), or memory use varies during the run.
 
 What it costs: every failed attempt (its time is in the retry log) and, on CUDA, the
-first step at every new shape compiles and autotunes kernels (minutes on an H200 with an
-empty kernel cache; oomlab keeps the cache in ~/.cache/oomlab/cubecl). A recovered run
+first step at every new shape compiles and autotunes its kernels unless they are cached
+(minutes for a shape that neither the kernel cache nor the kernels oomlab ships for the
+H100 and H200 cover; oomlab keeps the cache in ~/.cache/oomlab/cubecl). A recovered run
 ends with exactly the weights of a run configured from the start with the final split
-(checked bit for bit on the CPU by tests/integration/auto_halve.rs).
+(checked bit for bit on the CPU by oomlab's test suite).
 ",
     ),
     (
@@ -83,31 +91,31 @@ ends with exactly the weights of a run configured from the start with the final 
         "activation checkpointing: recompute instead of keeping activations",
         "\
 What it does: `--strategy checkpointing` trains the whole batch with burn's balanced
-gradient checkpointing (`Autodiff<B, BalancedCheckpointing>`). burn marks each operation
-compute-bound (matmuls: their outputs are kept) or memory-bound (element-wise operations,
-cheap to redo: their outputs are dropped after the forward pass and recomputed from their
-inputs during the backward pass).
+gradient checkpointing. burn marks each operation compute-bound (matrix products: their
+outputs are kept) or memory-bound (element-wise operations, cheap to redo: their outputs
+are dropped after the forward pass and recomputed from their inputs during the backward
+pass).
 
-When to use it: activations dominate memory (long contexts, many layers) and
-grad-accum is not an option (BatchNorm statistics would change with the micro-batch, or
-the micro-batch is already 1).
+When to use it: activations dominate memory (long contexts, many layers) and grad-accum
+is not an option (BatchNorm statistics would change with the micro-batch, or the
+micro-batch is already 1).
 
 What it costs: recomputation time in the backward pass, where compute is the bottleneck:
 the measurements below show it on the CPU and not on the H200, where this small model's
-step is bound by kernel launches and matrix multiplications rather than by the
-element-wise work that is redone. How much memory it saves depends on how much of the
-forward pass is element-wise work; PyTorch's torch.utils.checkpoint, which recomputes
-whole blocks, saves more and costs more.
+step is bound by kernel launches and matrix products rather than by the element-wise
+work that is redone. How much memory it saves depends on how much of the forward pass is
+element-wise work; PyTorch's torch.utils.checkpoint, which recomputes whole blocks, saves
+more and costs more.
 ",
     ),
     (
         "empty-cache",
         "return burn's free pool pages to the driver every N steps",
         "\
-What it does: `--empty-cache-every N` calls burn's memory_cleanup after every N-th step:
-pages of the allocator's pool that hold no live tensor go back to the driver, as PyTorch's
-torch.cuda.empty_cache() does. The summary reports what the cleanups returned and what
-they took. (`oomlab compare` runs it as baseline with --empty-cache-every 1.)
+What it does: `--empty-cache-every N` asks burn to clean up its memory after every N-th
+step: pages of the allocator's pool that hold no live tensor go back to the driver, as
+PyTorch's torch.cuda.empty_cache() does. The summary reports what the cleanups returned
+and what they took. (`oomlab compare` runs it as baseline with --empty-cache-every 1.)
 
 When to use it: another process on the same GPU needs the memory between your steps, or
 you want nvidia-smi to show what the model really uses. It never lowers the peak.
@@ -118,28 +126,27 @@ slower than reusing the pool's pages.
     ),
     (
         "amp",
-        "mixed precision: f32 master weights, bf16/f16 forward and backward, loss scaling",
+        "mixed precision: f32 master weights, bf16/f16 passes, loss scaling",
         "\
 What it does: `--precision bf16` or `--precision f16` (with any strategy). The model and
 AdamW's moments stay in f32. Each micro-batch casts the weights to half (burn's cast is
 differentiable), runs forward and backward in half, and the cast's backward hands the
 gradients back in f32 for the update (`OOMLAB_AMP_CAST=step` casts the weights once a
 step and each micro-batch's gradients after its backward pass: the same gradients, fewer
-operations; not yet shown faster). As with torch.autocast, LayerNorm statistics
-and cross-entropy run in f32 (src/model/norm.rs: oomlab's own LayerNorm operation, which
-keeps only its half input and recomputes the statistics in f32 in backward), and so does
-the softmax of the written-out attention and of the efficient attention's backward (its
-forward is the backend's fused kernel); the matmuls run in half. `--set
-model.norm_in_f32=false` runs burn's own LayerNorm in half instead, whose autodiff keeps
-the centred and normalised input as well (before issue 26 the f32 LayerNorm was burn's
-chain too and cost ~0.6 GiB of f32 copies on the gpu config:
-docs/results/2026-11-30-h200-issue12-smoke).
-burn 0.21 has no autocast: oomlab does this itself, and the summary reads the dtypes
-back from the tensors (`Cuda<bf16>` alone would still make f32 tensors). For f16,
-dynamic loss scaling (as PyTorch's GradScaler): the loss is multiplied by the scale
-(2^16 at first) so small gradients survive f16's range; when any gradient comes back
-inf/NaN the update is skipped and the scale halved; after 2000 clean steps it doubles
-([loss_scale] in the config; skipped steps are counted in the summary and the table).
+operations; not yet shown faster). The matrix products run in half. As with
+torch.autocast, LayerNorm statistics and cross-entropy run in f32: oomlab's own LayerNorm
+operation keeps only its half input and recomputes the statistics in f32 in the backward
+pass (on CUDA, for bf16, as kernels of oomlab's). Attention's softmax is computed in f32
+too; under bf16 on CUDA the backward pass keeps the probabilities it recomputes in bf16
+for the product that reads them. `--set model.norm_in_f32=false` runs burn's own
+LayerNorm in half instead, whose autodiff keeps the centred and normalised input as well.
+burn 0.21 has no autocast: oomlab does this itself, and the summary reads the dtypes back
+from the tensors (asking burn's CUDA backend for bf16 alone would still make f32
+tensors). For f16, dynamic loss scaling (as PyTorch's GradScaler): the loss is
+multiplied by the scale (2^16 at first) so small gradients survive f16's range; when any
+gradient comes back inf/NaN the update is skipped and the scale halved; after 2000 clean
+steps it doubles ([loss_scale] in the config; skipped steps are counted in the summary
+and the table).
 
 When to use it: activations dominate memory (they are stored in half) or the GPU has
 fast half-precision matrix units. bf16 needs no scaling (f32's exponent range); f16
@@ -153,7 +160,7 @@ cached; `oomlab warm-up` compiles them ahead of a class).
     ),
     (
         "half",
-        "pure half precision: weights, gradients and optimizer state all in bf16/f16",
+        "pure half: weights, gradients and optimizer state all in bf16/f16",
         "\
 What it does: `--strategy half --precision bf16|f16` casts the model itself to half, so
 weights, activations, gradients and AdamW's moments are all half: 8 bytes per parameter
@@ -167,56 +174,68 @@ about 2.4e-4 (f16's smallest positive number is about 6e-8), which leaves burn's
 epsilon (1e-5) as the only divisor of the update, and anything past 65504 overflows.
 
 What it costs: accuracy, and with f16 often the run: expect skipped steps and a
-diverging loss (the measured f16 row below).
+diverging loss (the measured f16 rows below).
 ",
     ),
     (
         "prealloc",
         "memory growth vs TensorFlow-style preallocation of the GPU",
         "\
-What it does: `--memory-mode growth` (the default) lets burn's pool take pages from the
-driver when tensors need them. `--memory-mode prealloc[=FRACTION]` reserves FRACTION
-(0.9) of the free VRAM before the model exists, as TensorFlow and JAX do by default:
-oomlab asks burn's pool for page-sized tensors, class by class, and drops them; the
-empty pages stay reserved (burn only returns pages on a cleanup, which oomlab then never
-calls). nvidia-smi shows the memory as the process's from the start.
+What it does: `--memory-mode exact` (the default) and `--memory-mode growth` let burn's
+pool take memory from the driver when tensors need it (`oomlab explain pool` tells the
+two apart). `--memory-mode prealloc[=FRACTION]` reserves FRACTION (0.9) of the free VRAM
+before the model exists, as TensorFlow and JAX do by default: oomlab asks burn's pool
+for page-sized tensors, class by class, and drops them; the empty pages stay reserved
+(burn only returns pages on a cleanup, which oomlab then never calls). nvidia-smi shows
+the memory as the process's from the start.
 
 When to use it: one training per GPU that should not be disturbed by anyone else
 starting later, or to see why a second process on a 'busy' GPU fails.
 
 What it costs: everyone else's memory. And burn's pool is split in size classes (pages
-of 1/4, 1/16, 1/64... of the card): a page serves only tensors of its
-class, so a step can still need new pages while preallocated ones sit empty; the
-summary reports that growth (`prealloc.grew_after`).
+of 1/4, 1/16, 1/64... of the card): a page serves only tensors of its class, so a step
+can still need new pages while preallocated ones sit empty; the summary reports how much
+the pool grew after preallocating.
 ",
     ),
     (
         "attention",
-        "memory-efficient attention: keep Q, K, V, recompute the scores in the backward pass",
+        "memory-efficient attention: keep Q, K, V, recompute the scores",
         "\
 What it does: attention compares every position with every earlier one, so its scores
 and their softmax are [batch, heads, seq, seq] tensors: 134 MB each per layer for the
 `gpu` config in f32 (64 x 8 x 256 x 256 x 4 bytes), 2.1 GB for the `h200` config.
 Written out (`--attention math`), autodiff keeps them for the backward pass of every
-layer, so they are alive all at once at the end of the forward pass. `--attention
-efficient` (the default) is one operation whose forward pass is the backend's fused
-attention with causal masking and keeps only Q, K and V; the backward pass recomputes
-one layer's scores, a few heads at a time, and forgets them before the next layer. This
-is what FlashAttention and PyTorch's scaled_dot_product_attention do; oomlab's backward
-is written with ordinary tensor operations (burn 0.21 has no fused attention backward).
+layer, so they are all alive at the end of the forward pass.
+
+`--attention efficient` (the default) is one operation of its own for burn's autodiff,
+and it keeps only Q, K and V. Its forward pass computes the output a group of heads at a
+time (as many heads as fit in 256 MiB of f32 scores: all 8 of the `gpu` config, 2 of the
+`h200` config's 16) and drops each group's scores before the next. Its backward pass
+recomputes them the same way, group by group, and returns the gradients of Q, K and V:
+no score tensor outlives its layer's backward pass. On CUDA, for f32 and bf16, every
+product (Q times K transposed, the probabilities times V, and those of the backward pass)
+runs on cuBLAS, reading each group's heads where they lie in Q, K and V and writing each
+result into its heads of one output; the causal softmax (scale, mask, maximum,
+exponentials, sum and division) is one kernel of oomlab's, and so is its gradient. With
+f16, and on the CPU, the forward pass is burn's fused attention and the rest burn's tensor
+operations. `oomlab explain step-speed` lists the variables that choose each of these.
+
+FlashAttention and PyTorch's scaled_dot_product_attention save the same memory another
+way: they never write the scores to the GPU's memory at all (they work on tiles in the
+chip's own memory). oomlab writes one group's scores at a time and reads them back.
 
 When to use it: always, unless you want to see what the scores cost. The saving grows
 with the square of the context length.
 
-What it costs: the backward pass computes QK^T and the softmax once more. On burn 0.21
-the fused forward is its written-out fallback (the flash kernels of cubek-attention did
-not run on the H200 for these shapes: see the autotune log in
-docs/results/2026-11-30-h200-cold-start), so the time is not won back.
+What it costs: the backward pass computes the scores and the softmax once more, and a
+group's scores make a round trip through the GPU's memory that a fused kernel avoids.
+The figures below show what it saves and what a step takes today.
 ",
     ),
     (
         "estimate",
-        "how `oomlab estimate` predicts peak memory, term by term, and how far off it is",
+        "how `oomlab estimate` predicts the peak, term by term, and how far off",
         "\
 What it does: `oomlab estimate` (the flags of `train`) adds up, for the moment memory
 peaks, what the config's shapes say will be alive:
@@ -245,9 +264,12 @@ peaks, what the config's shapes say will be alive:
   every live tensor in its class, packs them whole into pages (a tensor never spans two
   pages: eight 1 GiB tensors fill an 8.8 GiB page, a ninth opens another), and gives a
   range: that packing at the bottom, up to one more page per pool in use (freed slices a
-  later tensor does not fit). Plus the CUDA context (measured, 0.53 GiB on the H200). CPU only: the data (5 bytes a character) and the matrix
-  library's packing buffer, the size of a core's L2 cache, per thread that multiplies (the
-  main thread, and the workers once a product is large enough for Flex to split).
+  later tensor does not fit). Plus the CUDA context (measured, 0.53 GiB on the H200). The
+  pool's 10% and the context are read from one run on an NVIDIA H200, 2026-12-02
+  (docs/results/2026-12-02-h200-memory-defaults).
+- CPU only: the data (5 bytes a character) and the matrix library's packing buffer, the
+  size of a core's L2 cache, per thread that multiplies (the main thread, and the workers
+  once a product is large enough for the CPU backend to split).
 The largest batch is the largest one whose predicted peak fits (--card, the GPU's
 memory less other processes, or the CPU's available RAM); the smallest card is the first
 of the built-in list whose predicted peak fits on it. `train` refuses a run whose
@@ -255,8 +277,8 @@ prediction exceeds the machine by more than 10% and names the batch, accumulatio
 checkpointing or precision that would fit.
 
 Your own model: `oomlab estimate --model NAME` (built-in shapes: gpt2, gpt2-medium,
-qwen2.5-0.5b, llama-3.2-1b, mistral-7b, llama-3-8b, qwen2.5-7b) or `--hf-config PATH/config.json`
-sizes training a Hugging Face decoder-only model with PyTorch and transformers (GPT-2,
+qwen2.5-0.5b, llama-3.2-1b, mistral-7b, llama-3-8b, qwen2.5-7b) or `--hf-config
+PATH/config.json` sizes training a Hugging Face decoder-only model with PyTorch and transformers (GPT-2,
 Llama, Mistral, Qwen2) from its shapes alone: weights, gradients and AdamW in the
 parameters' dtype (PyTorch updates in place, so none of oomlab's own trainer's rows),
 AdamW's multi-tensor temporary, autocast's bf16 copies of the weights, the activations
@@ -267,31 +289,33 @@ the largest single term), PyTorch's caching allocator and the CUDA context. It s
 the fixed state against the card and lists what acts on each term. The peaks are replayed:
 for each architecture (GPT-2; Qwen2; Llama; Mistral with an untied head),
 precision and checkpointing, every tensor the allocator is asked for and gives back, from
-building the model to the optimizer step, was traced on two small models on the H200
-(src/hf/templates/, docs/results/2026-12-04-h200-hf-templates) and is replayed for your
+building the model to the optimizer step, was traced on two small models on an NVIDIA
+H200, 2026-12-04 (docs/results/2026-12-04-h200-hf-templates), and is replayed for your
 model's sizes through a model of the allocator. Where none was traced (another head,
-accumulation, several GPUs, LoRA, another optimizer) a measured factor stands in.
-benches/hf_memory.py checks it against real transformers training
+accumulation, several GPUs, LoRA, another optimizer) a measured factor stands in. It was
+checked against real transformers training on the same H200, 2026-12-04
 (docs/results/2026-12-04-hf-estimate-validation.md).
 
 When to use it: before a run, to choose batch, strategy and card; after an OOM, to see
 which term is too large.
 
 What it misses: the counts are exact, the allocator is not. Checked in
-docs/results/2026-12-02-estimate-validation.md (generated by
-scripts/estimate-validation.py, the calibration run left out): on the exact pool every
+docs/results/2026-12-02-estimate-validation.md (an NVIDIA H200 from 2026-12-02 to
+2026-12-04, 2 CPU cores on 2026-12-05; the calibration run left out): on the exact pool every
 H200 row of the gpu and h200 configs and of the big-model lesson, every strategy and
 precision, within 10%; on the CPU's heap the tiny config within 10%, every strategy at five
 batches (8-128) with the CPU's 2-D linear layers; on
 the growth pool the range held every measured peak. The largest batch: under a 3 GiB
 budget the estimate says 28 where auto-halve's bisect found 26 and a fresh run trained 26
 and failed at 27 (two sizes too high, 7.7%); under 4.5 GiB 47, where the bisect found 48
-and a fresh run trained 47 (docs/results/2026-12-04-h200-bisect-split). The bisect found
+and a fresh run trained 47 (an NVIDIA H200, 2026-12-04:
+docs/results/2026-12-04-h200-bisect-split). The bisect found
 that much only once the exact pool's free buffers went back to the driver before a
 micro-batch of another size; before, its probes failed with most of the pool reserved
 but not in use, and it found 16 and 32. --calibrate fits peak = a + b x micro-batch to
 two short real runs; it is exact for the exact pool and wrong for the growth pool, whose
 memory jumps a page at a time.
+
 For a Hugging Face model the uncertain term was PyTorch's caching allocator, not the
 tensors: each f32 logits tensor is a segment of its own, and where best fit puts AdamW's
 state at the first optimizer step decides whether a later step needs one, two or three
@@ -299,21 +323,21 @@ more of them (docs/results/2026-12-04-h200-hf-allocator-trace); no factor holds 
 replay follows it: on every traced row of the built-in shapes within 0.07% of torch's
 reserved peak (docs/results/2026-12-04-h200-hf-templates/check.md), every counted row of
 the validation within 10%. It holds for torch 2.11 and transformers 5.17 with a plain
-loop; other versions may run other kernels (trace again: scripts/hf-templates.py), and
-the large shapes' kernels ask for workspaces the small models do not. Expandable segments (PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True) are no
-cure: measured, they reserved less in some rows and more in others
+loop; other versions may run other kernels, and the large shapes' kernels ask for
+workspaces the small models do not. Expandable segments
+(PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True) are no cure: measured, they reserved less in some rows and more in others
 (docs/results/2026-12-04-h200-hf-expandable).
 ",
     ),
     (
         "pool",
-        "how the GPU pool places tensors: pages of size classes (growth) or exact sizes",
+        "the GPU pool: exact buffers, or pages of size classes (growth)",
         "\
 What it does: burn's GPU allocator (cubecl) does not ask the driver for each tensor.
 With `--memory-mode exact` (the default) cubecl's persistent pool gives every tensor a
 buffer of its exact size and hands a freed buffer to the next tensor of the same size; the
 configs' training steps repeat the same shapes, so buffers are reused step after step.
-With `--memory-mode growth` (burn's own default, and oomlab's before issue 26) it takes
+With `--memory-mode growth` (burn's own default, and oomlab's until 2026-12-02) it takes
 pages of a few size classes (up to a quarter of the card) and places tensors in them, so
 a tensor of 1 GiB sits in an 8.8 GiB page: the page's unused rest is slack that
 nvidia-smi counts as the process's, and the pool grows a page at a time, as TensorFlow's
@@ -334,49 +358,91 @@ come from the system allocator, exactly sized already: the two modes are the sam
         "reading memory numbers: allocated, reserved, NVML, and why they differ",
         "\
 Four numbers, from the inside out:
-  allocator in use   bytes in live tensors (burn's pool, read at the end of every phase).
-  reserved           pages burn's pool holds from the driver: in use + slack. burn keeps
-                     freed pages for reuse, so reserved stays high after a peak until a
-                     cleanup returns them.
-  NVML process       what nvidia-smi shows for the PID: reserved + the CUDA context,
-                     loaded kernels and cuBLAS workspaces (hundreds of MiB before any
-                     tensor).
-  NVML device used   every process on the card + the driver.
+- allocator in use: bytes in live tensors (burn's pool, read at the end of every phase).
+- reserved: what burn's pool holds from the driver, in use + slack. burn keeps freed
+  memory for reuse, so reserved stays high after a peak until a cleanup returns it.
+- NVML process: what nvidia-smi shows for the PID: reserved + the CUDA context, loaded
+  kernels and cuBLAS workspaces (hundreds of MiB before any tensor).
+- NVML device used: every process on the card + the driver.
 Every `oomlab train` summary prints a reconciliation that adds these up at one moment.
 
 Why nvidia-smi shows more than you use: the slack of the pool and the context. Why an
-allocation can fail with memory free: burn's pool allocates pages; a tensor larger than
-any free page needs a new page, and the free memory may be scattered (fragmentation).
-On the CPU the same table shows the host heap (oomlab's counting allocator) and RSS.
+allocation can fail with memory free: the pool asks the driver for whole buffers (exact
+sizes, or pages of the growth pool); a tensor that fits no free buffer needs a new one,
+and the free memory may be scattered (fragmentation). On the CPU the same table shows
+the host heap (oomlab's counting allocator) and RSS.
 ",
     ),
 ];
 
-/// Committed comparisons: (where it came from, compare.json).
-const EVIDENCE: &[(&str, &str)] = &[
+/// Committed comparisons: the file and what ran.
+const EVIDENCE: &[(Evidence, &str)] = &[
+    (Evidence::H200Precision, "tiny GPT, batch 2048, 40 steps"),
+    (Evidence::CpuComparePrecision, "tiny config"),
     (
-        "docs/results/2026-11-30-h200-precision: NVIDIA H200, tiny GPT, batch 2048, 40 steps",
-        crate::evidence::Evidence::H200Precision.text(),
-    ),
-    (
-        "docs/results/2026-12-05-cpu-compare-precision: 2 CPU cores, tiny config",
-        crate::evidence::Evidence::CpuComparePrecision.text(),
-    ),
-    (
-        "docs/results/2026-11-30-cpu-compare-budget: 2 CPU cores, SIMULATED 30 MiB budget",
-        crate::evidence::Evidence::CpuCompareBudget.text(),
+        Evidence::CpuCompareBudget,
+        "tiny config under a SIMULATED 30 MiB budget",
     ),
 ];
 
-/// The two-process demonstration of `--memory-mode` (its `demo.json`).
-const PREALLOC_DEMO: (&str, &str) = (
-    "docs/results/2026-11-30-h200-prealloc-two-processes: NVIDIA H200, tiny GPT, batch 2048; B starts after A's first step",
-    crate::evidence::Evidence::H200PreallocDemo.text(),
-);
+/// Where a figure comes from: its card, the date of the measurement and the file
+/// ("NVIDIA H200, 2026-11-30; docs/results/...").
+pub(crate) fn cite(e: Evidence) -> String {
+    let path = e.path();
+    // A run deep in a yardstick's folder is named as the folder, then the run, so that no
+    // word is longer than a line.
+    let shown = match path.split_once("/runs/") {
+        Some((folder, rest)) => {
+            format!("{folder}, run {}", rest.split('/').next().unwrap_or(rest))
+        }
+        None => path.to_string(),
+    };
+    format!("{}, {}; {shown}", e.card(), e.date())
+}
 
+/// The first day of measurements with today's defaults on CUDA.
+const CUDA_DEFAULTS_SINCE: &str = "2026-12-07";
+
+/// The first day of measurements with today's defaults on the CPU.
+const CPU_DEFAULTS_SINCE: &str = "2026-12-04";
+
+/// For a measurement made before today's defaults, a sentence (with a space before it)
+/// that says so and what changed since; empty for one of today's defaults.
+pub(crate) fn older_defaults(e: Evidence) -> String {
+    let day = e.date().get(..10).unwrap_or(e.date());
+    if e.card().starts_with("NVIDIA") {
+        if day >= CUDA_DEFAULTS_SINCE {
+            return String::new();
+        }
+        let since = if day < "2026-12-02" {
+            "the exact pool, oomlab's LayerNorm operation, the matrix products on cuBLAS and \
+             oomlab's own kernels became the defaults: today's steps are faster, and today's \
+             process figures hold none of the growth pool's page slack"
+        } else if day < "2026-12-04" {
+            "the matrix products on cuBLAS and oomlab's own kernels became the defaults: \
+             today's steps are faster"
+        } else {
+            "the last of oomlab's own kernels became the defaults: today's steps are faster"
+        };
+        format!(
+            " Measured with the defaults of {day}, before {since} (`oomlab explain step-speed` \
+             has today's figures)."
+        )
+    } else if day < CPU_DEFAULTS_SINCE {
+        format!(
+            " Measured with the CPU's defaults of {day}, before its linear layers took their \
+             input as one matrix (the default since {CPU_DEFAULTS_SINCE}, which lowered the tiny \
+             config's heap peak by about 6%: docs/results/2026-12-04-cpu-linear-default)."
+        )
+    } else {
+        String::new()
+    }
+}
+
+/// The two-process demonstration of `--memory-mode` (its `demo.json`).
 fn measured_prealloc() -> String {
-    let (origin, json) = PREALLOC_DEMO;
-    let Ok(v) = serde_json::from_str::<Value>(json) else {
+    let e = Evidence::H200PreallocDemo;
+    let Ok(v) = serde_json::from_str::<Value>(e.text()) else {
         return String::new();
     };
     // Sizes as every oomlab table prints them.
@@ -385,7 +451,12 @@ fn measured_prealloc() -> String {
             .map(|b| Bytes(b).to_string())
             .unwrap_or_else(|| "n/a".into())
     };
-    let mut out = format!("\nMeasured by oomlab on two processes at once ({origin}):\n");
+    let mut out = format!(
+        "\nMeasured by oomlab on two processes at once ({}): tiny GPT, batch 2048; process B \
+         starts after A's first step. Growth was the default then; the exact pool, today's, \
+         takes memory when tensors need it too.\n",
+        cite(e)
+    );
     for key in ["growth/a", "growth/b", "prealloc/a", "prealloc/b"] {
         let r = &v[key];
         let outcome = match r["stop"].as_str() {
@@ -408,29 +479,18 @@ fn measured_prealloc() -> String {
             false => String::new(),
         };
         out.push_str(&format!(
-            "  {key:<11} peak VRAM (NVML process) {}{reserved}: {outcome}\n",
+            "- {key}: peak VRAM (NVML process) {}{reserved}: {outcome}\n",
             size(&r["nvml_process_peak"])
         ));
     }
     out
 }
 
-/// The paired yardstick on the H200 (benches/paired.py's paired.json).
-const PAIRED: (&str, &str) = (
-    "docs/results/2026-11-30-h200-paired-gpu: NVIDIA H200, `gpu` config (GPT d512, 8 layers, seq 256), batch 64, 20 steps, medians of 3 runs; oomlab waited for the device after every phase unless a row says once per step",
-    crate::evidence::Evidence::H200Paired.text(),
-);
-
-/// The same yardstick with oomlab's defaults since issue 26 (exact pool, LayerNorm
-/// operation) beside the growth pool.
-const PAIRED_DEFAULTS: (&str, &str) = (
-    "docs/results/2026-12-02-h200-memory-defaults/paired-gpu: NVIDIA H200, `gpu` config, batch 64, 20 steps, medians of 2 runs; \"defaults\" = efficient attention, the LayerNorm operation and the exact pool",
-    crate::evidence::Evidence::H200DefaultsPaired.text(),
-);
-
-fn measured_paired(source: (&str, &str), pick: impl Fn(&str) -> bool) -> String {
-    let (origin, json) = source;
-    let Ok(v) = serde_json::from_str::<Value>(json) else {
+/// The rows of a paired yardstick (benches' `paired.json`) that `pick` keeps, as a table:
+/// the median steady step, its ratio to PyTorch's SDPA row of the same precision, the
+/// median NVML process peak and final loss. `what` says what the rows ran.
+pub(crate) fn measured_paired(e: Evidence, what: &str, pick: impl Fn(&str) -> bool) -> String {
+    let Ok(v) = serde_json::from_str::<Value>(e.text()) else {
         return String::new();
     };
     let runs = v["runs"].as_array().cloned().unwrap_or_default();
@@ -441,14 +501,47 @@ fn measured_paired(source: (&str, &str), pick: impl Fn(&str) -> bool) -> String 
             names.push(name);
         }
     }
-    let mut out = format!("\nMeasured by oomlab's paired yardstick against PyTorch ({origin}):\n");
+    let meta = &v["meta"];
+    let mut out = format!(
+        "\nMeasured by oomlab's paired yardstick against PyTorch ({}): the `{}` config, batch \
+         {}, {} steps, medians of {} runs, each configuration in fresh processes, interleaved. \
+         {what}{}\n",
+        cite(e),
+        meta["config"].as_str().unwrap_or("?"),
+        meta["batch"],
+        meta["steps"],
+        meta["repeats"],
+        older_defaults(e)
+    );
+    // PyTorch's row of the same precision, for the ratio.
+    let pytorch_of = |name: &str| -> Option<&'static str> {
+        if !name.starts_with("oomlab") {
+            None
+        } else if name.contains(" f32 ") {
+            Some("pytorch f32 sdpa")
+        } else if name.contains(" bf16 ") {
+            Some("pytorch amp-bf16 sdpa")
+        } else {
+            None
+        }
+    };
+    out.push_str(&row(&[
+        "configuration",
+        "steady step",
+        "vs PyTorch SDPA",
+        "NVML process peak",
+        "final loss",
+    ]));
     for name in names.into_iter().filter(|n| pick(n)) {
-        out.push_str(&format!(
-            "  {name:<52} steady step {}, NVML process peak {}, final loss {}\n",
-            median(name, "step").map_or("n/a".into(), |s| format!("{:.1} ms", s * 1e3)),
-            median(name, "peak_nvml").map_or("n/a".into(), |b| Bytes(b as u64).to_string()),
-            median(name, "final_loss").map_or("n/a".into(), |l| format!("{l:.4}")),
-        ));
+        let step = median(name, "step");
+        let ratio = pytorch_of(name).and_then(|p| Some(step? / median(p, "step")?));
+        out.push_str(&row(&[
+            name.to_string(),
+            step.map_or_else(|| "-".into(), |s| format!("{:.1} ms", s * 1e3)),
+            ratio.map_or_else(|| "-".into(), |r| format!("{r:.2}x")),
+            median(name, "peak_nvml").map_or_else(|| "-".into(), |b| Bytes(b as u64).to_string()),
+            median(name, "final_loss").map_or_else(|| "-".into(), |l| format!("{l:.4}")),
+        ]));
     }
     out
 }
@@ -468,53 +561,63 @@ fn hf_example() -> String {
     let card = crate::estimate::parse_card("24GiB").ok();
     let r = HfReport::new(shape, Setup::new(2048, 1, Precision::AmpBf16), card);
     let mut out = String::from(
-        "\nYour own model, worked example: `oomlab estimate --model llama-3.2-1b --seq 2048 --precision bf16 --card 24GiB` (Llama-3.2-1B, AMP bf16, AdamW, micro-batch 1):\n",
+        "\nYour own model, worked example: `oomlab estimate --model llama-3.2-1b --seq 2048 \
+         --precision bf16 --card 24GiB` (Llama-3.2-1B, AMP bf16, AdamW, micro-batch 1), as \
+         this build of oomlab computes it (a prediction: nothing ran).\n",
     );
-    out.push_str(&format!("  {}\n", r.fixed_state_line()));
+    out.push_str(&r.fixed_state_line());
+    out.push('\n');
     let e = &r.estimate;
+    out.push_str(&row(&["term", "size"]));
     for t in e.terms.iter().filter(|t| t.at_peak && t.bytes.0 > 0) {
-        out.push_str(&format!(
-            "  {:<42} {:>11}\n",
-            t.kind.label(),
-            t.bytes.to_string()
-        ));
+        out.push_str(&row(&[t.kind.label().to_string(), t.bytes.to_string()]));
     }
     out.push_str(&format!(
-        "  = process peak {} at {} (on a card with room); a full card must hold {} (allocated and context: PyTorch frees its cached blocks before it gives up); largest micro-batch on 24 GiB: {}\n  What to change:\n",
+        "Process peak {} at {} (on a card with room); a full card must hold {} (allocated and \
+         context: PyTorch frees its cached blocks before it gives up); largest micro-batch on \
+         24 GiB: {}. What to change:\n",
         e.process,
         e.moment.label(),
         e.needs(),
         r.largest_micro_batch.unwrap_or(0)
     ));
+    out.push_str(&row(&[
+        "change",
+        "process peak",
+        "largest micro-batch",
+        "checked against transformers",
+    ]));
     for w in &r.what_ifs {
-        out.push_str(&format!(
-            "    {:<46} {:>11}  largest micro-batch {}{}\n",
-            w.change,
+        out.push_str(&row(&[
+            w.change.clone(),
             w.process.to_string(),
-            w.largest_micro_batch.unwrap_or(0),
-            if w.checked { "" } else { " (formula only)" }
-        ));
+            w.largest_micro_batch.unwrap_or(0).to_string(),
+            if w.checked { "yes" } else { "formula only" }.to_string(),
+        ]));
     }
     out
 }
 
 fn measured_estimate_own() -> String {
-    const TABLE: &str = crate::evidence::Evidence::EstimateValidation.text();
-    const RUN: &str = crate::evidence::Evidence::H200DefaultsF32Run.text();
+    let table = Evidence::EstimateValidation;
+    let run = Evidence::H200DefaultsF32Run;
     let mut out = format!(
-        "\nMeasured by oomlab compare and the paired yardstick ({}, scripts/estimate-validation.py):\n",
-        crate::evidence::Evidence::EstimateValidation.path()
+        "\nMeasured by oomlab compare and the paired yardstick ({}): the estimate against \
+         measured peaks.{}\n",
+        cite(table),
+        older_defaults(table)
     );
-    for line in TABLE.lines().filter(|l| l.starts_with("- ")) {
-        out.push_str(&format!("  {}\n", &line[2..]));
+    for line in table.text().lines().filter(|l| l.starts_with("- ")) {
+        out.push_str(line);
+        out.push('\n');
     }
     // Read untyped: the run predates fields the current summary has.
-    let Ok(run) = serde_json::from_str::<serde_json::Value>(RUN) else {
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(run.text()) else {
         return out;
     };
     let field = |path: &[&str]| {
         path.iter()
-            .try_fold(&run, |v, k| v.get(k))
+            .try_fold(&v, |v, k| v.get(k))
             .and_then(|v| v.as_u64())
     };
     let (Some(vocab), Some(total), Some(measured)) = (
@@ -536,24 +639,33 @@ fn measured_estimate_own() -> String {
         crate::estimate::Target::Cuda { total },
     );
     out.push_str(&format!(
-        "\nWorked example: the `gpu` config (f32, batch {}, the defaults: exact pool) on the H200 ({total}):\n",
-        cfg.train.batch
+        "\nWorked example: the `gpu` config (f32, batch {}, the exact pool) on the card of one \
+         f32 run ({total}), against that run's NVML process peak ({}).{}\n",
+        cfg.train.batch,
+        cite(run),
+        older_defaults(run)
     ));
+    out.push_str(&row(&["term", "size", "how"]));
     for t in e.terms.iter().filter(|t| t.at_peak && t.bytes.0 > 0) {
-        out.push_str(&format!(
-            "  {:<36} {:>11}  {}\n",
-            t.kind.label(),
+        out.push_str(&row(&[
+            t.kind.label().to_string(),
             t.bytes.to_string(),
-            t.how
-        ));
+            t.how.clone(),
+        ]));
     }
-    out.push_str(&format!(
-        "  {:<36} {:>11}\n  measured (NVML process peak, 2026-12-02-h200-memory-defaults, f32 defaults, repeat 2): {} ({:+.1}%)\n",
-        "= predicted peak",
+    out.push_str(&row(&[
+        "= predicted peak".to_string(),
         e.peak.to_string(),
-        measured,
-        (e.peak.0 as f64 / measured.0 as f64 - 1.0) * 100.0
-    ));
+        String::new(),
+    ]));
+    out.push_str(&row(&[
+        "measured".to_string(),
+        measured.to_string(),
+        format!(
+            "predicted {:+.1}%",
+            (e.peak.0 as f64 / measured.0 as f64 - 1.0) * 100.0
+        ),
+    ]));
     out
 }
 
@@ -567,6 +679,7 @@ fn all_topics() -> impl Iterator<Item = &'static (&'static str, &'static str, &'
         .chain(speed::TOPICS.iter())
 }
 
+/// The measured part of `topic`, laid out as its text is.
 fn measured(topic: &str) -> String {
     if let Some(text) = reading::measured(topic)
         .or_else(|| crash::measured(topic))
@@ -576,78 +689,42 @@ fn measured(topic: &str) -> String {
         return text;
     }
     match topic {
-        "estimate" => return measured_estimate(),
-        "prealloc" => return measured_prealloc(),
+        "estimate" => measured_estimate(),
+        "prealloc" => measured_prealloc(),
         "attention" => {
-            return measured_paired(PAIRED, |n| n.contains("growth") || n.starts_with("pytorch"))
+            measured_paired(
+                Evidence::H200Paired,
+                "Rows of math and efficient attention on the growth pool (the default then) and \
+                 PyTorch's written-out attention (math) and SDPA.",
+                |n| (n.contains("growth") && !n.contains("checks")) || n.starts_with("pytorch"),
+            ) + &measured_paired(
+                Evidence::H100Paired,
+                "Today's defaults (efficient attention) and PyTorch's SDPA.",
+                |_| true,
+            )
         }
-        "pool" => return measured_paired(PAIRED_DEFAULTS, |_| true),
-        _ => {}
+        "pool" => measured_paired(
+            Evidence::H200DefaultsPaired,
+            "\"defaults\": the efficient attention, the LayerNorm operation and the exact pool; \
+             \"efficient growth\": the same on the growth pool.",
+            |_| true,
+        ),
+        _ => measured_compare(topic),
     }
+}
+
+/// The committed comparisons' rows for `topic` (with the baseline's), as tables.
+fn measured_compare(topic: &str) -> String {
     let mut out = String::new();
-    for (origin, json) in EVIDENCE {
-        let Ok(cmp) = serde_json::from_str::<Comparison>(json) else {
+    for &(e, what) in EVIDENCE {
+        let Ok(cmp) = serde_json::from_str::<Comparison>(e.text()) else {
             continue;
-        };
-        let kind = if cmp.memory_kind == Some(MemoryKind::Gpu) {
-            "VRAM (NVML process)"
-        } else {
-            "HOST RSS"
         };
         let gpu = cmp.memory_kind == Some(MemoryKind::Gpu);
         let base = cmp
             .rows
             .iter()
             .find(|r| r.strategy.name() == "baseline" && r.status == RowStatus::Completed);
-        let show = |r: &Row| {
-            let mut line = format!(
-                "  {:<13} {:<9}",
-                r.strategy.name(),
-                r.split.clone().unwrap_or_default()
-            );
-            if let Some(b) = r.peak_process_bytes {
-                line.push_str(&format!(" peak {kind} {:.1} MiB", Bytes(b).mib()));
-                if let Some(x) = r.memory_vs_baseline {
-                    line.push_str(&format!(" ({x:.2}x)"));
-                }
-            }
-            if let (true, Some(b)) = (gpu, r.peak_in_use_bytes) {
-                line.push_str(&format!(", in tensors {:.1} MiB", Bytes(b).mib()));
-                if let Some(x) = base.and_then(|base| base.peak_in_use_bytes) {
-                    line.push_str(&format!(" ({:.2}x)", b as f64 / x.max(1) as f64));
-                }
-            }
-            if let Some(t) = r.steady_step_s {
-                line.push_str(&format!(", steady step {:.1} ms", t * 1000.0));
-                if let Some(x) = r.time_vs_baseline {
-                    line.push_str(&format!(" ({x:.2}x)"));
-                }
-            }
-            if let Some(l) = r.final_loss {
-                line.push_str(&format!(", final loss {l:.4}"));
-            }
-            if r.oom_retries > 0 || cmp.simulated {
-                line.push_str(&format!(
-                    ", OOMs hit {}{}",
-                    r.oom_retries,
-                    if cmp.simulated { " (SIMULATED)" } else { "" }
-                ));
-            }
-            if r.skipped_steps > 0 {
-                line.push_str(&format!(
-                    ", updates skipped by the loss scaler {}",
-                    r.skipped_steps
-                ));
-            }
-            line.push_str(match &r.status {
-                RowStatus::Completed => "",
-                RowStatus::OutOfMemory(_) => " (stopped: out of memory)",
-                RowStatus::Failed(_) => " (stopped: failed)",
-                RowStatus::NotRun => " (not run)",
-            });
-            line.push('\n');
-            line
-        };
         let picked: Vec<&Row> = cmp
             .rows
             .iter()
@@ -664,19 +741,105 @@ fn measured(topic: &str) -> String {
         if picked.is_empty() {
             continue;
         }
+        let ooms = cmp.simulated || picked.iter().any(|r| r.oom_retries > 0);
+        let skipped = picked.iter().any(|r| r.skipped_steps > 0);
+        let stopped = picked
+            .iter()
+            .any(|r| !matches!(r.status, RowStatus::Completed));
         out.push_str(&format!(
-            "\nMeasured by oomlab compare on {} ({origin}; arguments: {}):\n",
-            cmp.device,
-            cmp.common_args.join(" ")
+            "\nMeasured by oomlab compare ({}): {what}; arguments: {}.{}\n",
+            cite(e),
+            cmp.common_args.join(" "),
+            older_defaults(e)
         ));
-        for r in picked {
-            out.push_str(&show(r));
+        let mut header = vec![
+            "row",
+            "split",
+            if gpu {
+                "peak VRAM (NVML process)"
+            } else {
+                "peak host RSS"
+            },
+        ];
+        if gpu {
+            header.push("in tensors");
         }
-        out.push_str("  (x): this row / the baseline row");
+        header.extend(["steady step", "final loss"]);
+        if ooms {
+            header.push(if cmp.simulated {
+                "OOMs hit (SIMULATED)"
+            } else {
+                "OOMs hit"
+            });
+        }
+        if skipped {
+            header.push("updates skipped by the loss scaler");
+        }
+        if stopped {
+            header.push("outcome");
+        }
+        out.push_str(&row(&header));
+        // (x): the ratio to the baseline row.
+        let x = |v: Option<f64>| v.map(|x| format!(" ({x:.2}x)")).unwrap_or_default();
+        let mut notes = String::new();
+        for r in &picked {
+            let mut cells = vec![
+                r.strategy.name().to_string(),
+                r.split.clone().unwrap_or_default(),
+                r.peak_process_bytes.map_or_else(
+                    || "-".to_string(),
+                    |b| format!("{:.1} MiB{}", Bytes(b).mib(), x(r.memory_vs_baseline)),
+                ),
+            ];
+            if gpu {
+                cells.push(r.peak_in_use_bytes.map_or_else(
+                    || "-".to_string(),
+                    |b| {
+                        let ratio = base
+                            .and_then(|base| base.peak_in_use_bytes)
+                            .map(|t| b as f64 / t.max(1) as f64);
+                        format!("{:.1} MiB{}", Bytes(b).mib(), x(ratio))
+                    },
+                ));
+            }
+            cells.push(r.steady_step_s.map_or_else(
+                || "-".to_string(),
+                |t| format!("{:.1} ms{}", t * 1000.0, x(r.time_vs_baseline)),
+            ));
+            cells.push(
+                r.final_loss
+                    .map_or_else(|| "-".to_string(), |l| format!("{l:.4}")),
+            );
+            if ooms {
+                cells.push(r.oom_retries.to_string());
+            }
+            if skipped {
+                cells.push(r.skipped_steps.to_string());
+            }
+            if stopped {
+                cells.push(
+                    match &r.status {
+                        RowStatus::Completed => "completed",
+                        RowStatus::OutOfMemory(_) => "stopped: out of memory",
+                        RowStatus::Failed(_) => "stopped: failed",
+                        RowStatus::NotRun => "not run",
+                    }
+                    .to_string(),
+                );
+            }
+            out.push_str(&row(&cells));
+            if let Some(note) = &r.note {
+                notes.push_str(&format!("- {}: {note}\n", r.strategy.name()));
+            }
+        }
+        out.push_str(&notes);
+        out.push_str("(x): this row / the baseline row");
         match (base, gpu) {
             (None, _) => out.push_str("; none here: the baseline did not finish"),
             (Some(b), true) => out.push_str(&format!(
-                ". The process figure also holds the pool's slack and {:.1} MiB outside the pool (CUDA context, modules: the baseline's), which do not shrink with the batch; so its ratios sit above the ratios of the bytes in tensors",
+                ". The process figure also holds the pool's slack and {:.1} MiB outside the pool \
+                 (CUDA context, modules: the baseline's), which do not shrink with the batch; so \
+                 its ratios sit above the ratios of the bytes in tensors",
                 Bytes(b.overhead_bytes.unwrap_or(0)).mib()
             )),
             (Some(_), false) => {}
@@ -686,24 +849,35 @@ fn measured(topic: &str) -> String {
     out
 }
 
-/// The text for `topic`, or the list of topics.
+/// The text for `topic`, or the list of topics, laid out for the output's width.
 pub fn explain(topic: Option<&str>) -> Result<String, ConfigError> {
+    explain_at(topic, crate::text::width())
+}
+
+/// [`explain`] laid out for `width` (the pages in docs/techniques are made at
+/// [`crate::text::PIPE_WIDTH`]).
+pub(crate) fn explain_at(topic: Option<&str>, width: Width) -> Result<String, ConfigError> {
     let Some(topic) = topic else {
+        let columns = layout::prose_columns(width);
         let mut out = String::from("oomlab explain TOPIC, where TOPIC is one of:\n");
         for (name, summary, _) in all_topics() {
-            out.push_str(&format!("  {name:<13} {summary}\n"));
+            out.push_str(&layout::hang_to(
+                &format!("  {name:<15} "),
+                summary,
+                columns,
+            ));
         }
         return Ok(out);
     };
     // A compare row's name (amp-bf16, half-f16, attention-math, pool-growth) is explained
     // under its first word.
-    let row = crate::vocab::Variant::ALL
+    let family = crate::vocab::Variant::ALL
         .iter()
         .any(|v| v.name() == topic)
         .then(|| topic.split('-').next().unwrap_or(topic));
     let found = all_topics()
         .find(|(n, _, _)| *n == topic)
-        .or_else(|| all_topics().find(|(n, _, _)| Some(*n) == row));
+        .or_else(|| all_topics().find(|(n, _, _)| Some(*n) == family));
     let Some((name, summary, text)) = found else {
         return Err(ConfigError::Override {
             given: format!("oomlab explain {topic}"),
@@ -713,34 +887,93 @@ pub fn explain(topic: Option<&str>) -> Result<String, ConfigError> {
             ),
         });
     };
-    Ok(format!("{name}: {summary}\n\n{text}{}", measured(name)))
+    let text = format!("{name}: {summary}\n\n{text}{}", measured(name));
+    Ok(layout::layout(&text, width))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// Every text explain prints: the list, then each topic, at `width`.
+    fn every_text(width: Width) -> Vec<(String, String)> {
+        let mut texts = vec![("the list".to_string(), explain_at(None, width).unwrap())];
+        for (name, _, _) in all_topics() {
+            texts.push((name.to_string(), explain_at(Some(name), width).unwrap()));
+        }
+        texts
+    }
+
     #[test]
     fn every_compiled_in_comparison_reads_as_the_typed_comparison() {
-        for (origin, json) in EVIDENCE {
-            let parsed = serde_json::from_str::<Comparison>(json);
-            assert!(parsed.is_ok(), "{origin}: {:?}", parsed.err());
+        for (e, _) in EVIDENCE {
+            let parsed = serde_json::from_str::<Comparison>(e.text());
+            assert!(parsed.is_ok(), "{}: {:?}", e.path(), parsed.err());
         }
     }
 
     #[test]
     fn the_technique_pages_in_docs_are_the_explain_texts() {
-        // docs/techniques/<topic>.md is `oomlab explain <topic>` in a text block;
-        // regenerate with scripts/docs-techniques.sh when a text or a result changes.
+        // docs/techniques/<topic>.md is `oomlab explain <topic>` piped (laid out for
+        // PIPE_WIDTH) in a text block; regenerate with scripts/docs-techniques.sh when a
+        // text or a result changes.
         for (name, _, _) in all_topics() {
             let path = format!("{}/docs/techniques/{name}.md", env!("CARGO_MANIFEST_DIR"));
             let page = std::fs::read_to_string(&path).unwrap_or_default();
-            let text = explain(Some(name)).unwrap();
+            let text = explain_at(Some(name), Width::Columns(crate::text::PIPE_WIDTH)).unwrap();
             assert!(
                 page.contains(&text),
                 "{path} is not current: run scripts/docs-techniques.sh"
             );
         }
+    }
+
+    #[test]
+    fn every_line_fits_the_width() {
+        for columns in [80, 100, 120] {
+            for (name, text) in every_text(Width::Columns(columns)) {
+                for line in text.lines() {
+                    assert!(
+                        line.chars().count() <= columns,
+                        "{name} at {columns} columns: {line}"
+                    );
+                }
+            }
+        }
+        // The topic list stays one line a topic where the pages are made, so that
+        // scripts/docs-techniques.sh reads one name a line.
+        let list = explain_at(None, Width::Columns(crate::text::PIPE_WIDTH)).unwrap();
+        assert_eq!(list.lines().count(), all_topics().count() + 1, "{list}");
+    }
+
+    #[test]
+    fn no_text_names_a_commit_an_issue_a_source_path_or_a_rust_type() {
+        for (name, text) in every_text(Width::Unlimited) {
+            let found = crate::text::internals(&text);
+            assert!(found.is_empty(), "{name}: {found:?}");
+        }
+    }
+
+    #[test]
+    fn a_figure_of_older_defaults_says_so_and_todays_do_not() {
+        let old = older_defaults(Evidence::H200Paired);
+        assert!(
+            old.contains("Measured with the defaults of 2026-11-30"),
+            "{old}"
+        );
+        assert!(older_defaults(Evidence::H100Paired).is_empty());
+        assert!(older_defaults(Evidence::CpuComparePrecision).is_empty());
+        assert!(older_defaults(Evidence::CpuCompareBudget).contains("2026-11-30"));
+        let attention = explain_at(Some("attention"), Width::Unlimited)
+            .unwrap()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(attention.contains("NVIDIA H200, 2026-11-30"), "{attention}");
+        assert!(
+            attention.contains("NVIDIA H100 80GB HBM3, 2026-12-07"),
+            "{attention}"
+        );
     }
 
     #[test]
@@ -770,19 +1003,16 @@ mod tests {
     fn the_estimate_topics_figures_are_the_estimates_constants() {
         // The text is written by hand; the figures it states are the ones the estimate
         // computes with, so a change of either fails here.
-        let text = explain(Some("estimate"))
-            .unwrap()
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ");
+        let words = |t: String| t.split_whitespace().collect::<Vec<_>>().join(" ");
+        let text = words(explain(Some("estimate")).unwrap());
         let pct = (crate::estimate::measured::EXACT_POOL_FACTOR - 1.0) * 100.0;
         let said = format!("With the exact pool (the default) {pct:.0}% over the tensors");
         assert!(text.contains(&said), "{said}");
         let context = crate::estimate::measured::CUDA_CONTEXT.0 as f64 / (1u64 << 30) as f64;
         let said = format!("the CUDA context (measured, {context:.2} GiB on the H200)");
         assert!(text.contains(&said), "{said}");
-        let amp = explain(Some("amp")).unwrap();
-        assert!(amp.contains("(18 bytes per parameter with\nAdamW instead of 16)"));
+        let amp = words(explain(Some("amp")).unwrap());
+        assert!(amp.contains("(18 bytes per parameter with AdamW instead of 16)"));
         // The largest-batch figures are the validation table's rows.
         let table = crate::evidence::Evidence::EstimateValidation.text();
         assert!(

@@ -1,16 +1,20 @@
 //! The topic about several devices: data parallelism and sharding the optimizer state
 //! (ZeRO stage 1). Its measured part is read from the committed runs: two peers sharing
 //! one H200 (docs/results/2026-12-01-h200-parallel-one-gpu) and two CPU peers
-//! (docs/results/2026-12-02-cpu-parallel). No two-GPU run exists yet, and the text says so.
+//! (docs/results/2026-12-02-cpu-parallel), each named with its card and date. No two-GPU
+//! run exists yet, and the text says so.
 
 use serde_json::Value;
 
+use super::layout::row;
+use super::older_defaults;
+use crate::evidence::Evidence;
 use crate::units::Bytes;
 
 /// Topics, their one-line summary and their text (the measured part is appended).
 pub const TOPICS: &[(&str, &str, &str)] = &[(
     "shard-optimizer",
-    "several devices: data parallel, and each device keeping 1/N of the optimizer state",
+    "several devices: data parallel, each keeping 1/N of the optimizer state",
     "\
 What it does: `--devices cuda:0,cuda:1` (or `--gpus 2`) trains data parallel: one trainer
 thread per device, each on batch/N samples of every batch, the gradients averaged over
@@ -42,30 +46,19 @@ apply a step made from zeros), and auto-halve then halves on every device togeth
 
 use crate::evidence::Evidence::*;
 
-const H200: &str = "docs/results/2026-12-01-h200-parallel-one-gpu, H200";
 const H200_RUNS: [(&str, &str); 5] = [
-    (
-        "one device, batch 64",
-        crate::evidence::Evidence::ParallelH200Single.text(),
-    ),
-    (
-        "2 peers, data parallel",
-        crate::evidence::Evidence::ParallelH200Dp.text(),
-    ),
-    (
-        "2 peers, shard-optimizer",
-        crate::evidence::Evidence::ParallelH200Zero.text(),
-    ),
+    ("one device, batch 64", ParallelH200Single.text()),
+    ("2 peers, data parallel", ParallelH200Dp.text()),
+    ("2 peers, shard-optimizer", ParallelH200Zero.text()),
     (
         "2 peers, data parallel, per param",
-        crate::evidence::Evidence::ParallelH200DpPerParam.text(),
+        ParallelH200DpPerParam.text(),
     ),
     (
         "2 peers, shard-optimizer, per param",
-        crate::evidence::Evidence::ParallelH200ZeroPerParam.text(),
+        ParallelH200ZeroPerParam.text(),
     ),
 ];
-const CPU: &str = "docs/results/2026-12-02-cpu-parallel, 2 CPU cores";
 /// Each CPU run three times (two peers in one process: where their phases overlap moves
 /// the process's peak).
 const CPU_RUNS: [(&str, [&str; 3]); 5] = [
@@ -111,11 +104,11 @@ const CPU_RUNS: [(&str, [&str; 3]); 5] = [
     ),
 ];
 
-/// What one peer of a run kept: `allocator` picks burn's allocator peak (CUDA), otherwise
+/// What each peer of a run kept: `allocator` adds burn's allocator peak (CUDA); otherwise
 /// only the optimizer state is shown (CPU peers share one heap).
 fn peers(s: &Value, allocator: bool) -> String {
     let Some(peers) = s["parallel"]["peers"].as_array() else {
-        return String::new();
+        return "-".to_string();
     };
     let each: Vec<String> = peers
         .iter()
@@ -131,36 +124,71 @@ fn peers(s: &Value, allocator: bool) -> String {
             }
         })
         .collect();
-    format!("\n  {:<36}   per peer: {}", "", each.join(" | "))
+    each.join("; ")
+}
+
+/// The folder of the runs `e` is one of, for the heading.
+fn folder(e: Evidence) -> &'static str {
+    let path = e.path();
+    let end = path
+        .match_indices('/')
+        .nth(2)
+        .map_or(path.len(), |(i, _)| i);
+    &path[..end]
 }
 
 fn h200() -> String {
+    let e = ParallelH200Single;
     let mut out = format!(
-        "\nMeasured by oomlab ({H200}; `gpu` config, 20 steps,\nf32, per parameter or in 64 MiB buckets). Only one GPU was lent, so both peers share\ncuda:0: its compute and its NVML total. Not a scaling figure:\n"
+        "\nMeasured by oomlab ({}, {}; {}): the `gpu` config, 20 steps, f32, per parameter or \
+         in 64 MiB buckets. Only one GPU was lent, so both peers share cuda:0: its compute \
+         and its NVML total. Not a scaling figure.{}\n",
+        e.card(),
+        e.date(),
+        folder(e),
+        older_defaults(e)
     );
+    out.push_str(&row(&[
+        "run",
+        "steady step",
+        "NVML process peak",
+        "loss",
+        "per peer",
+    ]));
     for (label, json) in H200_RUNS {
         let Ok(s) = serde_json::from_str::<Value>(json) else {
             continue;
         };
-        out.push_str(&format!(
-            "  {label:<36} steady step {:.1} ms, NVML process peak {}, loss {:.6}{}\n",
-            s["steady_step_s"].as_f64().unwrap_or(f64::NAN) * 1e3,
-            Bytes(s["memory"]["process_peak"].as_u64().unwrap_or(0)),
-            s["final_loss"].as_f64().unwrap_or(f64::NAN),
-            peers(&s, true)
-        ));
+        out.push_str(&row(&[
+            label.to_string(),
+            format!(
+                "{:.1} ms",
+                s["steady_step_s"].as_f64().unwrap_or(f64::NAN) * 1e3
+            ),
+            Bytes(s["memory"]["process_peak"].as_u64().unwrap_or(0)).to_string(),
+            format!("{:.6}", s["final_loss"].as_f64().unwrap_or(f64::NAN)),
+            peers(&s, true),
+        ]));
     }
     out
 }
 
 fn cpu() -> String {
+    let e = CpuParallelOne1;
     let params = serde_json::from_str::<Value>(CPU_RUNS[0].1[0])
         .ok()
         .and_then(|s| s["params"]["count"].as_u64())
         .unwrap_or(0);
     let mut out = format!(
-        "\nMeasured by oomlab ({CPU}; a wide, shallow\nGPT of {params} parameters where AdamW's state dominates). Both peers are threads of one\nprocess, so the heap is both peers':\n"
+        "\nMeasured by oomlab ({}, {}; {}): a wide, shallow GPT of {params} parameters where \
+         AdamW's state dominates. Both peers are threads of one process, so the heap is both \
+         peers'.{}\n",
+        e.card(),
+        e.date(),
+        folder(e),
+        older_defaults(e)
     );
+    out.push_str(&row(&["run", "host heap peak", "loss", "per peer"]));
     let mut medians = Vec::new();
     for (label, repeats) in CPU_RUNS {
         let runs: Vec<Value> = repeats
@@ -177,22 +205,26 @@ fn cpu() -> String {
         peaks.sort_unstable();
         let median = Bytes(peaks.get(peaks.len() / 2).copied().unwrap_or(0));
         medians.push(median);
-        out.push_str(&format!(
-            "  {label:<36} host heap peak {median} (median of {}), loss {:.6}{}\n",
-            peaks.len(),
-            first["final_loss"].as_f64().unwrap_or(f64::NAN),
-            peers(first, false)
-        ));
+        out.push_str(&row(&[
+            label.to_string(),
+            format!("{median} (median of {})", peaks.len()),
+            format!("{:.6}", first["final_loss"].as_f64().unwrap_or(f64::NAN)),
+            peers(first, false),
+        ]));
     }
     if let [_, dp, zero, dp_each, zero_each] = medians[..] {
         out.push_str(&format!(
-            "  sharding lowered the process's heap peak by {} in 64 MiB buckets (the default) and by\n  {} with one operation per parameter: the buckets' packed copies come on top at the\n  gather, which follows the update, when memory is highest\n",
+            "Sharding lowered the process's heap peak by {} in 64 MiB buckets (the default) and \
+             by {} with one operation per parameter: the buckets' packed copies come on top at \
+             the gather, which follows the update, when memory is highest.\n",
             Bytes(dp.0.saturating_sub(zero.0)),
             Bytes(dp_each.0.saturating_sub(zero_each.0))
         ));
     }
     out.push_str(
-        "\nNot measured: two GPUs. No machine with two was lent, so the two-GPU throughput, each\nGPU's VRAM with and without sharding, and PyTorch DDP / ZeroRedundancyOptimizer beside\nthem are still to be run (`MODE=two-gpus bash scripts/gpu/run.sh data-parallel`).\n",
+        "\nNot measured: two GPUs. No machine with two was lent, so the two-GPU throughput, \
+         each GPU's VRAM with and without sharding, and PyTorch DDP / ZeroRedundancyOptimizer \
+         beside them are still to be run.\n",
     );
     out
 }
@@ -209,14 +241,18 @@ mod tests {
     #[test]
     fn the_committed_runs_show_what_the_topic_says() {
         let h = h200();
-        assert_eq!(h.matches("steady step").count(), 5, "{h}");
+        let rows = h
+            .lines()
+            .filter(|l| l.starts_with("| ") && l.contains(" ms |"))
+            .count();
+        assert_eq!(rows, 5, "{h}");
         // Sharded peers each keep about half of the state plain peers keep.
         assert!(
             h.contains("shard-optimizer") && h.contains("97.0 MiB"),
             "{h}"
         );
         let c = cpu();
-        assert!(c.contains("sharding lowered"), "{c}");
+        assert!(c.contains("Sharding lowered"), "{c}");
         assert_eq!(c.matches("median of 3").count(), 5, "{c}");
         assert!(c.contains("Not measured: two GPUs"), "{c}");
     }

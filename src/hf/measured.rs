@@ -17,7 +17,7 @@
 use crate::units::Bytes;
 
 /// The run these constants were read from.
-pub const SOURCE: &str = "docs/results/2026-12-04-h200-hf-estimate, scripts/hf-calibrate.py";
+pub const SOURCE: &str = "NVIDIA H200, 2026-12-04: docs/results/2026-12-04-h200-hf-estimate";
 
 /// NVML's process peak less torch.cuda.max_memory_reserved: the median over the run's
 /// 30 rows (torch 2.11, CUDA 13.0, H200).

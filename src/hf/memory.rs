@@ -623,7 +623,7 @@ fn estimate_with(shape: &Shape, setup: Setup, replay: bool) -> Estimate {
         at_peak: true,
         how: if let Some(Ok(r)) = &replayed {
             format!(
-                "the reserved peak replayed (the {} allocations and frees of the build and {} steps of src/hf/templates/{}.tpl, read from H200 traces of small models of this architecture: torch 2.11, transformers 5.17, through a model of PyTorch's caching allocator) less the terms above",
+                "the reserved peak replayed (the {} allocations and frees of the build and {} steps of oomlab's {} template, read from H200 traces of small models of this architecture: torch 2.11, transformers 5.17, through a model of PyTorch's caching allocator) less the terms above",
                 r.events,
                 super::replay::STEPS,
                 r.template,
@@ -647,7 +647,7 @@ fn estimate_with(shape: &Shape, setup: Setup, replay: bool) -> Estimate {
                 match (&replayed, super::replay::why_not(&setup)) {
                     (Some(Err(e)), _) => format!("; the replay failed: {e}"),
                     (None, Some(why)) => format!("; not replayed: {why}"),
-                    (None, None) if replay => "; not replayed: no template was traced for this architecture (src/hf/templates/)".into(),
+                    (None, None) if replay => "; not replayed: no template was traced for this architecture".into(),
                     _ => String::new(),
                 }
             )
@@ -657,7 +657,7 @@ fn estimate_with(shape: &Shape, setup: Setup, replay: bool) -> Estimate {
         kind: Kind::CudaContext,
         bytes: context,
         at_peak: true,
-        how: format!("measured on the H200 ({})", super::measured::SOURCE),
+        how: format!("measured ({})", super::measured::SOURCE),
     });
     Estimate {
         setup,

@@ -12,5 +12,5 @@ mod stages;
 mod verdict;
 
 pub use exercises::{exercises, handout_markdown, Exercise, Handout, HandoutPart};
-pub use stages::{Part, Stage, BIG_MODEL_STAGES, PARTS, STAGES};
+pub use stages::{Expect, Part, Stage, BIG_MODEL_STAGES, PARTS, STAGES};
 pub use verdict::{after_text, several_devices_text, StageNumbers};

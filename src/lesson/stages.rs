@@ -3,6 +3,48 @@
 
 use crate::vocab::Variant;
 
+/// What the lesson's story says a stage does under the budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expect {
+    /// It runs out of memory and stops.
+    OutOfMemory,
+    /// It fits: every step completes without an out-of-memory failure.
+    Fits,
+    /// It runs out of memory, recovers by itself and finishes.
+    Recovers,
+}
+
+impl Expect {
+    /// The outcome in words, as the story tells it.
+    pub fn words(self) -> &'static str {
+        match self {
+            Expect::OutOfMemory => "run out of memory",
+            Expect::Fits => "fit",
+            Expect::Recovers => "run out of memory, then recover and finish",
+        }
+    }
+
+    /// Whether the learner's "yes" to this stage's question is right when the run
+    /// `completed` after `oom_retries` out-of-memory failures: "Will it fit?" is yes when
+    /// it completed without one, "Will it finish?" when it completed at all.
+    pub fn yes_is_right(self, completed: bool, oom_retries: u64) -> bool {
+        match self {
+            Expect::Recovers => completed,
+            Expect::OutOfMemory | Expect::Fits => completed && oom_retries == 0,
+        }
+    }
+
+    /// Whether a run that `completed` after `oom_retries` failures, or stopped by one
+    /// (`out_of_memory`), did what the story says.
+    pub fn happened(self, completed: bool, oom_retries: u64, out_of_memory: bool) -> bool {
+        match self {
+            Expect::OutOfMemory => out_of_memory,
+            Expect::Fits => completed && oom_retries == 0,
+            Expect::Recovers => completed && oom_retries > 0,
+        }
+    }
+}
+
 /// One stage of the lesson.
 #[derive(Debug, Clone, Copy)]
 pub struct Stage {
@@ -14,6 +56,8 @@ pub struct Stage {
     pub what: &'static str,
     /// The question put to the learner before it runs.
     pub question: &'static str,
+    /// What the story says it does under the budget.
+    pub expect: Expect,
 }
 
 /// A part of the lesson: its stages share one model, batch and budget.
@@ -60,30 +104,35 @@ pub const STAGES: &[Stage] = &[
         title: "the baseline: the whole batch at once",
         what: "Every sample of the batch goes through the model in one forward pass, which keeps every layer's activations for the backward pass.",
         question: "Will the baseline fit in the budget?",
+        expect: Expect::OutOfMemory,
     },
     Stage {
         variant: Variant::AmpBf16,
         title: "mixed precision (--precision bf16)",
         what: "The forward and backward passes run in bf16, 2 bytes a value instead of f32's 4, and the activations kept for the backward pass are stored in it; the master weights and AdamW's moments stay in f32.",
         question: "Will mixed precision fit?",
+        expect: Expect::Fits,
     },
     Stage {
         variant: Variant::GradAccum,
         title: "gradient accumulation (--strategy grad-accum --steps 4)",
         what: "The batch is cut into 4 micro-batches; each one's loss is divided by 4, the gradients are summed, and the optimizer steps once. Only one micro-batch's activations are alive at a time.",
         question: "Will gradient accumulation fit?",
+        expect: Expect::Fits,
     },
     Stage {
         variant: Variant::Checkpointing,
         title: "activation checkpointing (--strategy checkpointing)",
         what: "The outputs of cheap element-wise operations are not kept for the backward pass; they are recomputed from their inputs when it needs them. The matrix multiplications' outputs are kept.",
         question: "Will checkpointing fit?",
+        expect: Expect::Fits,
     },
     Stage {
         variant: Variant::AutoHalve,
         title: "auto-halve (--strategy auto-halve)",
         what: "Start with the whole batch; when a step runs out of memory, discard it (model and optimizer untouched), halve the micro-batch, double the accumulation, and retry the same step.",
         question: "Will auto-halve finish?",
+        expect: Expect::Recovers,
     },
 ];
 
@@ -94,35 +143,41 @@ pub const BIG_MODEL_STAGES: &[Stage] = &[
         title: "the big model's baseline: f32 weights, AdamW",
         what: "Weights, gradients and AdamW's two moments in f32: 16 bytes per parameter, whatever the batch. During the update oomlab keeps the new weights and moments beside the old ones until the step has passed its checks.",
         question: "Will the big model fit?",
+        expect: Expect::OutOfMemory,
     },
     Stage {
         variant: Variant::AmpBf16,
         title: "mixed precision on the big model",
         what: "As in part 1: the passes and the kept activations in bf16, the master weights and the moments in f32, plus a bf16 copy of the weights.",
         question: "Will mixed precision fit the big model?",
+        expect: Expect::OutOfMemory,
     },
     Stage {
         variant: Variant::GradAccum,
         title: "gradient accumulation on the big model (2 micro-batches)",
         what: "As in part 1: half the batch's activations at a time, plus a running sum of the gradients.",
         question: "Will gradient accumulation fit the big model?",
+        expect: Expect::OutOfMemory,
     },
     Stage {
         variant: Variant::Checkpointing,
         title: "activation checkpointing on the big model",
         what: "As in part 1: element-wise outputs recomputed in the backward pass instead of kept.",
         question: "Will checkpointing fit the big model?",
+        expect: Expect::OutOfMemory,
     },
     Stage {
         variant: Variant::HalfBf16,
         title: "pure half precision (--strategy half --precision bf16)",
         what: "The model itself in bf16: weights, gradients and AdamW's moments all 2 bytes a value, 8 bytes per parameter instead of 16. Updates smaller than a weight's last bit are lost (`oomlab explain half`).",
         question: "Will pure bf16 fit the big model?",
+        expect: Expect::Fits,
     },
     Stage {
         variant: Variant::Sgd,
         title: "a lighter optimizer state (SGD: no moments)",
         what: "f32 weights and gradients, and an optimizer that keeps nothing between steps: 8 bytes per parameter instead of 16. It is another optimizer with its own learning rate, not a free saving (`oomlab explain sgd`).",
         question: "Will SGD fit the big model?",
+        expect: Expect::Fits,
     },
 ];

@@ -218,11 +218,17 @@ fn big_model_text(variant: Variant, this: &StageNumbers, base: &StageNumbers) ->
             per_param(update, params),
             relative(update, budget)
         )),
-        Variant::AmpBf16 | Variant::AmpF16 | Variant::GradAccum | Variant::Checkpointing => {
+        Variant::AmpBf16 | Variant::AmpF16 => {
             out.extend(activations_line(this, base));
             out.push(format!(
                 "It acts on the activations; the weights, gradients and moments are still {fixed} and the update {update} (predicted), {} the {budget} budget, as in the baseline.",
                 relative(update, budget)
+            ));
+        }
+        Variant::GradAccum | Variant::Checkpointing => {
+            out.extend(activations_line(this, base));
+            out.push(format!(
+                "Like mixed precision, it acts on the activations only: the update still needs {update}."
             ));
         }
         Variant::HalfBf16 | Variant::HalfF16 | Variant::Sgd => {
@@ -247,7 +253,8 @@ fn big_model_text(variant: Variant, this: &StageNumbers, base: &StageNumbers) ->
         _ => {}
     }
     out.extend(fit_clause(this));
-    if this.failed_step.is_some_and(|n| n > 0) && variant != Variant::Sgd {
+    // Said once, where the part's first failure shows it.
+    if this.failed_step.is_some_and(|n| n > 0) && variant == Variant::Baseline {
         out.push("AdamW makes its moments in the first update, so only from the second on does an update hold old and new moments together.".into());
     }
     if variant == Variant::Sgd {

@@ -7,7 +7,7 @@ use std::fmt::Write;
 use super::labels::{write_all as write_labels, Label};
 use crate::results::anatomy::total;
 use crate::results::{Category, Slice, StepAnatomy, StepPoint};
-use crate::text::html_escape as esc;
+use crate::text::{html_escape as esc, wrap_to, Width, PROSE_WIDTH};
 use crate::units::Bytes;
 
 /// What the bars are of.
@@ -68,15 +68,24 @@ fn bar(stack: &[Slice], max: Bytes, width: usize) -> String {
 }
 
 /// The terminal chart: per phase boundary, the predicted and the measured bar, with the
-/// totals, and a key of the letters used. `budget` is drawn as a `|` where it falls.
-pub fn anatomy_text(a: &StepAnatomy, budget: Option<Bytes>, indent: &str) -> String {
+/// totals, and a key of the letters used, laid out for `width` (the bars shrink to fit,
+/// at most 50 cells). `budget` is drawn as a `|` where it falls.
+pub fn anatomy_text(a: &StepAnatomy, budget: Option<Bytes>, indent: &str, width: Width) -> String {
     let measured = a.measured_stacks();
     let max = top_of(a, &measured, budget);
-    const WIDTH: usize = 50;
-    let mut out = format!("{indent}{}\n", heading(a));
-    let mark = budget.map(|b| (b.0 as f64 / max.0.max(1) as f64 * WIDTH as f64).round() as usize);
-    let line = |label: &str, stack: &[Slice], peak: Option<Bytes>, out: &mut String| {
-        let mut b = bar(stack, max, WIDTH);
+    // indent, two spaces, the phase (15), a space, predicted/measured (9), a space, the
+    // bar, a space, the total and the peak inside the phase (up to 26).
+    let fixed = indent.chars().count() + 2 + 15 + 1 + 9 + 1 + 1 + 26;
+    let bar_cells = width
+        .columns()
+        .map_or(50, |c| c.saturating_sub(fixed))
+        .clamp(10, 50);
+    let columns = width.columns().unwrap_or(PROSE_WIDTH).min(PROSE_WIDTH);
+    let mut out = wrap_to(&heading(a), indent, columns);
+    let mark =
+        budget.map(|b| (b.0 as f64 / max.0.max(1) as f64 * bar_cells as f64).round() as usize);
+    let line = |phase: &str, side: &str, stack: &[Slice], peak: Option<Bytes>, out: &mut String| {
+        let mut b = bar(stack, max, bar_cells);
         let len = b.chars().count();
         if let Some(m) = mark {
             if m >= len {
@@ -92,13 +101,13 @@ pub fn anatomy_text(a: &StepAnatomy, budget: Option<Bytes>, indent: &str) -> Str
         }
         let peak = peak
             .filter(|p| p.0 as f64 > total(stack).0 as f64 * 1.01)
-            .map(|p| format!("; highest inside the phase {p}"))
+            .map(|p| format!(", peak {p}"))
             .unwrap_or_default();
         let _ = writeln!(
             out,
-            "{indent}  {label:<26} {b:<w$} {}{peak}",
+            "{indent}  {phase:<15} {side:<9} {b:<w$} {}{peak}",
             total(stack),
-            w = WIDTH + 1
+            w = bar_cells + 1
         );
     };
     let mut used: Vec<Category> = Vec::new();
@@ -113,25 +122,26 @@ pub fn anatomy_text(a: &StepAnatomy, budget: Option<Bytes>, indent: &str) -> Str
                 used.push(s.category);
             }
         }
+        let mut phase = at.label();
         if let Some(p) = p {
-            let peak = a.predicted_peak(at);
-            line(&format!("{} predicted", at.label()), p, peak, &mut out);
+            line(phase, "predicted", p, a.predicted_peak(at), &mut out);
+            phase = "";
         }
         if let Some(m) = m {
-            let peak = a.measured_peak(at);
-            line(&format!("{} measured", at.label()), m, peak, &mut out);
+            line(phase, "measured", m, a.measured_peak(at), &mut out);
         }
     }
-    let key: Vec<String> = Category::ALL
+    let mut key: Vec<String> = Category::ALL
         .iter()
         .filter(|c| used.contains(c))
         .map(|c| format!("{} {}", c.letter(), c.label()))
         .collect();
-    let _ = write!(out, "{indent}  {}", key.join(", "));
+    key.push("peak: the highest inside the phase".into());
     if let Some(b) = budget {
-        let _ = write!(out, "; | the budget, {b}");
+        key.push(format!("| the budget, {b}"));
     }
-    out.push('\n');
+    let key_indent = format!("{indent}  ");
+    out.push_str(&wrap_to(&key.join(", "), &key_indent, columns));
     out
 }
 
@@ -339,19 +349,37 @@ mod tests {
 
     #[test]
     fn the_terminal_bars_are_as_long_as_their_totals_and_say_what_the_letters_are() {
-        let text = anatomy_text(&anatomy(), Some(Bytes(20 << 20)), "");
+        let text = anatomy_text(&anatomy(), Some(Bytes(20 << 20)), "", Width::Unlimited);
+        // The forward pass's measured bar: the line after its predicted one.
         let fwd = text
             .lines()
-            .find(|l| l.contains("after forward measured"))
+            .skip_while(|l| !l.contains("after forward"))
+            .find(|l| l.contains("measured "))
             .unwrap();
         // 24 MiB of a 30 MiB maximum (the peak inside the phase): 40 of the 50 cells,
         // the budget's mark inside.
         let bar = fwd.split_whitespace().find(|t| t.starts_with('W')).unwrap();
         assert_eq!(bar.chars().count(), 40, "{fwd}");
-        assert!(fwd.contains("highest inside the phase 30.0 MiB"), "{fwd}");
+        assert!(fwd.contains("peak 30.0 MiB"), "{fwd}");
         assert!(fwd.contains('|') && fwd.contains("24.0 MiB"), "{fwd}");
         assert!(text.contains("A activations and temporaries"), "{text}");
         assert!(text.contains("the budget, 20.0 MiB"), "{text}");
+    }
+
+    #[test]
+    fn the_chart_fits_a_narrow_terminal() {
+        for columns in [80, 100] {
+            let text = anatomy_text(
+                &anatomy(),
+                Some(Bytes(20 << 20)),
+                "  ",
+                Width::Columns(columns),
+            );
+            assert!(
+                text.lines().all(|l| l.chars().count() <= columns),
+                "{columns}:\n{text}"
+            );
+        }
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Terminal rendering of a [`RunSummary`].
 
+use crate::text::{table_for, Footnotes, Width};
 use crate::vocab::MemoryKind;
-use comfy_table::{presets::UTF8_FULL_CONDENSED, ContentArrangement, Table};
 
 use crate::results::{AttemptOutcome, AttemptRecord};
 use crate::results::{RunSummary, StopReason};
@@ -11,175 +11,202 @@ fn opt<T>(v: Option<T>, f: impl Fn(T) -> String) -> String {
     v.map(f).unwrap_or_else(|| "n/a".into())
 }
 
-/// The summary as a two-column table for the terminal.
-pub fn render_summary(s: &RunSummary) -> String {
-    let mut t = Table::new();
-    t.load_preset(UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic)
-        .set_header(vec!["oomlab run", ""]);
+/// The summary as a two-column table laid out for `width`, long explanations as numbered
+/// notes under it; then the retry log, the devices, the memory section and the step's
+/// memory by category.
+pub fn render_summary(s: &RunSummary, width: Width) -> String {
+    let mut notes = Footnotes::new();
+    let mut t = table_for(width);
+    t.set_header(vec!["oomlab run", ""]);
     let secs = |x: f64| fmt_duration(std::time::Duration::from_secs_f64(x));
-    let rows: Vec<(&str, String)> = vec![
-        (
-            "strategy",
-            s.strategy_label(),
-        ),
-        ("batch", {
-            let a = &s.adaptation;
-            let mut text = format!(
-                "{} micro-batch x {} accumulation{}{} = {} samples per optimizer step",
-                s.plan.micro_batch,
-                s.plan.accumulation,
-                s.plan
-                    .short_last()
-                    .map(|l| format!(" (the last of {l})"))
-                    .unwrap_or_default(),
-                s.parallel
-                    .as_ref()
-                    .map(|p| format!(" x {} devices", p.world))
-                    .unwrap_or_default(),
-                s.effective_batch
-            );
-            if a.initial_plan != s.plan {
-                text.push_str(&format!(
-                    " (started at {}; {} attempts, {} out of memory, {} in failed attempts)",
-                    a.initial_plan.with_total(),
-                    a.attempts_made,
-                    a.oom_attempts,
-                    secs(a.failed_attempts_s)
-                ));
+    let mut noted = |value: String, note: Option<String>| match note {
+        Some(n) => format!("{value} {}", notes.mark(n)),
+        None => value,
+    };
+    let a = &s.adaptation;
+    let batch = noted(
+        format!(
+            "{} samples per optimizer step{}",
+            s.effective_batch,
+            if s.plan.accumulation > 1 {
+                format!(
+                    ": {} micro-batches of {}{}",
+                    s.plan.accumulation,
+                    s.plan.micro_batch,
+                    s.plan
+                        .short_last()
+                        .map(|l| format!(" (the last of {l})"))
+                        .unwrap_or_default()
+                )
+            } else {
+                String::new()
             }
-            text
+        ) + &s
+            .parallel
+            .as_ref()
+            .map(|p| format!(" on {} devices", p.world))
+            .unwrap_or_default(),
+        (a.initial_plan != s.plan).then(|| {
+            format!(
+                "Started at {}; {} attempts, {} out of memory, {} spent in failed attempts.",
+                a.initial_plan.with_total(),
+                a.attempts_made,
+                a.oom_attempts,
+                secs(a.failed_attempts_s)
+            )
         }),
+    );
+    let model = format!(
+        "{} d_model={} layers={} heads={} d_ff={} seq_len={}{}",
+        s.model.kind,
+        s.model.d_model,
+        s.model.n_layers,
+        s.model.n_heads,
+        s.model.d_ff,
+        s.model.seq_len,
+        match s.model.kind {
+            crate::config::ModelKind::Gpt => format!(
+                " attention={}{}",
+                s.model.attention.name(),
+                if s.model.norms_in_f32 {
+                    " layer-norm=f32"
+                } else {
+                    ""
+                }
+            ),
+            crate::config::ModelKind::Mlp => String::new(),
+        }
+    )
+    .to_lowercase();
+    let precision = noted(
+        format!(
+            "{}: weights {}, compute {}",
+            s.precision.mode,
+            s.precision.weight_dtypes.join(", "),
+            s.precision.compute_dtypes.join(", "),
+        ),
+        Some(format!(
+            "{:.1} bytes per parameter for the weights, gradients and optimizer moments{}; the types are read from the tensors.",
+            s.precision.bytes_per_param,
+            if s.precision.mode.is_mixed() {
+                " and the half copy"
+            } else {
+                ""
+            }
+        )),
+    );
+    let (stop_value, stop_note) = match &s.stop {
+        StopReason::Completed => (String::new(), None),
+        StopReason::Interrupted => (
+            ", stopped".to_string(),
+            Some(match &s.stopped_during {
+                Some(during) => format!("Stopped {during}."),
+                None => "Stopped by Ctrl-C or SIGTERM after a finished step.".into(),
+            }),
+        ),
+        StopReason::Failed(m) => (", FAILED".to_string(), Some(format!("Failed: {m}"))),
+        StopReason::OutOfMemory(e) => (
+            format!(", OUT OF MEMORY at step {}", e.step + 1),
+            Some(format!(
+                "Stopped by {}: that step was discarded, not applied.",
+                e.label()
+            )),
+        ),
+    };
+    let steps = noted(
+        format!(
+            "{} of {} optimizer steps{stop_value}",
+            s.steps_completed, s.steps_planned
+        ),
+        stop_note,
+    );
+    let loss = noted(
+        format!(
+            "{} -> {}{}",
+            opt(s.first_loss, |l| format!("{l:.4}")),
+            opt(s.final_loss, |l| format!("{l:.4}")),
+            if s.diverged() { ": ROSE, diverged" } else { "" }
+        ),
+        match s.steps_completed {
+            0 | 1 => None,
+            n => Some(format!(
+                "The first step's loss, then the mean of the last {} steps.{}",
+                (n / 10).max(1),
+                if s.diverged() {
+                    " The loss rose: the updates broke the weights (pure f16: oomlab explain half)."
+                } else {
+                    ""
+                }
+            )),
+        },
+    );
+    let first_step = noted(
+        opt(s.time_to_first_step_s, secs),
+        s.warm_up_s.map(|w| {
+            format!(
+                "Including a dry warm-up step at a small batch, which took {}.",
+                secs(w)
+            )
+        }),
+    );
+    let steady = match s.steady_step_s {
+        // The first step is left out: it compiles, tunes and allocates.
+        Some(t) => noted(
+            match s.steps_completed.saturating_sub(1) {
+                1 => format!("{} (the one step after the first)", secs(t)),
+                n => format!("{} (median of {n} steps)", secs(t)),
+            },
+            Some(
+                "The first step is left out of the steady step: it compiles, tunes and allocates."
+                    .into(),
+            ),
+        ),
+        None => "n/a (no step after the first)".to_string(),
+    };
+    let detector = noted(
+        s.oom_detector.to_string(),
+        Some(
+            if s.checks == crate::vocab::Checks::Phase {
+                "Out-of-memory failures are checked after every phase."
+            } else {
+                "Out-of-memory failures are checked once per step, at its end."
+            }
+            .into(),
+        ),
+    );
+    let mut rows: Vec<(&str, String)> = vec![
+        ("strategy", s.strategy_label()),
+        ("batch", batch),
         (
             "device",
             format!("{} ({})", s.device.label, s.device.backend),
         ),
-        (
-            "model",
-            format!(
-                "{} d_model={} layers={} heads={} d_ff={} seq_len={}{}",
-                s.model.kind,
-                s.model.d_model,
-                s.model.n_layers,
-                s.model.n_heads,
-                s.model.d_ff,
-                s.model.seq_len,
-                match s.model.kind {
-                    crate::config::ModelKind::Gpt => format!(
-                        " attention={}{}",
-                        s.model.attention.name(),
-                        if s.model.norms_in_f32 {
-                            " layer-norm=f32"
-                        } else {
-                            ""
-                        }
-                    ),
-                    crate::config::ModelKind::Mlp => String::new(),
-                }
-            )
-            .to_lowercase(),
-        ),
+        ("model", model),
         ("memory mode", s.memory_mode.name().to_string()),
         (
             "parameters",
             format!(
-                "{} ({}, dtype read from the tensors: {})",
-                s.params.count,
+                "{} ({}, {})",
+                crate::text::thousands(s.params.count as u64),
                 s.params.bytes,
                 s.params.dtypes.join(", ")
             ),
         ),
-        (
-            "precision",
-            format!(
-                "{}: weights {}, forward/backward {} (read from the tensors); {:.1} bytes/param for weights, grads, optimizer moments{}",
-                s.precision.mode,
-                s.precision.weight_dtypes.join(", "),
-                s.precision.compute_dtypes.join(", "),
-                s.precision.bytes_per_param,
-                if s.precision.mode.is_mixed() { " and the half copy" } else { "" }
-            ),
-        ),
+        ("precision", precision),
         ("data", format!("{} (vocab {})", s.data, s.vocab)),
-        (
-            "steps",
-            format!(
-                "{} of {}{}",
-                s.steps_completed,
-                s.steps_planned,
-                match &s.stop {
-                    StopReason::Completed => String::new(),
-                    StopReason::Interrupted => match &s.stopped_during {
-                        Some(during) => format!(" ({during})"),
-                        None => " (stopped by Ctrl-C or SIGTERM after a finished step)".into(),
-                    },
-                    StopReason::Failed(m) => format!(" (failed: {m})"),
-                    StopReason::OutOfMemory(e) => format!(
-                        " (stopped by {} at step {}: that step was discarded, not applied)",
-                        e.label(),
-                        e.step + 1,
-                    ),
-                }
-            ),
-        ),
-        (
-            "loss",
-            format!(
-                "{} -> {}{}",
-                opt(s.first_loss, |l| format!("{l:.4}")),
-                opt(s.final_loss, |l| format!("{l:.4}")),
-                match s.steps_completed {
-                    0 | 1 => String::new(),
-                    n => format!(
-                        " (first step; mean of the last {} steps){}",
-                        (n / 10).max(1),
-                        if s.diverged() {
-                            ": the loss ROSE, training diverged (the updates broke the weights; pure f16: `oomlab explain half`)"
-                        } else {
-                            ""
-                        }
-                    ),
-                }
-            ),
-        ),
-        (
-            "time to first step",
-            match s.warm_up_s {
-                Some(w) => format!(
-                    "{} (including a dry warm-up step at a small batch: {})",
-                    opt(s.time_to_first_step_s, secs),
-                    secs(w)
-                ),
-                None => opt(s.time_to_first_step_s, secs),
-            },
-        ),
-        (
-            "steady step",
-            match s.steady_step_s {
-                // The first step is left out: it compiles, tunes and allocates.
-                Some(t) => match s.steps_completed.saturating_sub(1) {
-                    1 => format!("{} (the one step after the first)", secs(t)),
-                    n => format!("{} (median of the {n} steps after the first)", secs(t)),
-                },
-                None => "n/a (no step after the first, which is left out)".to_string(),
-            },
-        ),
+        ("steps", steps),
+        ("loss", loss),
+        ("time to first step", first_step),
+        ("steady step", steady),
         ("samples/s", opt(s.samples_per_s, |x| format!("{x:.1}"))),
         ("wall time", secs(s.wall_s)),
-        (
-            "OOM detector",
-            format!(
-                "{} ({})",
-                s.oom_detector,
-                if s.checks == crate::vocab::Checks::Phase {
-                    "checked after every phase"
-                } else {
-                    "checked once per step, at its end"
-                }
-            ),
-        ),
-        ("host peak RSS", opt(s.host_peak_rss, |b| b.to_string())),
+        ("OOM detector", detector),
     ];
+    // On the CPU the memory section's sampled RSS is this figure; on a GPU it is the
+    // host's only one.
+    if s.memory.kind == MemoryKind::Gpu {
+        rows.push(("host peak RSS", opt(s.host_peak_rss, |b| b.to_string())));
+    }
     for (k, v) in rows {
         t.add_row(vec![k.to_string(), v]);
     }
@@ -343,39 +370,41 @@ pub fn render_summary(s: &RunSummary) -> String {
         ]);
     }
     let attempts = if s.adaptation.oom_attempts > 0 {
-        format!("{}\n", render_attempts(&s.adaptation.attempts))
+        format!("{}\n", render_attempts(&s.adaptation.attempts, width))
     } else {
         String::new()
     };
     let peers = s
         .parallel
         .as_ref()
-        .map(|p| format!("{}\n", render_peers(p)))
+        .map(|p| format!("{}\n", render_peers(p, width)))
         .unwrap_or_default();
     let anatomy = s
         .anatomy
         .as_ref()
-        .map(|a| format!("\n{}", super::anatomy_text(a, None, "")))
+        .map(|a| format!("\n{}", super::anatomy_text(a, None, "", width)))
         .unwrap_or_default();
-    format!("{t}\n{attempts}{peers}{}{anatomy}", render_memory(s))
+    format!(
+        "{t}\n{}{attempts}{peers}{}{anatomy}",
+        notes.render(),
+        render_memory(s, width)
+    )
 }
 
 /// Every device of a data-parallel run: its share, its memory, its weights' hash.
-pub fn render_peers(p: &crate::results::ParallelReport) -> String {
-    let mut t = Table::new();
-    t.load_preset(UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic)
-        .set_header(vec![
-            "rank",
-            "device",
-            "steps",
-            "peak process memory",
-            "peak allocator in use",
-            "peak reserved",
-            "optimizer state of",
-            "state (predicted)",
-            "weights hash",
-        ]);
+pub fn render_peers(p: &crate::results::ParallelReport, width: Width) -> String {
+    let mut t = table_for(width);
+    t.set_header(vec![
+        "rank",
+        "device",
+        "steps",
+        "peak process memory",
+        "peak allocator in use",
+        "peak reserved",
+        "optimizer state of",
+        "state (predicted)",
+        "weights hash",
+    ]);
     for peer in &p.peers {
         let b = |v: Option<crate::units::Bytes>| opt(v, |b| b.to_string());
         t.add_row(vec![
@@ -397,129 +426,161 @@ pub fn render_peers(p: &crate::results::ParallelReport) -> String {
 }
 
 /// The retry log as a table: one row per attempt.
-pub fn render_attempts(attempts: &[AttemptRecord]) -> String {
-    let mut t = Table::new();
-    t.load_preset(UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic)
-        .set_header(vec![
-            "#",
-            "step",
-            "split",
-            "outcome",
-            "phase",
-            "failed alloc",
-            "in use",
-            "reserved",
-            "device free",
-            "time",
-            "next",
-        ]);
+pub fn render_attempts(attempts: &[AttemptRecord], width: Width) -> String {
     let b = |x: Option<crate::units::Bytes>| x.map(|b| b.to_string()).unwrap_or_default();
-    for a in attempts {
-        let outcome = match (a.outcome, a.simulated) {
-            (AttemptOutcome::Ok, _) => "ok",
-            (AttemptOutcome::Oom, true) => "OOM (SIMULATED)",
-            (AttemptOutcome::Oom, false) => "OOM",
-        };
-        t.add_row(vec![
-            a.attempt.to_string(),
-            (a.step + 1).to_string(),
-            crate::strategy::StepPlan {
-                micro_batch: a.micro_batch,
-                accumulation: a.accumulation,
-                batch: a.effective_batch,
-            }
-            .with_total(),
-            outcome.to_string(),
-            a.phase.map(|p| p.to_string()).unwrap_or_default(),
-            b(a.requested),
-            b(a.in_use),
-            b(a.reserved),
-            b(a.device_free),
-            fmt_duration(std::time::Duration::from_secs_f64(a.seconds)),
-            a.next.clone().unwrap_or_default(),
-        ]);
+    let mut notes = Footnotes::new();
+    let header = [
+        "#",
+        "step",
+        "split",
+        "outcome",
+        "phase",
+        "failed alloc",
+        "in use",
+        "reserved",
+        "device free",
+        "time",
+        "next",
+    ];
+    let rows: Vec<Vec<String>> = attempts
+        .iter()
+        .map(|a| {
+            let outcome = match (a.outcome, a.simulated) {
+                (AttemptOutcome::Ok, _) => "ok",
+                (AttemptOutcome::Oom, true) => "OOM (SIMULATED)",
+                (AttemptOutcome::Oom, false) => "OOM",
+            };
+            vec![
+                a.attempt.to_string(),
+                (a.step + 1).to_string(),
+                crate::strategy::StepPlan {
+                    micro_batch: a.micro_batch,
+                    accumulation: a.accumulation,
+                    batch: a.effective_batch,
+                }
+                .with_total(),
+                outcome.to_string(),
+                a.phase.map(|p| p.to_string()).unwrap_or_default(),
+                b(a.requested),
+                b(a.in_use),
+                b(a.reserved),
+                b(a.device_free),
+                fmt_duration(std::time::Duration::from_secs_f64(a.seconds)),
+                a.next.clone().map(|n| notes.mark(n)).unwrap_or_default(),
+            ]
+        })
+        .collect();
+    // A column no attempt has a figure for (the CPU has no pool and no device) is left out.
+    let keep: Vec<usize> = (0..header.len())
+        .filter(|&i| i < 4 || rows.iter().any(|r| !r[i].is_empty()))
+        .collect();
+    let mut t = table_for(width);
+    t.set_header(keep.iter().map(|&i| header[i]));
+    for r in &rows {
+        t.add_row(keep.iter().map(|&i| r[i].clone()));
     }
-    t.to_string()
+    format!("{t}\n{}", notes.render()).trim_end().to_string()
 }
 
-/// The memory section: figures by source, then how they add up.
-pub fn render_memory(s: &RunSummary) -> String {
+/// The memory section: figures by source, then how they add up; notes longer than a
+/// few words are numbered under the table.
+pub fn render_memory(s: &RunSummary, width: Width) -> String {
     let m = &s.memory;
-    let mut t = Table::new();
+    let mut t = table_for(width);
+    let mut notes = Footnotes::new();
     let title = if m.kind == MemoryKind::Gpu {
         "memory (GPU: NVML + burn allocator)"
     } else {
         "memory (HOST memory: counting allocator + RSS)"
     };
-    t.load_preset(UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic)
-        .set_header(vec![title, "", ""]);
+    t.set_header(vec![title, "", ""]);
     let b =
         |x: Option<crate::units::Bytes>| x.map(|b| b.to_string()).unwrap_or_else(|| "n/a".into());
+    // Short notes stay in their cell; longer ones become numbered notes.
+    let mut row = |label: String, bytes: String, note: String| {
+        let note = if note.chars().count() > 32 {
+            notes.mark(capitalized(&note))
+        } else {
+            note
+        };
+        t.add_row(vec![label, bytes, note]);
+    };
     let process_label = if m.kind == MemoryKind::Gpu {
         "NVML process VRAM"
     } else {
         "RSS"
     };
-    t.add_row(vec![
+    row(
         format!("peak {process_label} (sampled)"),
         b(m.process_peak),
         format!("{} samples every {:.0} ms", m.samples, m.sample_interval_ms),
-    ]);
-    t.add_row(vec![
+    );
+    row(
         format!("mean {process_label}"),
         b(m.process_mean),
         String::new(),
-    ]);
+    );
     if m.kind == MemoryKind::Gpu {
         let (label, when) = match s.checks {
             crate::vocab::Checks::Phase => (
                 "allocator in use, highest at phase ends",
-                "live tensors at the end of forward, backward and optimizer; a peak inside a phase is not seen",
+                "Live tensors at the end of forward, backward and optimizer; a peak inside a phase is not seen.",
             ),
             crate::vocab::Checks::Step => (
                 "allocator in use, highest at step ends",
-                "live tensors when each step ended; a peak inside a step is not seen (NVML's process peak above is sampled)",
+                "Live tensors when each step ended; a peak inside a step is not seen (NVML's process peak above is sampled).",
             ),
         };
-        t.add_row(vec![label.into(), b(m.allocator_peak_in_use), when.into()]);
-        t.add_row(vec![
+        row(label.into(), b(m.allocator_peak_in_use), when.into());
+        row(
             "peak allocator reserved".into(),
             b(m.allocator_peak_reserved),
             "pool pages held".into(),
-        ]);
-        t.add_row(vec![
+        );
+        row(
             "peak NVML device used".into(),
             b(m.device_used_peak),
             format!("of {}", b(m.device_total)),
-        ]);
+        );
     } else {
-        t.add_row(vec![
+        row(
             "peak host heap in use".into(),
             b(m.host_heap_peak),
             "counting allocator".into(),
-        ]);
+        );
     }
     let baseline_note = if m.kind == MemoryKind::Gpu && m.baseline.process.is_none() {
         "n/a: no CUDA context yet, so NVML lists no memory for this process"
     } else {
-        "process figure before any tensor"
+        "before any tensor"
     };
-    t.add_row(vec![
+    row(
         "before the model (baseline)".into(),
         b(m.baseline.process),
         baseline_note.into(),
-    ]);
+    );
     for line in &m.reconciliation {
-        t.add_row(vec![
+        row(
             format!("end: {}", line.label),
             line.bytes.to_string(),
             line.explanation.clone(),
-        ]);
+        );
     }
     for n in &m.notes {
-        t.add_row(vec!["note".to_string(), String::new(), n.clone()]);
+        row("note".to_string(), String::new(), n.clone());
     }
-    t.to_string()
+    format!("{t}\n{}", notes.render())
+}
+
+/// `s` as a note: its first letter upper case and a full stop at the end.
+fn capitalized(s: &str) -> String {
+    let mut chars = s.chars();
+    let mut out = match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect::<String>(),
+        None => return String::new(),
+    };
+    if !out.ends_with(['.', ')', ':']) {
+        out.push('.');
+    }
+    out
 }

@@ -191,7 +191,7 @@ fn below_the_minimum_micro_batch_it_stops_with_exit_3_and_says_what_would_help()
     assert!(why.contains("--min-micro-batch 16"), "{why}");
     assert!(why.contains("--seq-len"), "{why}");
     let txt = std::fs::read_to_string(dir.path().join("summary.txt")).unwrap();
-    assert!(txt.contains("What would help"), "{txt}");
+    assert!(crate::util::flat(&txt).contains("What would help"), "{txt}");
 }
 
 #[test]

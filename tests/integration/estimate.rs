@@ -237,7 +237,7 @@ fn several_devices_need_a_batch_that_splits_and_cannot_be_calibrated() {
             .unwrap();
         assert!(!out.status.success());
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains(says), "{err}");
+        assert!(crate::util::flat(&err).contains(says), "{err}");
     };
     refused(
         &["--devices", "cpu,cpu", "--batch", "7"],

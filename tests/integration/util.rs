@@ -7,11 +7,17 @@ use assert_cmd::Command;
 use serde_json::Value;
 
 /// The oomlab binary this build made, with a generous timeout (tests run side by side on
-/// two cores).
+/// two cores), laid out for 100 columns whatever the terminal that runs the tests.
 pub fn oomlab() -> Command {
     let mut c = Command::cargo_bin("oomlab").unwrap();
-    c.timeout(Duration::from_secs(600));
+    c.timeout(Duration::from_secs(600)).env("COLUMNS", "100");
     c
+}
+
+/// `text` with every run of whitespace made one space: a message as its words, wherever
+/// the terminal layout broke its lines.
+pub fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// `oomlab estimate ARGS` as a machine without a GPU or NVML runs it: its output, whatever
