@@ -1,18 +1,14 @@
 #!/usr/bin/env bash
-# Regenerates the README's verbatim output of the main command (between the
-# `<!-- main-output:start -->` and `<!-- main-output:end -->` markers): runs it as the
-# README says, stderr then stdout, and splices the text in; the same for the first
-# screen's demo (`<!-- demo-output:... -->`, the table on stdout). A test
-# (tests/integration/readme.rs) fails when the README's rows no longer match what the
-# program prints.
+# Regenerates the README's generated parts: the first screen's demo (between
+# `<!-- demo-output:start -->` and `<!-- demo-output:end -->`: the table the demo command
+# prints, as a pipe gets it, 100 columns) and the table of today's figures
+# (scripts/readme-figures.py). Tests fail when either no longer matches what the program
+# prints or what the result files hold.
 #   cargo build --release && bash scripts/readme-output.sh
 set -eu
 BIN=${BIN:-target/release/oomlab}
 tmp=$(mktemp -d)
-"$BIN" train --strategy grad-accum --steps 4 --out "$tmp/run" > "$tmp/stdout" 2> "$tmp/stderr"
-# The run folder's name as a default run would have it (runs/<time>-grad-accum).
 stamp=$(date -u +%Y%m%d-%H%M%S)
-cat "$tmp/stderr" "$tmp/stdout" | sed "s#$tmp/run#runs/$stamp-grad-accum#g" > "$tmp/output"
 # splice MARKER FILE: README's <!-- MARKER:start --> .. <!-- MARKER:end --> block becomes
 # FILE's text in a code fence.
 splice() {
@@ -27,10 +23,10 @@ if n != 1:
 open("README.md", "w").write(new)
 PY
 }
-splice main-output "$tmp/output"
 # The first screen's demo, as the README runs it (stdout only: the table).
-"$BIN" compare --memory-budget 21MiB --strategies baseline,grad-accum,auto-halve --max-steps 20 --brief --out "$tmp/demo" 2> /dev/null \
+COLUMNS=100 CUDA_VISIBLE_DEVICES= "$BIN" compare --memory-budget 21MiB --strategies baseline,grad-accum,auto-halve --max-steps 20 --brief --out "$tmp/demo" 2> /dev/null \
   | sed "s#$tmp/demo#runs/$stamp-compare#g" > "$tmp/demo.txt"
 splice demo-output "$tmp/demo.txt"
 rm -rf "$tmp"
-echo "README.md: main command and demo output regenerated"
+python3 scripts/readme-figures.py
+echo "README.md: demo output and figures regenerated"

@@ -318,6 +318,12 @@ pub fn internals(text: &str) -> Vec<String> {
     found
 }
 
+/// `n` and the word, singular or plural as `n` wants: "1 time", "3 times".
+pub fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// `n` with thousands separated by commas: 124439808 -> "124,439,808".
 pub fn thousands(n: u64) -> String {
     let digits = n.to_string();

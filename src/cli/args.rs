@@ -558,10 +558,12 @@ each stage, what it changes and what `oomlab estimate` predicts against the budg
 (on a terminal, without --yes) your guess; after each, what was measured, one step's
 memory by category, and what to take from it. Each part ends with its table.
 
-On a GPU: the `gpu` config at batch 96 under --vram-budget 7.5GiB (a small card's free
-memory; real driver-level OOMs; burn's page sizes still follow the physical card), then
-the same with 128 blocks at batch 2. A first CUDA run compiles what the shipped kernels
-lack, then it is cached. On the CPU: the `tiny` config at batch 96 under a host-heap
+On a GPU: the `gpu` config at batch 96 under a VRAM budget (a small card's free memory;
+real driver-level OOMs; burn's page sizes still follow the physical card), then the same
+with 128 blocks at batch 2. The lesson measures the card first: two short runs without a
+budget, the baseline and checkpointing, set the budget halfway between their peaks, so
+that the story happens on this card (7 GiB on an H100). A first CUDA run compiles what
+the shipped kernels lack, then it is cached. On the CPU: the `tiny` config at batch 96 under a host-heap
 budget of 60 MiB plus the matrix library's buffers (one the size of a core's L2 cache per
 thread: 62 MiB in all with 512 KiB of L2 per core, 67 MiB with 2 MiB), then tiny 4x wider
 at batch 4; those OOMs are SIMULATED and every output says so (about a minute on two
@@ -579,7 +581,7 @@ pub struct LessonArgs {
     /// auto, cpu, cuda or cuda:N.
     #[arg(long, short, default_value = "auto", value_name = "DEVICE")]
     pub device: String,
-    /// The budget standing in for the small card (default, with the lesson's own model at its batch of 96: 7.5GiB on a GPU, on the CPU 60MiB plus the matrix library's L2-sized buffers; with another config or batch 8GiB and 30MiB).
+    /// The budget standing in for the small card (default, with the lesson's own model at its batch of 96: on a GPU, halfway between the baseline's and checkpointing's peaks measured on this card; on the CPU 60MiB plus the matrix library's L2-sized buffers; with another config or batch 8GiB and 30MiB).
     #[arg(long, value_name = "SIZE", value_parser = size_arg, allow_hyphen_values = true)]
     pub budget: Option<Bytes>,
     /// Config (default: `gpu` on a GPU, `tiny` on the CPU).
@@ -688,7 +690,7 @@ fn model_arg(s: &str) -> Result<ModelArg, String> {
         return Ok(ModelArg::Hf(s.to_ascii_lowercase()));
     }
     Err(format!(
-        "'{s}' is neither gpt nor mlp (oomlab's networks) nor a built-in Hugging Face shape ({}); for another model give `oomlab estimate --hf-config PATH/config.json`",
+        "'{s}': not gpt or mlp, nor a built-in shape ({}); for another model, --hf-config PATH/config.json",
         crate::hf::shape::builtin_names().join(", ")
     ))
 }
@@ -701,7 +703,7 @@ pub struct CompareArgs {
     /// amp-f16 = baseline with --precision bf16/f16, half-bf16, half-f16,
     /// attention-math = baseline with --attention math, pool-growth = baseline with
     /// --memory-mode growth; with --devices also shard-optimizer; not in all:
-    /// pool-exact = baseline with --memory-mode exact, the default since issue 26; sgd =
+    /// pool-exact = baseline with --memory-mode exact, which is the default; sgd =
     /// baseline with optim.kind sgd, no optimizer state).
     #[arg(long, default_value = "all", value_name = "LIST|all")]
     pub strategies: String,

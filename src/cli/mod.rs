@@ -70,8 +70,26 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
             let stop = stop_on_ctrl_c();
             let report = crate::cmd::warm_up::run_warm_up(&plan, &stop)?;
             print_result(json, &report, || report.to_terminal());
+            let failed = report
+                .rows
+                .iter()
+                .filter(|r| r.status.starts_with("failed"))
+                .count();
             Ok(if report.interrupted {
                 EXIT_INTERRUPTED
+            } else if failed > 0 {
+                // As compare: a row that failed is the command's failure; the table says why.
+                eprint!(
+                    "{}",
+                    crate::text::hang(
+                        "oomlab warm-up: ",
+                        &format!(
+                            "{failed} of {} runs failed (each row's status says why)",
+                            report.rows.len()
+                        )
+                    )
+                );
+                1
             } else {
                 0
             })
@@ -108,7 +126,7 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
                             .unwrap_or("")
                             .trim_start_matches('#')
                             .trim();
-                        println!("{n:6} {about}");
+                        print!("{}", crate::text::hang(&format!("{n:6} "), about));
                     }
                 }
             }

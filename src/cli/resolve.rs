@@ -487,20 +487,8 @@ pub fn resolve_warm_up(
             compare,
         })
     };
-    if args.device == "auto" {
-        let selected = crate::device::select(crate::device::DeviceRequest::Auto)?;
-        if let crate::device::Selected::Cpu { note } = selected {
-            return Ok(crate::cmd::warm_up::WarmUpPlan {
-                passes: Vec::new(),
-                out,
-                quiet: args.quiet,
-                nothing_to_do: Some(format!(
-                    "oomlab warm-up: no GPU here{}; the CPU backend compiles nothing at run time, so there is nothing to warm up (--device cpu runs the warm-up on the CPU anyway, e.g. to try it)",
-                    note.map(|n| format!(" ({n})")).unwrap_or_default()
-                )),
-            });
-        }
-    }
+    // Every config is read and checked first: a misspelled one is refused on a machine
+    // without a GPU too.
     let mut passes = Vec::new();
     for config in configs {
         let first = pass(config, &args.strategies, None)?;
@@ -512,6 +500,22 @@ pub fn resolve_warm_up(
                 break;
             }
             passes.push(pass(config, "baseline", Some(b))?);
+        }
+    }
+    if args.device == "auto" {
+        let selected = crate::device::select(crate::device::DeviceRequest::Auto)?;
+        if let crate::device::Selected::Cpu { note } = selected {
+            return Ok(crate::cmd::warm_up::WarmUpPlan {
+                passes: Vec::new(),
+                out,
+                quiet: args.quiet,
+                nothing_to_do: Some(format!(
+                    "oomlab warm-up: nothing to warm up: {}. The CPU backend compiles nothing at run time; --device cpu runs the warm-up on the CPU anyway, e.g. to try it.",
+                    note.as_deref()
+                        .map(|n| n.trim_end_matches(": training on the CPU"))
+                        .unwrap_or("no GPU here")
+                )),
+            });
         }
     }
     Ok(crate::cmd::warm_up::WarmUpPlan {
@@ -618,7 +622,10 @@ pub fn resolve_lesson(
             vram_budget: gpu.then_some(budget),
             memory_budget: (!gpu).then_some(budget),
             set,
-            out: Some(out.join(part.folder)),
+            out: Some(match part.folder {
+                "" => out.clone(),
+                folder => out.join(folder),
+            }),
             json: false,
             brief: true,
             columns: None,
@@ -953,6 +960,21 @@ pub fn resolve_hf_estimate(
         lora: args.lora,
         offload: args.offload,
     };
+    // Every term is bytes per token times tokens: refuse a run whose terms would not fit
+    // the byte counts (they would wrap around), with room to add them up.
+    let tokens = u128::from(setup.seq) * u128::from(setup.micro_batch);
+    let per_token = (u128::from(shape.vocab)
+        + u128::from(shape.hidden.max(shape.intermediate)) * u128::from(shape.layers.max(1)))
+        * 64;
+    if tokens.saturating_mul(per_token) > u128::from(u64::MAX >> 8) {
+        return Err(ConfigError::Override {
+            given: format!("--seq-len {} --batch {batch}", setup.seq),
+            reason: format!(
+                "{tokens} tokens a micro-batch is beyond what any card holds (the activations alone would pass 2^56 bytes): give a sequence and batch a GPU can train"
+            ),
+        }
+        .into());
+    }
     let card = card_flag(args.card.as_deref())?;
     Ok(Some((shape, setup, card)))
 }

@@ -134,18 +134,30 @@ pub fn measure_card(plan: &mut LessonPlan, stop: &StopFlag) -> Result<(), Error>
         "{}",
         crate::text::hang(
             "oomlab lesson: ",
-            "measuring this card first: two short runs without a budget"
+            "measuring this card first: two short runs side by side, without a budget"
         )
     );
     let exe = prepare(&measure)?;
+    // Both at once: each is its own process, and NVML gives each its own peak.
+    let runs: Vec<_> = std::thread::scope(|scope| {
+        let handles: Vec<_> = measure
+            .rows
+            .iter()
+            .map(|(v, config)| {
+                let (measure, exe) = (&measure, &exe);
+                scope.spawn(move || (*v, run_row(measure, *v, config, exe)))
+            })
+            .collect();
+        handles.into_iter().filter_map(|h| h.join().ok()).collect()
+    });
+    if stop.requested() {
+        return Ok(());
+    }
     let mut peaks = Vec::new();
-    for (v, config) in &measure.rows {
-        if stop.requested() {
-            return Ok(());
-        }
-        let r = run_row(&measure, *v, config, &exe);
+    for (v, r) in &runs {
+        let v = *v;
         match (&r.row.status, r.row.peak_process_bytes) {
-            (RowStatus::Completed, Some(p)) => peaks.push((*v, Bytes(p))),
+            (RowStatus::Completed, Some(p)) => peaks.push((v, Bytes(p))),
             (status, _) => {
                 plan.card_note = Some(format!(
                     "Measuring this card failed ({} did not finish: {status:?}), so the lesson keeps its default budget of {}, set on an NVIDIA H200; if a stage does not do what the text says, the text says so.",
@@ -181,7 +193,7 @@ pub fn measure_card(plan: &mut LessonPlan, stop: &StopFlag) -> Result<(), Error>
         &format!("--vram-budget {}", budget.flag()),
     );
     plan.card_note = Some(format!(
-        "Measured on this card first, each in a short run without a budget: the baseline peaked at {base}, and {}, the largest of the stages the story needs to fit, at {fit}. The budget goes halfway between: {budget}.",
+        "Measured on this card first, in two short runs side by side without a budget: the baseline peaked at {base}, and {}, the largest of the stages the story needs to fit, at {fit}. The budget goes halfway between: {budget}.",
         fit_variant.name()
     ));
     plan.budget = budget;
@@ -270,8 +282,8 @@ pub fn run_lesson(plan: &LessonPlan, stop: &StopFlag) -> Result<Vec<Comparison>,
     let stages: usize = plan.parts.iter().map(|p| p.part.stages.len()).sum();
     let _ = write!(
         out,
-        "oomlab lesson: {} part(s), {stages} stages, each a training run in a fresh process, under\n{}",
-        plan.parts.len(),
+        "oomlab lesson: {}, {stages} stages, each a training run in a fresh process, under\n{}",
+        crate::text::count(plan.parts.len() as u64, "part", "parts"),
         wrap(&what, "  ")
     );
     if let Some(s) = &plan.skipped {
@@ -286,7 +298,7 @@ pub fn run_lesson(plan: &LessonPlan, stop: &StopFlag) -> Result<Vec<Comparison>,
             break;
         }
         let cmp = run_part(plan, part, stop, &mut out)?;
-        let _ = writeln!(
+        let _ = write!(
             out,
             "\nPart {}, all stages side by side{sim}:\n{}\n{}",
             part.part.number,
@@ -374,8 +386,8 @@ fn run_part(
         let fitted = r.row.status == RowStatus::Completed && r.row.oom_retries == 0;
         let result = match &r.row.status {
             RowStatus::Completed if r.row.oom_retries > 0 => format!(
-                "ran out of memory{sim} {} time(s), recovered, finished at {}",
-                r.row.oom_retries,
+                "ran out of memory{sim} {}, recovered, finished at {}",
+                crate::text::count(r.row.oom_retries, "time", "times"),
                 r.row.split.clone().unwrap_or_default()
             ),
             RowStatus::Completed => format!(
@@ -519,8 +531,8 @@ fn off_story(plan: &LessonPlan, expect: Expect, n: &StageNumbers) -> Option<Stri
             "it ran out of memory: it needed more than the {budget} budget on this card (peak {peak} when it failed; give a larger one with --budget)"
         ),
         Expect::Fits => format!(
-            "it ran out of memory {} time(s) on the way (peak {peak} against the {budget} budget)",
-            n.oom_retries
+            "it ran out of memory {} on the way (peak {peak} against the {budget} budget)",
+            crate::text::count(n.oom_retries, "time", "times")
         ),
         _ => "it stopped for another reason than memory: its status says why".to_string(),
     };

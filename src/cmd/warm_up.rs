@@ -181,11 +181,10 @@ pub fn run_warm_up(plan: &WarmUpPlan, stop: &StopFlag) -> Result<WarmUpReport, E
 impl WarmUpReport {
     /// The table for the terminal.
     pub fn to_terminal(&self) -> String {
-        use comfy_table::{presets, Table};
         let secs = |s: Option<f64>| s.map_or("-".to_string(), |s| format!("{s:.1} s"));
         let count = |n: Option<u64>| n.map_or("-".to_string(), |n| n.to_string());
-        let mut t = Table::new();
-        t.load_preset(presets::UTF8_FULL_CONDENSED).set_header([
+        let mut t = crate::text::table();
+        t.set_header([
             "config",
             "batch",
             "row",
@@ -210,18 +209,18 @@ impl WarmUpReport {
         let compiled: u64 = self.rows.iter().filter_map(|r| r.kernels_compiled).sum();
         let tuned: u64 = self.rows.iter().filter_map(|r| r.autotuned).sum();
         if let Some(note) = &self.note {
-            return format!("{note}\n");
+            return crate::text::wrap(note, "");
         }
         let mut out = format!("{t}\n");
-        out += &format!(
-            "warm-up took {:.0} s on {}: {compiled} kernels compiled, {tuned} operations autotuned{}.\n",
+        out += &crate::text::wrap(&format!(
+            "warm-up took {:.0} s on {}: {compiled} kernels compiled, {tuned} operations autotuned{}.",
             self.total_s,
             self.device.as_deref().unwrap_or("an unknown device"),
             match &self.kernel_cache {
                 Some(dir) => format!(", kept in {dir}"),
                 None => String::new(),
             }
-        );
+        ), "");
         if self.device.as_deref().is_some_and(|d| d.starts_with("cpu")) {
             out += "The CPU backend compiles nothing at run time: on the CPU there is nothing to warm up.\n";
         } else if compiled == 0 && tuned == 0 && !self.rows.is_empty() {

@@ -8,14 +8,10 @@ use crate::text::{table_for, Footnotes, Width};
 use crate::units::{fmt_duration, Bytes};
 use crate::vocab::{CompareColumn, MemoryKind, Variant};
 
-/// `s` with its first letter upper case and a full stop at its end.
-fn capital(s: &str) -> String {
-    let mut chars = s.chars();
-    let mut out: String = match chars.next() {
-        Some(c) => c.to_uppercase().chain(chars).collect(),
-        None => return String::new(),
-    };
-    if !out.ends_with(['.', ')', '!']) {
+/// `s` with a full stop at its end.
+fn sentence(s: &str) -> String {
+    let mut out = s.to_string();
+    if !out.is_empty() && !out.ends_with(['.', ')', '!']) {
         out.push('.');
     }
     out
@@ -423,7 +419,7 @@ impl Comparison {
                         match why {
                             Some(w) => format!(
                                 "{word} {}",
-                                notes.mark(format!("{}: {}", r.strategy, capital(&w)))
+                                notes.mark(format!("{}: {}", r.strategy, sentence(&w)))
                             ),
                             None => word,
                         }
@@ -649,7 +645,7 @@ mod tests {
             RowStatus::Failed("exit 1: boom".into()),
         ));
         let c = Comparison::new("cpu".into(), vec![], false, rows);
-        assert!(c.to_terminal().contains("auto-halve: Exit 1: boom."));
+        assert!(c.to_terminal().contains("auto-halve: exit 1: boom."));
         assert!(c.to_text_file().contains("failed: exit 1: boom"));
         assert!(c.to_markdown().contains("failed: exit 1: boom"));
         assert!(c.to_csv().unwrap().contains("failed: exit 1: boom"));
@@ -669,7 +665,7 @@ mod tests {
         let table_end = brief.rfind('┘').unwrap_or(0);
         assert!(!brief[..table_end].contains("try --strategy"), "{brief}");
         assert!(
-            brief[table_end..].contains("[1] baseline: Try --strategy auto-halve."),
+            brief[table_end..].contains("[1] baseline: try --strategy auto-halve."),
             "{brief}"
         );
         assert!(

@@ -58,11 +58,8 @@ pub fn render(r: &DiagnoseReport) -> String {
         );
     }
     if f.messages > 1 {
-        let _ = writeln!(
-            s,
-            "  The text holds {} out-of-memory messages; the figures below are the last one's (two messages are two moments: their figures do not add up).",
-            f.messages
-        );
+        s.push_str(&crate::text::hang("  ", &format!("The text holds {} out-of-memory messages; the figures below are the last one's (two messages are two moments: their figures do not add up).",
+            f.messages)));
     }
     let mut figures = Vec::new();
     let named = |label: &str, v: Option<Bytes>| v.map(|b| format!("{label} {b}"));
@@ -75,13 +72,16 @@ pub fn render(r: &DiagnoseReport) -> String {
     figures.extend(named("non-releasable (memory_summary)", f.non_releasable));
     if !figures.is_empty() {
         let gpu = f.gpu.map(|g| format!("GPU {g}: ")).unwrap_or_default();
-        let _ = writeln!(s, "  {gpu}{}", figures.join("; "));
+        s.push_str(&crate::text::hang(
+            "  ",
+            &format!("{gpu}{}", figures.join("; ")),
+        ));
     }
     for (i, (used, total)) in f.smi_devices.iter().enumerate() {
-        let _ = writeln!(
-            s,
-            "  nvidia-smi (pasted along), GPU row {i}: {used} used of {total}"
-        );
+        s.push_str(&crate::text::hang(
+            "  ",
+            &format!("nvidia-smi (pasted along), GPU row {i}: {used} used of {total}"),
+        ));
     }
     let own = d.asides.iter().find_map(|a| match a {
         Aside::OwnProcessListed { pid } => Some(*pid),
@@ -89,27 +89,24 @@ pub fn render(r: &DiagnoseReport) -> String {
     });
     for (pid, b) in &f.other_processes {
         if Some(*pid) == own {
-            let _ = writeln!(s, "  process {pid} holds {b}: this process itself (a container's PID for it), not another");
+            s.push_str(&crate::text::hang("  ", &format!("process {pid} holds {b}: this process itself (a container's PID for it), not another")));
         } else {
-            let _ = writeln!(s, "  process {pid} holds {b}");
+            s.push_str(&crate::text::hang(
+                "  ",
+                &format!("process {pid} holds {b}"),
+            ));
         }
     }
     if let Some(p) = f.smi_processes.iter().find(|p| Some(p.pid) == own) {
         if !f.other_processes.iter().any(|(pid, _)| *pid == p.pid) {
             let used = p.used.map(|u| format!(" ({u})")).unwrap_or_default();
-            let _ = writeln!(
-                s,
-                "  nvidia-smi's PID {}, {}{used}, is this process itself (the message's 'this process'), not another holder",
-                p.pid, p.name
-            );
+            s.push_str(&crate::text::hang("  ", &format!("nvidia-smi's PID {}, {}{used}, is this process itself (the message's 'this process'), not another holder",
+                p.pid, p.name)));
         }
     }
     for a in &d.asides {
         if let Aside::NonPytorch { bytes } = a {
-            let _ = writeln!(
-                s,
-                "  outside PyTorch's tensors and cache, this process holds {bytes}: the CUDA context and libraries' workspaces"
-            );
+            s.push_str(&crate::text::hang("  ", &format!("outside PyTorch's tensors and cache, this process holds {bytes}: the CUDA context and libraries' workspaces")));
         }
     }
     if !d.arithmetic.is_empty() {

@@ -33,7 +33,8 @@ pub struct CardSpec {
     /// Whether `--card <nominal>GB` stands for this card.
     #[serde(default)]
     pub class: bool,
-    /// The address of the post the figure was copied from.
+    /// The address of the post the figure was copied from, or the committed log of
+    /// oomlab's own measurement (docs/results/...).
     pub source: String,
     /// The words there, shortened with `...`.
     pub quote: String,
@@ -128,7 +129,15 @@ pub fn parse_card(arg: &str) -> Result<Card, String> {
         Ok(bytes) => {
             // "24GB" and "24GiB" both mean the 24 GB card a user owns, never 24.00 GiB
             // free for tensors: read them as the list's card of that size.
-            let nominal = if bytes.0 % (1 << 30) == 0 {
+            // Only a whole number of GB or GiB as a user says it ("24GB", "24GiB", "24G");
+            // "24.00GiB" or "24576MiB" stays the exact capacity.
+            let digits = arg.trim().trim_end_matches(['b', 'B']).trim_end_matches(['i']);
+            let whole = digits
+                .strip_suffix(['g', 'G'])
+                .is_some_and(|n| !n.is_empty() && n.trim().chars().all(|c| c.is_ascii_digit()));
+            let nominal = if !whole {
+                None
+            } else if bytes.0 % (1 << 30) == 0 {
                 Some(bytes.0 >> 30)
             } else if bytes.0 % 1_000_000_000 == 0 {
                 Some(bytes.0 / 1_000_000_000)
@@ -202,7 +211,18 @@ mod tests {
         let list = parsed().unwrap();
         assert!(list.len() >= 15, "{}", list.len());
         for c in list {
-            assert!(c.source.starts_with("https://"), "{}: {}", c.name, c.source);
+            let measured = c.source.starts_with("docs/results/");
+            assert!(
+                c.source.starts_with("https://") || measured,
+                "{}: {}",
+                c.name,
+                c.source
+            );
+            if measured {
+                let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+                let log = std::fs::read_to_string(root.join(&c.source)).unwrap();
+                assert!(log.contains(&c.quote), "{}: {}", c.name, c.source);
+            }
             // The figure is below the vendor's GB read as GiB: what the list is for.
             assert!(
                 c.capacity_gib < c.nominal_gb as f64,
@@ -241,16 +261,18 @@ mod tests {
             "{note}"
         );
         assert_eq!(parse_card("24GB").unwrap().bytes, Bytes(24207 << 20));
-        assert_eq!(parse_card("80GB").unwrap().bytes, Bytes(81009 << 20));
-        // A size that is not a card's stays exact.
+        assert_eq!(parse_card("80GB").unwrap().bytes, Bytes(81080 << 20));
+        // A size that is not a card's stays exact, and so does one written exactly.
         assert_eq!(parse_card("23.64GiB").unwrap().bytes.0 >> 20, 24207);
         assert_eq!(parse_card("20GiB").unwrap().bytes, Bytes(20 << 30));
+        assert_eq!(parse_card("24.00GiB").unwrap().bytes, Bytes(24 << 30));
+        assert_eq!(parse_card("24576MiB").unwrap().bytes, Bytes(24 << 30));
     }
 
     #[test]
     fn a_card_is_found_by_name() {
         assert_eq!(parse_card("rtx 4090").unwrap().bytes, Bytes(24207 << 20));
-        assert_eq!(parse_card("H100").unwrap().bytes, Bytes(81009 << 20));
+        assert_eq!(parse_card("H100").unwrap().bytes, Bytes(81080 << 20));
         assert_eq!(parse_card("h200").unwrap().bytes, Bytes(143165 << 20));
         let err = parse_card("voodoo2").unwrap_err();
         assert!(

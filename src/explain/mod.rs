@@ -414,25 +414,19 @@ pub(crate) fn older_defaults(e: Evidence) -> String {
         if day >= CUDA_DEFAULTS_SINCE {
             return String::new();
         }
-        let since = if day < "2026-12-02" {
-            "the exact pool, oomlab's LayerNorm operation, the matrix products on cuBLAS and \
-             oomlab's own kernels became the defaults: today's steps are faster, and today's \
-             process figures hold none of the growth pool's page slack"
-        } else if day < "2026-12-04" {
-            "the matrix products on cuBLAS and oomlab's own kernels became the defaults: \
-             today's steps are faster"
+        let slack = if day < "2026-12-02" {
+            ", and today's process figures hold less pool slack"
         } else {
-            "the last of oomlab's own kernels became the defaults: today's steps are faster"
+            ""
         };
         format!(
-            " Measured with the defaults of {day}, before {since} (`oomlab explain step-speed` \
-             has today's figures)."
+            " Measured with the defaults of {day}: today's steps are faster{slack} (`oomlab \
+             explain step-speed` has today's figures)."
         )
     } else if day < CPU_DEFAULTS_SINCE {
         format!(
-            " Measured with the CPU's defaults of {day}, before its linear layers took their \
-             input as one matrix (the default since {CPU_DEFAULTS_SINCE}, which lowered the tiny \
-             config's heap peak by about 6%: docs/results/2026-12-04-cpu-linear-default)."
+            " Measured with the CPU's defaults of {day}: today's heap peaks of the tiny config \
+             are about 6% lower (docs/results/2026-12-04-cpu-linear-default)."
         )
     } else {
         String::new()
@@ -746,10 +740,19 @@ fn measured_compare(topic: &str) -> String {
         let stopped = picked
             .iter()
             .any(|r| !matches!(r.status, RowStatus::Completed));
+        // The arguments as a user types them: a budget's bytes as a size.
+        let mut args = cmp.common_args.clone();
+        for i in 1..args.len() {
+            if matches!(args[i - 1].as_str(), "--memory-budget" | "--vram-budget") {
+                if let Ok(b) = args[i].parse::<u64>() {
+                    args[i] = Bytes(b).flag();
+                }
+            }
+        }
         out.push_str(&format!(
             "\nMeasured by oomlab compare ({}): {what}; arguments: {}.{}\n",
             cite(e),
-            cmp.common_args.join(" "),
+            args.join(" "),
             older_defaults(e)
         ));
         let mut header = vec![

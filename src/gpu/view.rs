@@ -1,6 +1,5 @@
 //! The devices-and-holders view, built as data and rendered once per format.
 
-use comfy_table::{presets::UTF8_FULL_CONDENSED, Table};
 use serde::{Deserialize, Serialize};
 
 use super::procinfo::{
@@ -169,12 +168,12 @@ pub fn advice(pid: u32, proc: &ProcState, inheritors: &[Inheritor]) -> (bool, Op
     }
 }
 
-/// The snapshot as terminal tables.
+/// The snapshot as terminal tables laid out for the output's width; what to do about a
+/// stale holder is a numbered note under the table.
 pub fn render_gpu_view(s: &GpuSnapshot) -> String {
     let mut out = String::new();
-    let mut t = Table::new();
-    t.load_preset(UTF8_FULL_CONDENSED)
-        .set_header(vec!["GPU", "name", "used", "free", "total"]);
+    let mut t = crate::text::table();
+    t.set_header(vec!["GPU", "name", "used", "free", "total"]);
     for d in &s.devices {
         t.add_row(vec![
             d.index.to_string(),
@@ -186,29 +185,21 @@ pub fn render_gpu_view(s: &GpuSnapshot) -> String {
     }
     out.push_str(&t.to_string());
     out.push('\n');
-    let mut p = Table::new();
-    p.load_preset(UTF8_FULL_CONDENSED).set_header(vec![
-        "GPU",
-        "PID",
-        "VRAM",
-        "status",
-        "command / what to do",
-    ]);
+    let mut notes = crate::text::Footnotes::new();
+    let mut p = crate::text::table();
+    p.set_header(vec!["GPU", "PID", "VRAM", "status", "command"]);
     for h in &s.holders {
-        let (status, what) = match &h.proc {
+        let (status, command) = match &h.proc {
             ProcState::Alive { command, .. } => ("alive".to_string(), command.clone()),
-            ProcState::Stopped { command, .. } => (
-                "STOPPED (not running)".to_string(),
-                format!("{command}: {}", h.advice.clone().unwrap_or_default()),
-            ),
-            ProcState::Zombie { .. } => (
-                "STALE (zombie)".to_string(),
-                h.advice.clone().unwrap_or_default(),
-            ),
-            ProcState::Gone => (
-                "STALE (no such PID here)".to_string(),
-                h.advice.clone().unwrap_or_default(),
-            ),
+            ProcState::Stopped { command, .. } => {
+                ("STOPPED (not running)".to_string(), command.clone())
+            }
+            ProcState::Zombie { .. } => ("STALE (zombie)".to_string(), String::new()),
+            ProcState::Gone => ("STALE (no such PID here)".to_string(), String::new()),
+        };
+        let status = match &h.advice {
+            Some(a) => format!("{status} {}", notes.mark(a.clone())),
+            None => status,
         };
         p.add_row(vec![
             h.device.to_string(),
@@ -217,7 +208,7 @@ pub fn render_gpu_view(s: &GpuSnapshot) -> String {
                 .map(|b| b.to_string())
                 .unwrap_or_else(|| "n/a (NVML cannot attribute)".into()),
             status,
-            what,
+            command,
         ]);
     }
     if s.holders.is_empty() {
@@ -225,9 +216,10 @@ pub fn render_gpu_view(s: &GpuSnapshot) -> String {
     } else {
         out.push_str(&p.to_string());
         out.push('\n');
+        out.push_str(&notes.render());
     }
     for n in &s.notes {
-        out.push_str(&format!("note: {n}\n"));
+        out.push_str(&crate::text::hang("note: ", n));
     }
     out
 }

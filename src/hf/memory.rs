@@ -623,10 +623,9 @@ fn estimate_with(shape: &Shape, setup: Setup, replay: bool) -> Estimate {
         at_peak: true,
         how: if let Some(Ok(r)) = &replayed {
             format!(
-                "the reserved peak replayed (the {} allocations and frees of the build and {} steps of oomlab's {} template, read from H200 traces of small models of this architecture: torch 2.11, transformers 5.17, through a model of PyTorch's caching allocator) less the terms above",
+                "what PyTorch's caching allocator reserves beyond the terms above: this run's {} allocations and frees (building the model, then {} steps), traced on small models of this architecture (NVIDIA H200, torch 2.11, transformers 5.17) and replayed through a model of the allocator",
                 r.events,
                 super::replay::STEPS,
-                r.template,
             )
         } else if new_segments > 0 {
             format!(

@@ -152,8 +152,8 @@ pub fn after_text(
         Variant::AutoHalve => {
             if this.oom_retries > 0 && this.completed {
                 out.push(format!(
-                    "It ran out of memory {} time(s), discarded each failed attempt and finished at {}: its peak ({}) includes the failed attempt, not only the split it kept. Every attempt is in retries.jsonl; the effective batch is kept, so the updates are gradient accumulation's at the split it found (`oomlab explain auto-halve`).",
-                    this.oom_retries,
+                    "It ran out of memory {}, discarded each failed attempt and finished at {}: its peak ({}) includes the failed attempt, not only the split it kept. Every attempt is in retries.jsonl; the effective batch is kept, so the updates are gradient accumulation's at the split it found (`oomlab explain auto-halve`).",
+                    crate::text::count(this.oom_retries, "time", "times"),
                     this.split,
                     this.peak.map_or("n/a".to_string(), |p| p.to_string())
                 ));
@@ -187,14 +187,19 @@ fn fit_clause(this: &StageNumbers) -> Option<String> {
         format!("It fits ({}).", peak.unwrap_or_default())
     } else if this.completed {
         format!(
-            "It finished after {} out-of-memory failure(s).",
-            this.oom_retries
+            "It finished after {}.",
+            crate::text::count(
+                this.oom_retries,
+                "out-of-memory failure",
+                "out-of-memory failures"
+            )
         )
     } else if this.out_of_memory {
         match this.failed_step {
             Some(n) if n > 0 => format!(
-                "It ran out of memory in step {}, after {n} step(s) that fitted.",
-                n + 1
+                "It ran out of memory in step {}, after {} that fitted.",
+                n + 1,
+                crate::text::count(n as u64, "step", "steps")
             ),
             _ => "It ran out of memory.".to_string(),
         }
@@ -346,7 +351,7 @@ mod tests {
         a.oom_retries = 1;
         a.split = "48 x 2".into();
         let text = after_text(1, Variant::AutoHalve, &a, &stage(None, Some(50), false));
-        assert!(text.contains("ran out of memory 1 time(s)"), "{text}");
+        assert!(text.contains("ran out of memory 1 time,"), "{text}");
         assert!(
             text.contains("finished at 48 x 2: its peak (60.0 MiB) includes the failed attempt"),
             "{text}"
@@ -400,8 +405,13 @@ mod tests {
             &base,
         );
         assert!(
-            text.contains("29% more than the 65.0 MiB budget, as in the baseline"),
+            text.contains("it acts on the activations only: the update still needs 84.0 MiB"),
             "{text}"
+        );
+        let amp = after_text(2, Variant::AmpBf16, &big(48, 84, Some(70), false), &base);
+        assert!(
+            amp.contains("29% more than the 65.0 MiB budget, as in the baseline"),
+            "{amp}"
         );
         let half = big(24, 42, Some(52), true);
         let text = after_text(2, Variant::HalfBf16, &half, &base);
@@ -420,7 +430,7 @@ mod tests {
         amp.failed_step = Some(1);
         let text = after_text(2, Variant::AmpBf16, &amp, &base);
         assert!(
-            text.contains("It ran out of memory in step 2, after 1 step(s) that fitted."),
+            text.contains("It ran out of memory in step 2, after 1 step that fitted."),
             "{text}"
         );
         // A run stopped by a time limit did not run out of memory, and does not say so.

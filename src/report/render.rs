@@ -157,8 +157,12 @@ pub fn render_summary(s: &RunSummary, width: Width) -> String {
                 n => format!("{} (median of {n} steps)", secs(t)),
             },
             Some(
-                "The first step is left out of the steady step: it compiles, tunes and allocates."
-                    .into(),
+                if s.memory.kind == MemoryKind::Gpu {
+                    "The first step is left out of the steady step: it compiles, tunes and allocates."
+                } else {
+                    "The first step is left out of the steady step: it allocates what later steps reuse."
+                }
+                .into(),
             ),
         ),
         None => "n/a (no step after the first)".to_string(),
@@ -555,7 +559,7 @@ pub fn render_memory(s: &RunSummary, width: Width) -> String {
         "before any tensor"
     };
     row(
-        "before the model (baseline)".into(),
+        format!("{process_label} before the model"),
         b(m.baseline.process),
         baseline_note.into(),
     );
@@ -579,7 +583,7 @@ fn capitalized(s: &str) -> String {
         Some(c) => c.to_uppercase().chain(chars).collect::<String>(),
         None => return String::new(),
     };
-    if !out.ends_with(['.', ')', ':']) {
+    if !out.ends_with('.') {
         out.push('.');
     }
     out

@@ -114,9 +114,13 @@ pub trait Strategy: Send {
     /// stop; adaptive ones pick a plan to retry the step with.
     fn on_oom(&mut self, plan: StepPlan, oom: &OomEvent) -> OomResponse {
         let _ = oom;
+        let split = match plan.accumulation {
+            1 => format!("runs all {} samples in one pass", plan.micro_batch),
+            k => format!("runs {k} micro-batches of {}", plan.micro_batch),
+        };
         OomResponse::Stop(format!(
-            "this strategy keeps its split of {} x {}: try --strategy auto-halve (halves the micro-batch on OOM and keeps the effective batch), or --strategy grad-accum --steps K with K > {}",
-            plan.micro_batch, plan.accumulation, plan.accumulation
+            "it {split} and does not change that when memory runs out: try --strategy auto-halve (it halves the micro-batch on OOM and keeps the effective batch), or --strategy grad-accum --steps K with K > {}",
+            plan.accumulation
         ))
     }
 

@@ -574,7 +574,10 @@ fn flags_a_run_would_refuse_are_refused_up_front() {
             .unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-        assert!(stderr.contains(says), "{args:?}: {stderr}");
+        assert!(
+            crate::util::flat(&stderr).contains(says),
+            "{args:?}: {stderr}"
+        );
     }
 }
 
@@ -593,7 +596,7 @@ fn estimate_sizes_for_the_vram_budget() {
     assert_exit(&out, 0);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
-        stdout.contains("capacity: 7.50 GiB (--vram-budget"),
+        crate::util::flat(&stdout).contains("Capacity: 7.50 GiB (--vram-budget"),
         "{stdout}"
     );
 }

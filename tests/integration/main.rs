@@ -18,6 +18,7 @@ mod diagnose;
 mod estimate;
 mod first_result;
 mod grad_accum;
+mod guide;
 mod hf_allocator;
 mod hf_estimate;
 mod hf_replay;

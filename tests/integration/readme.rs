@@ -1,40 +1,8 @@
-//! The README's verbatim output of the main command against what the program prints now
-//! (regenerate it with scripts/readme-output.sh).
+//! The README and the guides against what the program prints and what the committed
+//! result files hold: the first screen's demo, the table of today's figures, the results
+//! index, the README's length, and no internals in any text a user reads.
 
 use crate::util::oomlab;
-
-/// The first column of every table row: the labels a reader sees, in order.
-fn row_labels(text: &str) -> Vec<String> {
-    text.lines()
-        .filter_map(|l| l.strip_prefix('│'))
-        .filter_map(|l| l.split('┆').next())
-        .map(|label| label.trim().to_string())
-        .collect()
-}
-
-#[test]
-fn the_readme_shows_every_row_the_main_command_prints() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    let start = readme.find("<!-- main-output:start -->").unwrap();
-    let end = readme.find("<!-- main-output:end -->").unwrap();
-    let shown = row_labels(&readme[start..end]);
-    let dir = tempfile::tempdir().unwrap();
-    // As the README's first command runs it, on a machine without a GPU.
-    let out = oomlab()
-        .env("CUDA_VISIBLE_DEVICES", "")
-        .args(["train", "--strategy", "grad-accum", "--steps", "4", "--out"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let printed = row_labels(&String::from_utf8_lossy(&out.stdout));
-    assert!(printed.len() > 10, "{printed:?}");
-    assert_eq!(
-        shown, printed,
-        "README.md's main command output is out of date: run scripts/readme-output.sh"
-    );
-}
 
 /// The cells of a table row: strategy, split and the last column (status).
 fn row_cells(text: &str) -> Vec<(String, String, String)> {
@@ -52,10 +20,13 @@ fn row_cells(text: &str) -> Vec<(String, String, String)> {
         .collect()
 }
 
+fn readme() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap()
+}
+
 #[test]
 fn the_first_screens_demo_shows_what_its_command_prints() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let readme = readme();
     // The command exactly as the first screen gives it.
     let command = readme
         .lines()
@@ -86,12 +57,84 @@ fn the_first_screens_demo_shows_what_its_command_prints() {
         let status: Vec<&str> = printed.iter().map(|r| r.2.as_str()).collect();
         assert_eq!(
             status,
-            ["status", "OOM (SIMULATED)", "completed", "completed"],
+            ["status", "OOM (SIMULATED) [1]", "completed", "completed"],
             "RAYON_NUM_THREADS={threads}: {printed:?}"
         );
         assert_eq!(
             shown, printed,
             "RAYON_NUM_THREADS={threads}: README.md's demo output is out of date: run scripts/readme-output.sh"
         );
+    }
+}
+
+/// `python3 SCRIPT --check` from the repository root, which must pass.
+fn check(script: &str) {
+    let out = std::process::Command::new("python3")
+        .arg(script)
+        .arg("--check")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{script} --check:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn the_readmes_figures_are_the_ones_their_files_hold() {
+    check("scripts/readme-figures.py");
+}
+
+#[test]
+fn the_results_index_is_the_one_its_topics_make() {
+    check("scripts/results-index.py");
+}
+
+#[test]
+fn the_readme_is_a_manual_not_a_notebook() {
+    let readme = readme();
+    let lines = readme.lines().count();
+    assert!(lines <= 250, "README.md has {lines} lines: at most 250");
+    let found = oomlab::text::internals(&readme);
+    assert!(found.is_empty(), "README.md: {found:?}");
+}
+
+#[test]
+fn no_guide_page_holds_internals() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/guide");
+    let mut pages = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "md") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let found = oomlab::text::internals(&text);
+            assert!(found.is_empty(), "{}: {found:?}", path.display());
+            pages += 1;
+        }
+    }
+    assert!(pages >= 10, "{pages} guide pages");
+}
+
+#[test]
+fn no_help_text_holds_internals() {
+    let commands = [
+        "", "train", "compare", "explain", "estimate", "lesson", "diagnose", "report", "warm-up",
+        "dataset", "gpu", "configs",
+    ];
+    for command in commands {
+        for flag in ["--help", "-h"] {
+            let mut c = oomlab();
+            if !command.is_empty() {
+                c.arg(command);
+            }
+            let out = c.arg(flag).output().unwrap();
+            assert!(out.status.success(), "{command} {flag}");
+            let text = String::from_utf8_lossy(&out.stdout);
+            let found = oomlab::text::internals(&text);
+            assert!(found.is_empty(), "oomlab {command} {flag}: {found:?}");
+        }
     }
 }
