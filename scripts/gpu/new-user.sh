@@ -9,11 +9,13 @@
 #      budget from it), with COLUMNS=100 as a piped terminal has it: its time, its output
 #      and each part's compare.json; the widest line it printed;
 #   4. the first steps of tiny f32 and h200 AMP bf16;
-#   5. `oomlab gpu` while a PyTorch process holds 20 GiB (the guide's example);
+#   5. `oomlab train --config gpu` as text at COLUMNS=100 (its widest line), and
+#      `oomlab gpu` while a PyTorch process holds 20 GiB (the guide's example);
 #   6. `oomlab compare --config gpu --strategies all` (COMPARE=0 leaves it out): its time.
 # Each step is bounded by what is left of the call (BUDGET seconds, 60 kept for packing).
 # Results in $OUT: log.txt (every figure), lesson.stdout, lesson-compare-part1.json,
-# lesson-compare-part2.json, gpu.txt, runs.tar.xz (every run's summary), compare.json.
+# lesson-compare-part2.json, train-gpu.txt, gpu.txt, runs.tar.xz (every run's summary).
+# compare.json is left on the machine: 8 files come back at most.
 # runner: new-user
 #
 #   OUT=$OUT BUDGET=590 bash scripts/gpu/run.sh new-user
@@ -70,6 +72,11 @@ cp /tmp/runs/lesson/big-model/compare.json "$OUT/lesson-compare-part2.json" 2>/d
 first_step tiny-f32 --config tiny --device cuda
 first_step h200-bf16 --config h200 --precision bf16
 
+say "train --config gpu --max-steps 3, its summary as a piped terminal shows it (COLUMNS=100)"
+COLUMNS=100 timeout "$(left 60)" "$BIN" train --config gpu --max-steps 3 --out /tmp/runs/train-text > "$OUT/train-gpu.txt" 2> /tmp/runs/train-text.stderr
+echo "train text: exit $?" >> "$LOG"
+python3 -c "import sys; t=open(sys.argv[1],encoding='utf-8').read().splitlines(); print(f'train text: widest line {max(map(len,t),default=0)} characters, {sum(len(l)>100 for l in t)} over 100')" "$OUT/train-gpu.txt" >> "$LOG"
+
 say "oomlab gpu while a PyTorch process holds 20 GiB"
 python3 -c "import torch, time; x = torch.empty(20 * 2**30, dtype=torch.uint8, device='cuda'); print('held', flush=True); time.sleep(60)" > /tmp/runs/holder.txt 2>&1 &
 holder=$!
@@ -84,7 +91,6 @@ if [ "${COMPARE:-1}" = 1 ] && [ $((END - SECONDS)) -gt 150 ]; then
   timeout "$(left 300)" "$BIN" compare --config gpu --strategies all --out /tmp/runs/compare > /tmp/runs/compare.stdout 2> /tmp/runs/compare.stderr
   rc=$?; t1=$(date +%s.%N)
   elapsed compare "$rc" "$t0" "$t1" >> "$LOG"
-  cp /tmp/runs/compare/compare.json "$OUT/compare.json" 2>/dev/null
 fi
 (cd /tmp/runs && find . -maxdepth 1 -name "*.json" | tar cf - -T - | python3 -c "import lzma,sys; sys.stdout.buffer.write(lzma.compress(sys.stdin.buffer.read()))" > "$OUT/runs.tar.xz")
 say done
