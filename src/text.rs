@@ -125,10 +125,15 @@ impl Footnotes {
 
     /// The notes, one paragraph each, wrapped with their marks hanging: `[1] text`.
     pub fn render(&self) -> String {
+        self.render_for(width())
+    }
+
+    /// [`Footnotes::render`] for `width`.
+    pub fn render_for(&self, width: Width) -> String {
         let mut out = String::new();
         for (i, note) in self.notes.iter().enumerate() {
             let mark = format!("[{}] ", i + 1);
-            out.push_str(&hang(&mark, note));
+            out.push_str(&hang_for(&mark, note, width));
         }
         out
     }
@@ -137,8 +142,14 @@ impl Footnotes {
 /// `text` as one paragraph starting with `first` (e.g. `[1] ` or `- `), its following
 /// lines indented by as many spaces, wrapped to the prose width; ends with a newline.
 pub fn hang(first: &str, text: &str) -> String {
+    hang_for(first, text, width())
+}
+
+/// [`hang`] for `width` (under `--wide`, one line).
+pub fn hang_for(first: &str, text: &str, width: Width) -> String {
+    let columns = width.columns().map_or(usize::MAX, |c| c.min(PROSE_WIDTH));
     let indent = " ".repeat(first.chars().count());
-    let wrapped = wrap_to(text, &indent, prose_columns());
+    let wrapped = wrap_to(text, &indent, columns);
     match wrapped.strip_prefix(indent.as_str()) {
         Some(rest) => format!("{first}{rest}"),
         None => format!("{first}{wrapped}"),
@@ -224,6 +235,7 @@ const KNOWN_CAMEL_CASE: &[&str] = &[
     "BatchSizeFinder",
     "ComputeCache",
     "DataLoader",
+    "DeepSpeed",
     "FlashAttention",
     "GeForce",
     "GiB",

@@ -368,9 +368,8 @@ fn run_part(
             Some(Estimate::of(cfg, corpus.vocab.len(), plan.target()?))
         });
         if let Some(e) = &estimate {
-            let _ = writeln!(
-                out,
-                "  oomlab estimate predicts a peak of {} against the {} budget: {}.",
+            let said = format!(
+                "oomlab estimate predicts a peak of {} against the {} budget: {}.",
                 e.peak,
                 plan.budget,
                 if e.peak <= plan.budget {
@@ -379,6 +378,7 @@ fn run_part(
                     "it does not fit"
                 }
             );
+            let _ = write!(out, "{}", wrap(&said, "  "));
         }
         let _ = out.flush();
         let r = run_row(&part.compare, *variant, config, &exe);

@@ -451,9 +451,9 @@ impl Comparison {
             }
             t.add_row(out);
         }
-        let mut text = self.simulated_note_wrapped();
+        let mut text = self.simulated_note_wrapped(width);
         text.push_str(&format!("{t}\n"));
-        text.push_str(&notes.render());
+        text.push_str(&notes.render_for(width));
         text.trim_end().to_string()
     }
 
@@ -495,9 +495,9 @@ impl Comparison {
     }
 
     /// [`Self::simulated_note`] wrapped to the output's width.
-    fn simulated_note_wrapped(&self) -> String {
+    fn simulated_note_wrapped(&self, width: Width) -> String {
         match self.simulated {
-            true => crate::text::wrap(self.simulated_note().trim_end(), ""),
+            true => crate::text::hang_for("", self.simulated_note().trim_end(), width),
             false => String::new(),
         }
     }

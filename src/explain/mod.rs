@@ -1043,47 +1043,6 @@ mod tests {
     }
 
     #[test]
-    fn the_readme_headline_is_the_committed_paired_table() {
-        // README.md's paired tables are paired.md's, as benches/paired.py wrote them.
-        let readme = include_str!("../../README.md");
-        let block = |name: &str| {
-            readme
-                .split_once(&format!("<!-- {name}:start -->\n"))
-                .and_then(|(_, rest)| rest.split_once(&format!("<!-- {name}:end -->")))
-                .map(|(b, _)| b.to_string())
-                .unwrap_or_else(|| panic!("README.md has a {name}:start/{name}:end block"))
-        };
-        for (name, paired, rows) in [
-            (
-                "paired",
-                include_str!(
-                    "../../docs/results/2026-12-02-h200-memory-defaults/paired-gpu/paired.md"
-                ),
-                12,
-            ),
-            (
-                "paired-h200",
-                include_str!(
-                    "../../docs/results/2026-12-02-h200-memory-defaults/paired-h200/paired.md"
-                ),
-                5,
-            ),
-        ] {
-            let block = block(name);
-            for line in block.lines().filter(|l| l.starts_with('|')) {
-                assert!(
-                    paired.contains(line),
-                    "README line not in paired.md: {line}"
-                );
-            }
-            assert!(
-                block.lines().filter(|l| l.starts_with('|')).count() >= rows,
-                "{name}"
-            );
-        }
-    }
-
-    #[test]
     fn an_unknown_topic_lists_the_known_ones() {
         let e = explain(Some("magic")).unwrap_err().to_string();
         assert!(e.contains("grad-accum"), "{e}");

@@ -171,8 +171,13 @@ pub fn advice(pid: u32, proc: &ProcState, inheritors: &[Inheritor]) -> (bool, Op
 /// The snapshot as terminal tables laid out for the output's width; what to do about a
 /// stale holder is a numbered note under the table.
 pub fn render_gpu_view(s: &GpuSnapshot) -> String {
+    render_gpu_view_at(s, crate::text::width())
+}
+
+/// [`render_gpu_view`] laid out for `width`.
+pub fn render_gpu_view_at(s: &GpuSnapshot, width: crate::text::Width) -> String {
     let mut out = String::new();
-    let mut t = crate::text::table();
+    let mut t = crate::text::table_for(width);
     t.set_header(vec!["GPU", "name", "used", "free", "total"]);
     for d in &s.devices {
         t.add_row(vec![
@@ -186,7 +191,7 @@ pub fn render_gpu_view(s: &GpuSnapshot) -> String {
     out.push_str(&t.to_string());
     out.push('\n');
     let mut notes = crate::text::Footnotes::new();
-    let mut p = crate::text::table();
+    let mut p = crate::text::table_for(width);
     p.set_header(vec!["GPU", "PID", "VRAM", "status", "command"]);
     for h in &s.holders {
         let (status, command) = match &h.proc {
@@ -216,10 +221,70 @@ pub fn render_gpu_view(s: &GpuSnapshot) -> String {
     } else {
         out.push_str(&p.to_string());
         out.push('\n');
-        out.push_str(&notes.render());
+        out.push_str(&notes.render_for(width));
     }
     for n in &s.notes {
-        out.push_str(&crate::text::hang("note: ", n));
+        out.push_str(&crate::text::hang_for("note: ", n, width));
     }
     out
+}
+
+#[cfg(test)]
+mod width_tests {
+    use super::*;
+    use crate::text::Width;
+
+    #[test]
+    fn the_holders_fit_the_width_with_advice_as_notes() {
+        let long = "python3 -c import torch, time; x = torch.empty(20 * 2**30, dtype=torch.uint8, device='cuda'); time.sleep(60)";
+        let s = GpuSnapshot {
+            devices: vec![NvmlDevice {
+                index: 0,
+                name: "NVIDIA H100 80GB HBM3".into(),
+                total: Bytes(81_559 << 20),
+                used: Bytes(21 << 30),
+                free: Bytes(58 << 30),
+            }],
+            holders: vec![
+                HolderRow {
+                    device: 0,
+                    pid: 852,
+                    used: Some(Bytes(20 << 30)),
+                    proc: ProcState::Alive {
+                        command: long.into(),
+                        ppid: 1,
+                    },
+                    stale: false,
+                    advice: None,
+                },
+                HolderRow {
+                    device: 0,
+                    pid: 853,
+                    used: Some(Bytes(1 << 30)),
+                    proc: ProcState::Stopped {
+                        command: "python3 train.py".into(),
+                        ppid: 1,
+                    },
+                    stale: true,
+                    advice: Some("stopped: `oomlab gpu --kill 853` ends it".into()),
+                },
+            ],
+            notes: vec!["a note ".repeat(30)],
+            inheritors: Vec::new(),
+            unmatched_pid_namespace: None,
+        };
+        for columns in [80, 100, 120] {
+            let text = render_gpu_view_at(&s, Width::Columns(columns));
+            for line in text.lines() {
+                assert!(line.chars().count() <= columns, "{columns}: {line}\n{text}");
+            }
+            // The advice leaves the table for a note under it.
+            let (table, notes) = text.split_once("[1] stopped:").unwrap();
+            assert!(
+                table.contains("[1]") && !table.contains("--kill 853"),
+                "{text}"
+            );
+            assert!(notes.contains("--kill 853"), "{text}");
+        }
+    }
 }

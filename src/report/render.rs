@@ -390,7 +390,7 @@ pub fn render_summary(s: &RunSummary, width: Width) -> String {
         .unwrap_or_default();
     format!(
         "{t}\n{}{attempts}{peers}{}{anatomy}",
-        notes.render(),
+        notes.render_for(width),
         render_memory(s, width)
     )
 }
@@ -483,7 +483,9 @@ pub fn render_attempts(attempts: &[AttemptRecord], width: Width) -> String {
     for r in &rows {
         t.add_row(keep.iter().map(|&i| r[i].clone()));
     }
-    format!("{t}\n{}", notes.render()).trim_end().to_string()
+    format!("{t}\n{}", notes.render_for(width))
+        .trim_end()
+        .to_string()
 }
 
 /// The memory section: figures by source, then how they add up; notes longer than a
@@ -573,7 +575,7 @@ pub fn render_memory(s: &RunSummary, width: Width) -> String {
     for n in &m.notes {
         row("note".to_string(), String::new(), n.clone());
     }
-    format!("{t}\n{}", notes.render())
+    format!("{t}\n{}", notes.render_for(width))
 }
 
 /// `s` as a note: its first letter upper case and a full stop at the end.

@@ -52,7 +52,6 @@ fn a_card_gives_the_largest_batch_of_every_strategy_without_a_gpu() {
         .output()
         .unwrap();
     let text = crate::util::flat(&String::from_utf8_lossy(&out.stdout));
-    assert!(text.contains("fits 23.64 GiB?"), "{text}");
     assert!(text.contains("largest batch"), "{text}");
     assert!(
         text.contains("Capacity: 23.64 GiB (--card RTX 4090 (24 GB, 23.64 GiB visible))"),

@@ -58,7 +58,7 @@ fn a_built_in_shape_and_its_config_json_give_the_same_answer() {
     let text = String::from_utf8_lossy(&out.stdout);
     let fixed = text.find("Fixed state:").expect("fixed-state line");
     assert!(
-        fixed < text.find("┆ * ┆ weights").expect("the term table"),
+        fixed < text.find("│ * ┆ weights").expect("the term table"),
         "{text}"
     );
     assert!(
@@ -87,7 +87,10 @@ fn more_batch_means_more_memory_and_checkpointing_less() {
 #[test]
 fn what_does_not_apply_is_refused_naming_the_flag() {
     for (args, says) in [
-        (&["--model", "gpt5"][..], "neither gpt nor mlp"),
+        (
+            &["--model", "gpt5"][..],
+            "not gpt or mlp, nor a built-in shape",
+        ),
         (&["--model", "gpt2", "--config", "gpu"][..], "--config"),
         (&["--model", "gpt2", "--zero", "2"][..], "--gpus N"),
         (

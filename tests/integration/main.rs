@@ -31,3 +31,4 @@ mod parallel;
 mod readme;
 mod report;
 mod resume;
+mod widths;
