@@ -20,6 +20,9 @@ fn the_lesson_shows_the_baseline_die_and_every_technique_fit() {
         String::from_utf8_lossy(&out.stderr)
     );
     let text = String::from_utf8_lossy(&out.stdout);
+    // The lesson's text names no internals.
+    let found = oomlab::text::internals(&text);
+    assert!(found.is_empty(), "{found:?}");
     assert!(
         text.contains("Stage 1/5") && text.contains("Stage 5/5") && text.contains("Stage 6/6"),
         "{text}"

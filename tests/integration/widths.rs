@@ -22,7 +22,13 @@ fn run(columns: usize, args: &[&str]) -> (String, String) {
     )
 }
 
+/// Fits `columns`, and holds no internals (commit hashes, issue numbers, source paths,
+/// Rust types): every output a user reads.
 fn assert_fits(columns: usize, args: &[&str], (stdout, stderr): &(String, String)) {
+    for text in [stdout, stderr] {
+        let found = oomlab::text::internals(text);
+        assert!(found.is_empty(), "oomlab {}: {found:?}", args.join(" "));
+    }
     for line in stdout.lines().chain(stderr.lines()) {
         assert!(
             line.chars().count() <= columns,
