@@ -191,7 +191,7 @@ pub fn render_summary(s: &RunSummary, width: Width) -> String {
             "parameters",
             format!(
                 "{} ({}, {})",
-                crate::text::thousands(s.params.count as u64),
+                crate::text::thousands(s.params.count),
                 s.params.bytes,
                 s.params.dtypes.join(", ")
             ),
