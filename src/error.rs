@@ -82,6 +82,9 @@ pub const EXIT_USAGE: i32 = 2;
 pub const EXIT_FAILURE: i32 = 1;
 /// Exit code when a run stopped on a detected out-of-memory failure.
 pub const EXIT_OOM: i32 = 3;
+/// Exit code of `oomlab run` when the card lacks the memory `--need` asks for (the job was
+/// not started).
+pub const EXIT_NOT_FREE: i32 = 4;
 /// Exit code after Ctrl-C stopped a run (the summary was still written).
 pub const EXIT_INTERRUPTED: i32 = 130;
 /// Exit code after SIGTERM stopped a run (checkpoint and summary were still written).

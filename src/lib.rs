@@ -40,5 +40,6 @@ pub mod text;
 pub mod train;
 pub mod units;
 pub mod vocab;
+pub mod watch;
 
 pub use error::Error;

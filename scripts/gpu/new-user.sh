@@ -13,6 +13,7 @@
 #      `oomlab gpu` while a PyTorch process holds 20 GiB (the guide's example);
 #   6. `oomlab compare --config gpu --strategies all` (COMPARE=0 leaves it out): its time.
 # Each step is bounded by what is left of the call (BUDGET seconds, 60 kept for packing).
+# FIRST=0 leaves the first steps (2 and 4) out.
 # Results in $OUT: log.txt (every figure), lesson.stdout, lesson-compare-part1.json,
 # lesson-compare-part2.json, train-gpu.txt, gpu.txt, runs.tar.xz (every run's summary).
 # compare.json is left on the machine: 8 files come back at most.
@@ -56,8 +57,10 @@ print(f"first step {name}: exit {rc}, time to first step {s.get('time_to_first_s
 EOF
 }
 
-first_step gpu-f32 --config gpu
-first_step gpu-bf16 --config gpu --precision bf16
+if [ "${FIRST:-1}" = 1 ]; then
+  first_step gpu-f32 --config gpu
+  first_step gpu-bf16 --config gpu --precision bf16
+fi
 
 say "lesson --yes (both parts), COLUMNS=100"
 t0=$(date +%s.%N)
@@ -69,8 +72,10 @@ tail -3 /tmp/runs/lesson.stderr >> "$LOG"
 cp /tmp/runs/lesson/compare.json "$OUT/lesson-compare-part1.json" 2>/dev/null
 cp /tmp/runs/lesson/big-model/compare.json "$OUT/lesson-compare-part2.json" 2>/dev/null
 
-first_step tiny-f32 --config tiny --device cuda
-first_step h200-bf16 --config h200 --precision bf16
+if [ "${FIRST:-1}" = 1 ]; then
+  first_step tiny-f32 --config tiny --device cuda
+  first_step h200-bf16 --config h200 --precision bf16
+fi
 
 say "train --config gpu --max-steps 3, its summary as a piped terminal shows it (COLUMNS=100)"
 COLUMNS=100 timeout "$(left 60)" "$BIN" train --config gpu --max-steps 3 --out /tmp/runs/train-text > "$OUT/train-gpu.txt" 2> /tmp/runs/train-text.stderr

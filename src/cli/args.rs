@@ -76,6 +76,10 @@ pub enum Command {
     /// GPUs, the processes holding VRAM (stale ones flagged), and a careful way to free it.
     #[command(long_about = GPU_ABOUT)]
     Gpu(GpuArgs),
+    /// Run your own job: check the card before it starts, watch every process of it, and
+    /// explain its out-of-memory error with what was on the card at that moment.
+    #[command(long_about = RUN_ABOUT)]
+    Run(RunArgs),
     /// List the built-in configs, or print one: `oomlab configs gpu`.
     Configs {
         /// A built-in config to print.
@@ -233,6 +237,64 @@ STALE with what to do about it.
 --yes), sends SIGTERM, waits --grace seconds, and sends SIGKILL only with --force. It
 refuses PID 1, itself, its parent, and any PID that holds no VRAM. There is no
 'kill everything' mode.";
+
+const RUN_ABOUT: &str = "\
+Run your own training job (PyTorch, TensorFlow, JAX, anything) under oomlab's eye:
+
+  oomlab run -- python train.py --batch 64
+  oomlab run --need 20GiB --wait 600 -- torchrun --nproc-per-node 2 train.py
+
+Before the launch, with --need: the first card the job sees (CUDA_VISIBLE_DEVICES's first
+index, else card 0) must have that much free. If it does not, oomlab names who holds it
+and exits 4; --wait waits for it, --reap-stale ends the holders `oomlab gpu` flags as
+stale (stopped) that belong to you, as `oomlab gpu --kill` would.
+
+The job runs in a process group of its own: its input, output and errors pass through
+untouched (output and errors are kept in the run folder too), Ctrl-C and SIGTERM reach
+the whole group, and oomlab exits with the job's code (128 + N after signal N).
+
+While it runs, oomlab samples the job's whole process tree (forked children, DataLoader
+workers, torchrun ranks) every --interval: each process's host memory and, through NVML,
+the VRAM charged to it, and each card's use. After it, a table of every process with its
+peaks, and if the job printed an out-of-memory error, the diagnosis `oomlab diagnose`
+gives, with the other processes that held the card at the last sample and how the job's
+own processes grew. The run folder keeps stdout.txt, stderr.txt, timeline.csv (every
+sample), memory.svg and summary.json.
+
+Without a GPU it still runs the job, records the host memory of its tree and reads an
+out-of-memory message it prints.";
+
+/// `oomlab run`
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Free memory the job needs on the first card it sees; without it nothing is checked.
+    #[arg(long, value_name = "SIZE", value_parser = size_arg)]
+    pub need: Option<Bytes>,
+    /// With --need: wait up to SECS for the memory to be free, saying who holds it.
+    #[arg(long, value_name = "SECS", requires = "need")]
+    pub wait: Option<f64>,
+    /// With --need: end the stale (stopped) holders of the card that are yours, then check
+    /// again.
+    #[arg(long, requires = "need")]
+    pub reap_stale: bool,
+    /// Milliseconds between samples of the job's processes.
+    #[arg(long, value_name = "MS", default_value_t = 100)]
+    pub interval: u64,
+    /// The run folder (default runs/<time>-run).
+    #[arg(long, short, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// No report on stderr after the job (summary.json is still written).
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// The job: a program and its arguments, after `--`.
+    #[arg(
+        required = true,
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "CMD"
+    )]
+    pub command: Vec<String>,
+}
 
 /// `oomlab gpu`
 #[derive(Debug, Args)]

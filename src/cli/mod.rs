@@ -33,6 +33,7 @@ pub fn run(cli: Cli) -> Result<i32, Error> {
             Ok(0)
         }
         Command::Gpu(args) => gpu::run(args),
+        Command::Run(args) => crate::cmd::run::run_job(&resolve::resolve_run(args)?),
         Command::Estimate(args) => estimate(args),
         Command::Diagnose(args) => diagnose(args),
         Command::Report { dir, out } => {

@@ -8,5 +8,6 @@ mod instruments;
 pub mod lesson;
 pub mod preflight;
 pub mod report;
+pub mod run;
 pub mod train;
 pub mod warm_up;

@@ -10,7 +10,7 @@ mod table;
 pub use crate::results::{Comparison, Row, RowStatus, COMPARE_SCHEMA_VERSION};
 pub use crate::vocab::{CompareColumn, Variant};
 pub use html::{report_html, Page, RunDetail};
-pub use plot::{memory_svg, y_label, Series};
+pub use plot::{memory_svg, memory_svg_over, y_label, Series};
 
 /// Parses `--strategies`: `all` or a comma-separated list of [`Variant`] words.
 pub fn parse_variants(list: &str, several_devices: bool) -> Result<Vec<Variant>, String> {

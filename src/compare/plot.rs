@@ -161,6 +161,17 @@ pub fn memory_svg(
     series: &[Series],
     budget: Option<Bytes>,
 ) -> Result<String, PlotError> {
+    memory_svg_over(title, X_TITLE, y_label, series, budget)
+}
+
+/// [`memory_svg`] with another title for the x axis (`x_label`).
+pub fn memory_svg_over(
+    title: &str,
+    x_label: &str,
+    y_label: &str,
+    series: &[Series],
+    budget: Option<Bytes>,
+) -> Result<String, PlotError> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (1000, 560)).into_drawing_area();
@@ -175,7 +186,7 @@ pub fn memory_svg(
             .map_err(|e| e.to_string())?;
         chart
             .configure_mesh()
-            .x_desc(X_TITLE)
+            .x_desc(x_label)
             .y_desc(y_label)
             .draw()
             .map_err(|e| e.to_string())?;

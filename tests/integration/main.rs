@@ -31,4 +31,5 @@ mod parallel;
 mod readme;
 mod report;
 mod resume;
+mod run;
 mod widths;

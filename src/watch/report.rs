@@ -1,0 +1,222 @@
+//! What `oomlab run` says after the job: its exit, every process of its tree with its
+//! peaks, the cards, and, when the job printed an out-of-memory message, the diagnosis
+//! with what was on the card at the last sample. Built once as data (summary.json), then
+//! rendered for the terminal.
+
+use serde::Serialize;
+
+use super::prelaunch::Prelaunch;
+use super::sample::Watched;
+use crate::diagnose::DiagnoseReport;
+use crate::text::{hang, table, wrap, Footnotes};
+use crate::units::Bytes;
+
+/// The whole account of one `oomlab run`.
+#[derive(Debug, Clone, Serialize)]
+pub struct JobReport {
+    /// The command, as given after `--`.
+    pub command: Vec<String>,
+    /// The job's exit code as a shell gives it (128 + N for signal N).
+    pub exit_code: i32,
+    /// The signal oomlab received and passed on to the job's process group, if any.
+    pub forwarded_signal: Option<i32>,
+    /// Seconds from the launch to the job's end.
+    pub wall_s: f64,
+    /// The check before the launch.
+    pub prelaunch: Option<Prelaunch>,
+    /// What the watch saw.
+    pub watched: Watched,
+    /// The out-of-memory message in the job's output, read as `oomlab diagnose` reads it.
+    pub oom: Option<DiagnoseReport>,
+    /// The run folder.
+    pub folder: String,
+}
+
+impl JobReport {
+    /// The report for the terminal (oomlab writes it to stderr, after the job's output).
+    pub fn to_terminal(&self) -> String {
+        let w = &self.watched;
+        let mut out = String::new();
+        out.push_str(&hang(
+            "oomlab run: ",
+            &format!(
+                "`{}` {} after {:.1} s{}; {} processes seen in {} samples every {} ms.",
+                self.command.join(" "),
+                match self.exit_code {
+                    0 => "exited 0".to_string(),
+                    c if c > 128 => format!("ended by signal {} (exit {c})", c - 128),
+                    c => format!("exited {c}"),
+                },
+                self.wall_s,
+                match self.forwarded_signal {
+                    Some(2) => ", after oomlab passed Ctrl-C (SIGINT) on to it".to_string(),
+                    Some(15) => ", after oomlab passed SIGTERM on to it".to_string(),
+                    Some(s) => format!(", after oomlab passed signal {s} on to it"),
+                    None => String::new(),
+                },
+                w.processes.len(),
+                w.samples,
+                w.interval_ms
+            ),
+        ));
+        let gpu = w.tree_peak_vram.is_some();
+        let mut notes = Footnotes::new();
+        let mut t = table();
+        let mut header = vec!["PID", "parent", "command", "peak RSS"];
+        if gpu {
+            header.extend(["peak VRAM", "VRAM first -> last"]);
+        }
+        t.set_header(header);
+        for p in &w.processes {
+            let mut row = vec![
+                p.pid.to_string(),
+                p.ppid.to_string(),
+                p.command.clone(),
+                p.peak_rss.to_string(),
+            ];
+            if gpu {
+                row.push(p.peak_vram.map_or("-".into(), |b| b.to_string()));
+                row.push(match (p.first_vram, p.last_vram) {
+                    (Some(a), Some(b)) => format!("{a} -> {b}"),
+                    _ => "-".into(),
+                });
+            }
+            t.add_row(row);
+        }
+        let mut total = vec![
+            "tree".to_string(),
+            String::new(),
+            format!(
+                "every process at once {}",
+                notes.mark("The highest sum over the tree at one sample: processes that peak at different moments add up to less than their peaks' sum.")
+            ),
+            w.tree_peak_rss.to_string(),
+        ];
+        if let Some(v) = w.tree_peak_vram {
+            total.push(v.to_string());
+            total.push(String::new());
+        }
+        t.add_row(total);
+        out.push_str(&format!("{t}\n"));
+        out.push_str(&notes.render());
+        for c in &w.cards {
+            out.push_str(&hang(
+                "  ",
+                &format!(
+                    "GPU {} {}: at most {} of {} used while the job ran (every process, the driver's reserve included).",
+                    c.index, c.name, c.peak_used, c.total
+                ),
+            ));
+        }
+        if gpu {
+            out.push_str(&wrap(
+                &format!(
+                    "Sampled every {} ms (one sample took {:.0} us): a spike shorter than that can be missed.",
+                    w.interval_ms, w.sample_cost_us
+                ),
+                "  ",
+            ));
+        }
+        for n in &w.notes {
+            out.push_str(&hang("  note: ", n));
+        }
+        if let Some(p) = &self.prelaunch {
+            for d in &p.done {
+                out.push_str(&hang("  before the launch: ", d));
+            }
+        }
+        if let Some(d) = &self.oom {
+            out.push('\n');
+            out.push_str(&wrap(
+                "The job printed an out-of-memory error. What oomlab saw at the last sample before the job ended:",
+                "",
+            ));
+            out.push_str(&self.live_facts());
+            out.push('\n');
+            out.push_str(&d.to_terminal());
+        }
+        out.push_str(&hang(
+            "run folder: ",
+            &format!(
+                "{} (stdout.txt, stderr.txt, timeline.csv, memory.svg, summary.json)",
+                self.folder
+            ),
+        ));
+        out
+    }
+
+    /// The facts an out-of-memory message lacks: the other holders of the cards at the
+    /// last sample, the job's own processes on them and how they grew, stale holders.
+    fn live_facts(&self) -> String {
+        let w = &self.watched;
+        let Some(snap) = &w.last_gpu else {
+            return hang(
+                "  ",
+                "no GPU figures were read (no NVML here): only the message's own figures below.",
+            );
+        };
+        let ours: Vec<u32> = w.processes.iter().map(|p| p.pid).collect();
+        let mut out = String::new();
+        let others: Vec<_> = snap
+            .holders
+            .iter()
+            .filter(|h| !ours.contains(&h.pid))
+            .collect();
+        if others.is_empty() {
+            out.push_str(&hang(
+                "  ",
+                "no other process held memory on the cards: the job's own processes held all of it.",
+            ));
+        }
+        for h in &others {
+            out.push_str(&hang(
+                "  ",
+                &format!(
+                    "another process held {} on GPU {}: PID {} of {}, {}{}",
+                    h.used.map_or("an unknown amount".into(), |b| b.to_string()),
+                    h.device,
+                    h.pid,
+                    user_of(h.pid),
+                    h.proc.describe(),
+                    if h.stale { " (STALE)" } else { "" }
+                ),
+            ));
+        }
+        for p in w.processes.iter().filter(|p| p.peak_vram.is_some()) {
+            out.push_str(&hang(
+                "  ",
+                &format!(
+                    "the job's PID {} ({}) held {} at its first sample on the card and {} at its last (peak {})",
+                    p.pid,
+                    p.command.chars().take(60).collect::<String>(),
+                    p.first_vram.unwrap_or(Bytes(0)),
+                    p.last_vram.unwrap_or(Bytes(0)),
+                    p.peak_vram.unwrap_or(Bytes(0))
+                ),
+            ));
+        }
+        out
+    }
+}
+
+/// The user name of `pid`'s owner, from /proc and /etc/passwd (else `uid N`, or `an
+/// unknown user` for a process not visible here).
+pub fn user_of(pid: u32) -> String {
+    let Some(uid) = std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("Uid:"))
+                .and_then(|l| l.split_whitespace().next().map(str::to_string))
+        })
+    else {
+        return "an unknown user (not visible here)".into();
+    };
+    let name = std::fs::read_to_string("/etc/passwd").ok().and_then(|p| {
+        p.lines().find_map(|l| {
+            let f: Vec<&str> = l.split(':').collect();
+            (f.get(2) == Some(&uid.as_str())).then(|| f[0].to_string())
+        })
+    });
+    name.map_or(format!("uid {uid}"), |n| format!("user {n}"))
+}

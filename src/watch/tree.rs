@@ -1,0 +1,162 @@
+//! A job's process tree as /proc shows it: the job's root process and every descendant
+//! (forked children, DataLoader workers, torchrun ranks), each with its resident memory.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::units::Bytes;
+
+/// One process of the tree at one moment.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TreeProcess {
+    /// PID.
+    pub pid: u32,
+    /// Parent PID.
+    pub ppid: u32,
+    /// Resident set size (host memory).
+    pub rss: Bytes,
+    /// The command line (arguments joined by spaces), or the name in brackets.
+    pub command: String,
+}
+
+/// `pid` and every process descending from it, read from /proc now (root first, then by
+/// PID). Processes that exit while they are read are left out; an empty list means the
+/// root itself has exited.
+pub fn tree_of(root: u32) -> Vec<TreeProcess> {
+    let mut all = HashMap::new();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if let Some(ppid) = parent_of(pid) {
+            all.insert(pid, ppid);
+        }
+    }
+    descendants(root, &all)
+        .into_iter()
+        .filter_map(|pid| {
+            Some(TreeProcess {
+                pid,
+                ppid: *all.get(&pid)?,
+                rss: rss_of(pid)?,
+                command: command_of(pid),
+            })
+        })
+        .collect()
+}
+
+/// `root` and its descendants in a PID -> parent map: root first, the rest by PID.
+pub fn descendants(root: u32, parents: &HashMap<u32, u32>) -> Vec<u32> {
+    if !parents.contains_key(&root) {
+        return Vec::new();
+    }
+    let mut found = vec![root];
+    let mut i = 0;
+    while i < found.len() {
+        let parent = found[i];
+        let mut children: Vec<u32> = parents
+            .iter()
+            .filter(|(pid, ppid)| **ppid == parent && **pid != parent)
+            .map(|(pid, _)| *pid)
+            .collect();
+        children.sort_unstable();
+        children.retain(|c| !found.contains(c));
+        found.extend(children);
+        i += 1;
+    }
+    found[1..].sort_unstable();
+    found
+}
+
+/// The parent PID from /proc/PID/stat (the field after the command in parentheses, which
+/// may itself hold spaces and parentheses).
+fn parent_of(pid: u32) -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    parse_ppid(&stat)
+}
+
+/// The parent PID of a /proc/PID/stat line.
+pub fn parse_ppid(stat: &str) -> Option<u32> {
+    let after = &stat[stat.rfind(')')? + 1..];
+    after.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Resident memory from /proc/PID/statm (pages, times the page size).
+fn rss_of(pid: u32) -> Option<Bytes> {
+    let statm = std::fs::read_to_string(format!("/proc/{pid}/statm")).ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(Bytes(pages * page_size()))
+}
+
+/// The system's page size.
+fn page_size() -> u64 {
+    // SAFETY: sysconf reads a constant of the running system and has no other effect.
+    let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    u64::try_from(size).ok().filter(|&s| s > 0).unwrap_or(4096)
+}
+
+/// The command line, arguments joined by spaces; a kernel thread or a process that just
+/// exited gives its name in brackets.
+fn command_of(pid: u32) -> String {
+    let raw = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+    let args: Vec<String> = raw
+        .split(|b| *b == 0)
+        .filter(|a| !a.is_empty())
+        .map(|a| String::from_utf8_lossy(a).into_owned())
+        .collect();
+    if args.is_empty() {
+        let name = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+        format!("[{}]", name.trim())
+    } else {
+        args.join(" ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_parent_is_read_after_a_command_with_spaces_and_parentheses() {
+        assert_eq!(
+            parse_ppid("4242 (python3 (worker) 1) S 4200 4242 4200 0 -1"),
+            Some(4200)
+        );
+        assert_eq!(parse_ppid("1 (init) S 0 1 1"), Some(0));
+        assert_eq!(parse_ppid("garbage"), None);
+    }
+
+    #[test]
+    fn descendants_are_the_root_then_every_generation_below_it() {
+        let parents: HashMap<u32, u32> =
+            [(10, 1), (11, 10), (12, 10), (20, 11), (30, 1), (31, 30)].into();
+        assert_eq!(descendants(10, &parents), vec![10, 11, 12, 20]);
+        assert_eq!(descendants(30, &parents), vec![30, 31]);
+        assert!(descendants(99, &parents).is_empty());
+    }
+
+    #[test]
+    fn this_test_process_is_its_own_tree_with_a_child_it_starts() {
+        let mut child = std::process::Command::new("sleep")
+            .arg("5")
+            .spawn()
+            .unwrap();
+        let me = std::process::id();
+        let tree = tree_of(me);
+        let _ = child.kill();
+        let _ = child.wait();
+        assert_eq!(tree.first().map(|p| p.pid), Some(me));
+        let kid = tree.iter().find(|p| p.pid == child.id()).unwrap();
+        assert_eq!(kid.ppid, me);
+        assert!(kid.command.starts_with("sleep 5"), "{}", kid.command);
+        assert!(tree[0].rss.0 > 0);
+    }
+}
