@@ -56,6 +56,21 @@ example() {
   splice "example:$name" "$page" "$tmp/block"
 }
 
+# example_stderr NAME PAGE -- ARGS...: as `example`, stdout then stderr (for a command
+# whose report goes to stderr, after the output it passes through: oomlab run).
+example_stderr() {
+  local name=$1 page=docs/guide/$2 rc=0
+  shift 3 # NAME PAGE --
+  (cd "$tmp/work" && "$BIN" "$@" > "$tmp/stdout" 2> "$tmp/stderr") || rc=$?
+  # The command as a shell takes it: an argument with spaces or shell characters quoted.
+  local shown="" a
+  for a in "$@"; do
+    case $a in *[\ \>\;\&\|]*) shown+=" '$a'" ;; *) shown+=" $a" ;; esac
+  done
+  { command_line "${shown# }"; cat "$tmp/stdout" "$tmp/stderr"; echo "(exit $rc)"; } | sed "s#$tmp/work/##g" > "$tmp/block"
+  splice "example:$name" "$page" "$tmp/block"
+}
+
 # example_file NAME PAGE COMMAND FILE: a committed output of a command this machine cannot
 # run (oomlab gpu needs a GPU).
 example_file() {
@@ -79,6 +94,9 @@ example_input diagnose-fragmentation diagnose.md tests/data/oom-messages/real/03
 example diagnose-fragmentation diagnose.md -- diagnose oom.txt
 
 example_file gpu-holder gpu.md gpu docs/results/2026-12-07-h100-new-user/gpu.txt
+
+# A job that prints the same message and exits 1 (the run folder's name is the time's).
+example_stderr run-oom run.md -- run --out runs/job -- sh -c 'cat oom.txt >&2; exit 1'
 
 example estimate-llama estimate.md -- estimate --model llama-3.2-1b --seq 2048 --precision bf16 --card 24GB
 

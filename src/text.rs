@@ -269,7 +269,8 @@ const KNOWN_CAMEL_CASE: &[&str] = &[
 
 /// What a text for users must not hold, one finding each: a commit hash, an issue
 /// number, a source path, a Rust type or path. Citations of committed results
-/// (`docs/results/...`, whatever their folders are named) and web addresses are allowed.
+/// (`docs/results/...`, whatever their folders are named), web addresses and absolute
+/// paths (the user's own folders) are allowed.
 pub fn internals(text: &str) -> Vec<String> {
     let mut found = Vec::new();
     let lower = text.to_lowercase();
@@ -286,7 +287,10 @@ pub fn internals(text: &str) -> Vec<String> {
         }
     }
     for token in text.split_whitespace() {
-        if token.contains("docs/results/") || token.contains("://") {
+        // Citations of results, web addresses and the user's own absolute paths (a run
+        // folder under /tmp) are not internals.
+        let bare_start = token.trim_start_matches(|c: char| "([`'\"".contains(c));
+        if token.contains("docs/results/") || token.contains("://") || bare_start.starts_with('/') {
             continue;
         }
         for bad in [
