@@ -9,9 +9,10 @@
 #   3. `--need` with a stopped (SIGSTOP) process holding 20 GiB: without --reap-stale the
 #      refusal (exit 4) naming it; with --reap-stale the job starts;
 #   4. Ctrl-C (SIGINT to oomlab) during a job: the exit code and the summary;
-#   5. (STEP_PAIRS=N, default 2) the tree job's step time with and without oomlab run,
+#   5. (STEP_PAIRS=N, default 1) the tree job's step time with and without oomlab run,
 #      interleaved.
-# Results in $OUT/run-job/: log.txt and each run's folder files, packed in runs.tar.xz.
+# Results in $OUT/run-job/: log.txt, gpu.txt (`oomlab gpu` beside the 60 GiB holder, at
+# 100 columns), each run's stderr, and the run folders packed in runs.tar.xz.
 #
 #   OUT=$OUT BUDGET=300 bash scripts/gpu/run.sh run-job
 # runner: new-user
@@ -35,6 +36,8 @@ holder=$!
 wait_held /tmp/rj/holder.txt
 nvidia-smi --query-compute-apps=pid,used_memory --format=csv,noheader,nounits >> "$LOG"
 echo "holder pid: $holder" >> "$LOG"
+# oomlab gpu beside it, as a piped terminal shows it (the guide's example).
+COLUMNS=100 "$BIN" gpu > "$R/gpu.txt" 2>&1
 timeout "$(left 90)" "$BIN" run --out /tmp/rj/oom -- python3 $J/oom_job.py > /tmp/rj/oom.stdout 2> /tmp/rj/oom.stderr
 echo "oom job: oomlab run exit $?" >> "$LOG"
 grep -E "another process held|Case:|exited" /tmp/rj/oom.stderr >> "$LOG"
@@ -86,7 +89,7 @@ wait $runner
 echo "ctrl-c: oomlab run exit $?, forwarded $(python3 -c "import json;print(json.load(open('/tmp/rj/int/summary.json'))['forwarded_signal'])" 2>&1)" >> "$LOG"
 
 say "5. step time with and without oomlab run (interleaved)"
-for i in $(seq "${STEP_PAIRS:-2}"); do
+for i in $(seq "${STEP_PAIRS:-1}"); do
   [ $((END - SECONDS)) -lt 60 ] && break
   timeout "$(left 60)" python3 $J/tree_job.py 30 > /tmp/rj/plain-$i.txt 2>/dev/null
   timeout "$(left 60)" "$BIN" run --quiet --out /tmp/rj/watched-$i -- python3 $J/tree_job.py 30 > /tmp/rj/watched-$i.txt 2>/dev/null
