@@ -98,6 +98,21 @@ pub enum Verdict {
         /// The request.
         requested: Option<Bytes>,
     },
+    /// The driver had room for the request and the message names no cap: its figures do
+    /// not explain the failure (a cap set in code, another device or host memory, memory
+    /// freed before the message was written, a platform whose free figure is not real).
+    FiguresContradict {
+        /// The request.
+        requested: Bytes,
+        /// Free on the card, as the message says.
+        free: Bytes,
+    },
+    /// A figure no card can show (free above total, a wrapped count): the message's
+    /// figures come from a broken source and decide nothing.
+    ImpossibleFigures {
+        /// Which figure, in words.
+        why: String,
+    },
     /// An out-of-memory message without the figures the tests need.
     TooFewFigures {
         /// Who wrote it.
@@ -264,23 +279,31 @@ fn named_holders(f: &Facts, own: Option<u32>) -> Vec<Holder> {
 pub fn diagnose(f: &Facts) -> Diagnosis {
     let mut asides = Vec::new();
     let mut math = Vec::new();
-    let verdict = match f.source {
-        None => Verdict::Unknown,
-        Some(Source::HostRam) => {
-            if let Some(r) = f.requested {
-                math.push(format!("host memory asked for: {r} ({} bytes)", r.0));
-            }
-            Verdict::HostRam {
-                requested: f.requested,
-            }
+    let verdict = match (f.source, &f.impossible) {
+        (Some(_), Some(why)) => {
+            math.push(format!("impossible: {why}"));
+            Verdict::ImpossibleFigures { why: why.clone() }
         }
-        Some(Source::Cubecl) => Verdict::Cubecl {
-            requested: f.requested,
+        _ => match f.source {
+            None => Verdict::Unknown,
+            Some(Source::HostRam) => {
+                if let Some(r) = f.requested {
+                    math.push(format!("host memory asked for: {r} ({} bytes)", r.0));
+                }
+                Verdict::HostRam {
+                    requested: f.requested,
+                }
+            }
+            Some(Source::Cubecl) => Verdict::Cubecl {
+                requested: f.requested,
+            },
+            Some(s @ (Source::CudaRuntime | Source::Cublas)) => {
+                Verdict::OutsideAllocator { source: s }
+            }
+            Some(Source::Tensorflow) => tensorflow(f, &mut math),
+            Some(Source::Xla) => xla(f, &mut math),
+            Some(Source::Pytorch | Source::PytorchLegacy) => pytorch(f, &mut asides, &mut math),
         },
-        Some(s @ (Source::CudaRuntime | Source::Cublas)) => Verdict::OutsideAllocator { source: s },
-        Some(Source::Tensorflow) => tensorflow(f, &mut math),
-        Some(Source::Xla) => xla(f, &mut math),
-        Some(Source::Pytorch | Source::PytorchLegacy) => pytorch(f, &mut asides, &mut math),
     };
     Diagnosis {
         verdict,
@@ -290,6 +313,26 @@ pub fn diagnose(f: &Facts) -> Diagnosis {
 }
 
 fn tensorflow(f: &Facts, math: &mut Vec<String>) -> Verdict {
+    // The device line: what was not free before TensorFlow allocated anything, other
+    // processes held.
+    if let Some((total, free)) = f.device_at_start {
+        let held = sub(total, free);
+        let fits_card = f.requested.is_none_or(|r| r <= total);
+        if held.0 as f64 >= SHARE * total.0 as f64 && fits_card {
+            math.push(format!(
+                "when TensorFlow found the card, before it allocated anything: {} total - {} free = {} GiB held by other processes ({} of the card)",
+                g(total),
+                g(free),
+                g(held),
+                pct(held, total)
+            ));
+            return Verdict::OtherProcesses {
+                held,
+                named: Vec::new(),
+                freeing_them_fits_this_request: true,
+            };
+        }
+    }
     match (f.requested, f.limit, f.in_use) {
         (Some(r), Some(limit), Some(used)) => {
             if r > limit {
@@ -330,6 +373,24 @@ fn tensorflow(f: &Facts, math: &mut Vec<String>) -> Verdict {
             source: Some(Source::Tensorflow),
             missing: "the allocator's Limit and InUse: TensorFlow prints them a few lines below the error, under 'Stats:' (with the request in 'ran out of memory trying to allocate')".into(),
         },
+    }
+}
+
+/// How far free memory must exceed the segment asked for before the figures contradict a
+/// shortage: the printed figures are rounded (to 0.01 GiB in most messages), and the
+/// driver's free figure holds memory it cannot hand out as one allocation.
+const CONTRADICT_MARGIN: Bytes = Bytes(64 << 20);
+
+/// The segment PyTorch's caching allocator asks the driver for to serve a request of
+/// `r`: 2 MiB below 1 MiB, 20 MiB below 10 MiB, else `r` rounded up to 2 MiB.
+fn segment_of(r: Bytes) -> Bytes {
+    const MIB: u64 = 1 << 20;
+    if r.0 < MIB {
+        Bytes(2 * MIB)
+    } else if r.0 < 10 * MIB {
+        Bytes(20 * MIB)
+    } else {
+        Bytes(r.0.div_ceil(2 * MIB) * 2 * MIB)
     }
 }
 
@@ -487,6 +548,39 @@ fn pytorch(f: &Facts, asides: &mut Vec<Aside>, math: &mut Vec<String>) -> Verdic
     // Under a cap ("X allowed") shares are of what this process may have.
     let room = f.allowed.unwrap_or(total);
     let capped = f.allowed.filter(|_| free >= r);
+    // A printed cap with room on the card: the cap refused it, whatever the cache holds.
+    if let Some(allowed) = capped {
+        math.push(format!(
+            "free on the card {} >= request {} GiB, and the message says {} GiB allowed",
+            g(free),
+            g(r),
+            g(allowed)
+        ));
+        if cache >= r && cache.0 as f64 >= SHARE * room.0 as f64 {
+            asides.push(Aside::SmallCache { cache });
+        }
+        return Verdict::ProcessCap {
+            requested: r,
+            free,
+            allowed: Some(allowed),
+        };
+    }
+    // The driver had room for the segment PyTorch asks it for, and no cap is printed:
+    // neither a shortage, nor other processes, nor pieces in the cache explain it.
+    let segment = segment_of(r);
+    if free.0 >= segment.0 + CONTRADICT_MARGIN.0 {
+        math.push(format!(
+            "free on the card {} GiB >= the {} GiB segment PyTorch asks the driver for (request {} GiB) + {} GiB, and no cap is printed: the figures do not explain the failure",
+            g(free),
+            g(segment),
+            g(r),
+            g(CONTRADICT_MARGIN)
+        ));
+        if others_matter {
+            asides.push(Aside::OthersHold { held: outside });
+        }
+        return Verdict::FiguresContradict { requested: r, free };
+    }
     if cache >= r {
         math.push(format!(
             "free in PyTorch's cache: {} GiB ({} of the {}) >= request {} GiB",

@@ -98,6 +98,14 @@ pub struct Facts {
     /// past one (a retry loop, a batch-size finder), every figure of the message is the
     /// last one's.
     pub messages: usize,
+    /// TensorFlow's device line, printed when it found the card and before it allocated
+    /// anything: (total, free). What was not free then, other processes held.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub device_at_start: Option<(Bytes, Bytes)>,
+    /// A figure no card can show (free above total, or a count of 2^63 bytes or more: an
+    /// unsigned number that went below zero), in words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub impossible: Option<String>,
 }
 
 const SIZE: &str = r"([0-9]+(?:\.[0-9]+)?\s*(?:bytes|[KMGT]iB|B))";
@@ -154,6 +162,19 @@ static TF_SHAPE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 static TF_LIMIT: LazyLock<Regex> = LazyLock::new(|| re(r"Limit:\s*([0-9]+)"));
+/// TensorFlow's device lines: "Total memory: 12.00GiB" / "Free memory: 496.40MiB" (before
+/// 1.5) and "totalMemory: 10.76GiB freeMemory: 1.50GiB" (1.5 and later).
+static TF_TOTAL: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)total\s*memory:\s*([0-9.]+\s*[KMGT]i?B)"));
+static TF_FREE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)free\s*memory:\s*([0-9.]+\s*[KMGT]i?B)"));
+/// TensorFlow's driver wrapper: "failed to allocate 190.31M (199557120 bytes) from device".
+static TF_DRIVER: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"failed\s*to\s*allocate\s*[0-9.]+\s*[KMGT]?\s*\(([0-9]+)\s*bytes\)\s*from\s*device")
+});
+/// Any size the message prints, for the check of impossible figures: its number and unit.
+static ANY_SIZE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"([0-9]+(?:\.[0-9]+)?)\s*(KiB|MiB|GiB|TiB)"));
 static TF_IN_USE: LazyLock<Regex> = LazyLock::new(|| re(r"InUse:\s*([0-9]+)"));
 static HOST: LazyLock<Regex> = LazyLock::new(|| {
     re(
@@ -322,12 +343,28 @@ pub fn parse(text: &str) -> Facts {
     } else if lower.contains("oom when allocating tensor")
         || lower.contains("bfc_allocator")
         || (lower.contains("ran out of memory trying to allocate") && lower.contains("allocator"))
+        || (lower.contains("tensorflow") && lower.contains("cuda_driver.cc"))
     {
-        f.requested = first_size(&TF_REQUEST, whole).or_else(|| {
-            TF_SHAPE
-                .captures(whole)
-                .and_then(|c| tensor_bytes(c.get(1)?.as_str(), c.get(2).map(|m| m.as_str())))
-        });
+        f.requested = first_size(&TF_REQUEST, whole)
+            .or_else(|| {
+                TF_SHAPE
+                    .captures(whole)
+                    .and_then(|c| tensor_bytes(c.get(1)?.as_str(), c.get(2).map(|m| m.as_str())))
+            })
+            .or_else(|| {
+                TF_DRIVER
+                    .captures(whole)
+                    .and_then(|c| c.get(1)?.as_str().parse().ok())
+                    .map(Bytes)
+            });
+        // The device line is one line each: read it from the text as pasted.
+        let line_size = |re: &Regex| {
+            text.lines()
+                .find_map(|l| re.captures(l).and_then(|c| size(c.get(1)?.as_str())))
+        };
+        if let (Some(t), Some(fr)) = (line_size(&TF_TOTAL), line_size(&TF_FREE)) {
+            f.device_at_start = Some((t, fr));
+        }
         let number = |re: &Regex| {
             re.captures(whole)
                 .and_then(|c| c.get(1))
@@ -368,7 +405,36 @@ pub fn parse(text: &str) -> Facts {
     } else {
         None
     };
+    f.impossible = impossible(&f, text);
     f
+}
+
+/// A figure no card can show, in words: free above total, or a size of 2^63 bytes or more
+/// (printed near 17179869184 GiB: a count that went below zero and wrapped).
+fn impossible(f: &Facts, text: &str) -> Option<String> {
+    f.source?;
+    for c in ANY_SIZE.captures_iter(text) {
+        let n: f64 = c.get(1)?.as_str().parse().ok()?;
+        let unit = match c.get(2)?.as_str() {
+            "KiB" => 2f64.powi(10),
+            "MiB" => 2f64.powi(20),
+            "GiB" => 2f64.powi(30),
+            _ => 2f64.powi(40),
+        };
+        if n * unit >= 2f64.powi(63) {
+            return Some(format!(
+                "the message prints {} {}: 2^63 bytes or more, a count that went below zero and wrapped around",
+                c.get(1)?.as_str(),
+                c.get(2)?.as_str()
+            ));
+        }
+    }
+    match (f.free, f.total) {
+        (Some(free), Some(total)) if free > total => {
+            Some(format!("the card has {total} in all, yet {free} is free"))
+        }
+        _ => None,
+    }
 }
 
 /// The old message: "(GPU 0; 15.78 GiB total capacity; ...)".

@@ -278,6 +278,25 @@ fn verdict_text(v: &Verdict, expandable_set: bool, conf: &str) -> (String, Strin
                 "Or keep the cap and treat it as the card: the techniques of a real shortage apply (`oomlab explain`).".into(),
             ],
         ),
+        Verdict::FiguresContradict { requested, free } => (
+            "the figures do not explain the failure".into(),
+            format!("The message says the card had {free} free, enough for the {requested} requested (and for the segment PyTorch asks the driver for), and it names no per-process cap. So neither a shortage, nor other processes, nor pieces in PyTorch's cache explain why it failed: something the message does not show does."),
+            vec![
+                "A cap set in code that this version's message does not print: look for torch.cuda.set_per_process_memory_fraction, or a framework's own memory limit.".into(),
+                "Another device or host memory: the allocation that failed may be on another GPU (check the device in the traceback, and CUDA_VISIBLE_DEVICES) or pinned host memory (pin_memory, a full host RAM).".into(),
+                "Memory freed between the failure and the message: PyTorch releases its cache before it writes the figures, and another process may have exited meanwhile; run the job under `oomlab run` to see the card at the moment it failed.".into(),
+                "A platform whose free figure is not what it can give: Windows (WDDM) and its shared system memory, WSL, a vGPU or MIG slice, an integrated GPU (APU) whose memory is the system's.".into(),
+            ],
+        ),
+        Verdict::ImpossibleFigures { why } => (
+            "impossible figures: the message cannot be taken at its word".into(),
+            format!("No card can show these figures: {why}. The other figures come from the same broken source, so no case can be read from them. This happens where the driver's memory figures are not a GPU's own: an integrated GPU (APU) whose memory is the system's, WSL, a vGPU or MIG slice."),
+            vec![
+                "Read the card's memory another way: nvidia-smi (or rocm-smi), and torch.cuda.mem_get_info() in the same process; `oomlab gpu` lists who holds it.".into(),
+                "On an APU, the memory the GPU may use is set in the firmware (the VRAM carve-out) or by the driver's GTT size: raise it there.".into(),
+                "Run the job under `oomlab run` to record each process's memory while it runs.".into(),
+            ],
+        ),
         Verdict::Shortage { short_by, allocated, total } => {
             let mut body = if short_by.0 > 0 {
                 format!("This process needed at least {short_by} more for this one allocation: the request, less what was free on the card and in its cache.")

@@ -297,6 +297,8 @@ fn case_name(v: &Verdict) -> &'static str {
         Verdict::OutsideAllocator { .. } => "outside the allocator",
         Verdict::Cubecl { .. } => "cubecl",
         Verdict::HostRam { .. } => "host memory (RAM)",
+        Verdict::FiguresContradict { .. } => "figures that do not explain it",
+        Verdict::ImpossibleFigures { .. } => "impossible figures",
         Verdict::TooFewFigures { .. } => "too few figures",
         Verdict::Unknown => "not an OOM message",
     }
