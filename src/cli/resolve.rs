@@ -979,6 +979,37 @@ pub fn resolve_hf_estimate(
     Ok(Some((shape, setup, card)))
 }
 
+/// Turns `run` flags into a plan: the job, the check before it, the sampling interval and
+/// the folder. CUDA_VISIBLE_DEVICES is read here, once, as the job will see it.
+pub fn resolve_run(args: super::args::RunArgs) -> Result<crate::cmd::run::RunPlan, Error> {
+    if args.interval == 0 {
+        return Err(ConfigError::Override {
+            given: "--interval 0".into(),
+            reason: "the milliseconds between samples: give 1 or more (100 is the default)".into(),
+        }
+        .into());
+    }
+    if let Some(w) = args.wait.filter(|w| !w.is_finite() || *w < 0.0) {
+        return Err(ConfigError::Override {
+            given: format!("--wait {w}"),
+            reason: "seconds to wait: give 0 or more".into(),
+        }
+        .into());
+    }
+    Ok(crate::cmd::run::RunPlan {
+        need: args.need.map(|bytes| crate::watch::Need {
+            bytes,
+            wait: args.wait.map(std::time::Duration::from_secs_f64),
+            reap_stale: args.reap_stale,
+        }),
+        command: args.command,
+        interval: std::time::Duration::from_millis(args.interval),
+        out: args.out.unwrap_or_else(crate::cmd::run::default_out),
+        quiet: args.quiet,
+        visible: std::env::var("CUDA_VISIBLE_DEVICES").ok(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1011,35 +1042,4 @@ mod tests {
             );
         }
     }
-}
-
-/// Turns `run` flags into a plan: the job, the check before it, the sampling interval and
-/// the folder. CUDA_VISIBLE_DEVICES is read here, once, as the job will see it.
-pub fn resolve_run(args: super::args::RunArgs) -> Result<crate::cmd::run::RunPlan, Error> {
-    if args.interval == 0 {
-        return Err(ConfigError::Override {
-            given: "--interval 0".into(),
-            reason: "the milliseconds between samples: give 1 or more (100 is the default)".into(),
-        }
-        .into());
-    }
-    if let Some(w) = args.wait.filter(|w| !w.is_finite() || *w < 0.0) {
-        return Err(ConfigError::Override {
-            given: format!("--wait {w}"),
-            reason: "seconds to wait: give 0 or more".into(),
-        }
-        .into());
-    }
-    Ok(crate::cmd::run::RunPlan {
-        need: args.need.map(|bytes| crate::watch::Need {
-            bytes,
-            wait: args.wait.map(std::time::Duration::from_secs_f64),
-            reap_stale: args.reap_stale,
-        }),
-        command: args.command,
-        interval: std::time::Duration::from_millis(args.interval),
-        out: args.out.unwrap_or_else(crate::cmd::run::default_out),
-        quiet: args.quiet,
-        visible: std::env::var("CUDA_VISIBLE_DEVICES").ok(),
-    })
 }

@@ -107,7 +107,7 @@ fn an_out_of_memory_message_the_job_prints_is_diagnosed() {
 /// oomlab alone, and returns oomlab's exit code and the summary.
 fn interrupt(script: &str) -> (Option<i32>, Value, String) {
     let dir = tempfile::tempdir().unwrap();
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("oomlab"))
+    let child = Command::new(assert_cmd::cargo::cargo_bin("oomlab"))
         .env("OOMLAB_NVML_LIB", "/nonexistent/libnvidia-ml.so.1")
         .args(["run", "--interval", "20", "--out"])
         .arg(dir.path())
