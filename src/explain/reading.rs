@@ -310,12 +310,19 @@ fn opt(b: Option<Bytes>) -> String {
 
 /// Each real H200 error: its figures and what `oomlab diagnose` reads in them.
 fn corpus_table() -> String {
+    let reports: Vec<_> = CORPUS
+        .iter()
+        .map(|(name, text)| (name, DiagnoseReport::new(text, None, None)))
+        .collect();
+    let card = reports
+        .iter()
+        .find_map(|(_, r)| r.facts.total)
+        .map_or_else(String::new, |t| format!(", a card of {t}"));
     let mut out = format!(
-        "\nMeasured by oomlab on real errors, provoked on purpose ({CORPUS_ORIGIN}):\n{}",
+        "\nMeasured by oomlab on real errors, provoked on purpose ({CORPUS_ORIGIN}{card}):\n{}",
         row(&[
             "case",
             "asked",
-            "card",
             "free",
             "process",
             "tensors",
@@ -323,13 +330,11 @@ fn corpus_table() -> String {
             "read as"
         ])
     );
-    for (name, text) in CORPUS {
-        let r = DiagnoseReport::new(text, None, None);
+    for (name, r) in reports {
         let f = &r.facts;
         out.push_str(&row(&[
-            name.to_string(),
+            name.replace('-', " "),
             opt(f.requested),
-            opt(f.total),
             opt(f.free),
             opt(f.this_process),
             opt(f.allocated),
@@ -511,6 +516,7 @@ mod tests {
             ("fragmentation", "fragmentation"),
             ("context", "outside the allocator"),
         ] {
+            let name = name.replace('-', " ");
             let line = t.lines().find(|l| l.starts_with(&format!("| {name} |")));
             assert!(
                 line.is_some_and(|l| l.ends_with(&format!("| {case} |"))),
