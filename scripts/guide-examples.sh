@@ -71,12 +71,6 @@ example_stderr() {
   splice "example:$name" "$page" "$tmp/block"
 }
 
-# example_file NAME PAGE COMMAND FILE: a committed output of a command this machine cannot
-# run (oomlab gpu needs a GPU).
-example_file() {
-  { echo "\$ oomlab $3"; cat "$4"; } > "$tmp/block"
-  splice "example:$1" "docs/guide/$2" "$tmp/block"
-}
 
 # example_input NAME PAGE FILE AS: a file an example reads, copied into the temporary
 # folder as AS and shown (folded at 100 columns) in PAGE's example-input:NAME block.
@@ -93,10 +87,13 @@ for line in open(sys.argv[1]).read().splitlines():
 example_input diagnose-fragmentation diagnose.md tests/data/oom-messages/real/034-pytorch21-capacty-fragmentation.txt oom.txt
 example diagnose-fragmentation diagnose.md -- diagnose oom.txt
 
-example_file gpu-holder gpu.md gpu docs/results/2026-12-07-h100-new-user/gpu.txt
+# oomlab gpu needs a GPU: its block is the rows of a committed GPU run's output, laid out
+# as oomlab gpu lays them out at 100 columns now. tests/integration/guide.rs renders them
+# and, where the block differs, prints the block to paste:
+# example_gpu gpu-holder docs/results/2026-12-07-h100-new-user/gpu.txt
 
 # A job that prints the same message and exits 1 (the run folder's name is the time's).
-example_stderr run-oom run.md -- run --out runs/job -- sh -c 'cat oom.txt >&2; exit 1'
+example_stderr run-oom run.md -- run --out runs/job -- sh -c 'sleep 0.5; fold -s -w 100 oom.txt >&2; exit 1'
 
 example estimate-llama estimate.md -- estimate --model llama-3.2-1b --seq 2048 --precision bf16 --card 24GB
 

@@ -40,8 +40,8 @@ impl JobReport {
         out.push_str(&hang(
             "oomlab run: ",
             &format!(
-                "`{}` {} after {:.1} s{}; {} processes seen in {} samples every {} ms.",
-                self.command.join(" "),
+                "`{}` {} after {:.1} s{}; {}",
+                shell_words(&self.command),
                 match self.exit_code {
                     0 => "exited 0".to_string(),
                     c if c > 128 => format!("ended by signal {} (exit {c})", c - 128),
@@ -54,9 +54,16 @@ impl JobReport {
                     Some(s) => format!(", after oomlab passed signal {s} on to it"),
                     None => String::new(),
                 },
-                w.processes.len(),
-                w.samples,
-                w.interval_ms
+                if w.processes.is_empty() {
+                    "it ended before oomlab's first sample: no figures of its own.".to_string()
+                } else {
+                    format!(
+                        "{} seen in {} every {} ms.",
+                        crate::text::count(w.processes.len() as u64, "process", "processes"),
+                        crate::text::count(w.samples as u64, "sample", "samples"),
+                        w.interval_ms
+                    )
+                }
             ),
         ));
         let gpu = w.tree_peak_vram.is_some();
@@ -219,4 +226,38 @@ pub fn user_of(pid: u32) -> String {
         })
     });
     name.map_or(format!("uid {uid}"), |n| format!("user {n}"))
+}
+
+/// The job's command as a shell takes it: an argument with spaces or shell characters in
+/// single quotes.
+fn shell_words(args: &[String]) -> String {
+    args.iter()
+        .map(|a| {
+            if a.is_empty()
+                || a.chars()
+                    .any(|c| c.is_whitespace() || "'\"\\$`&|;<>()*?!#~".contains(c))
+            {
+                format!("'{}'", a.replace('\'', "'\\''"))
+            } else {
+                a.clone()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shell_words;
+
+    #[test]
+    fn a_command_reads_as_a_shell_takes_it() {
+        let args: Vec<String> = ["sh", "-c", "cat oom.txt >&2; exit 1", "it's", ""]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(
+            shell_words(&args),
+            r#"sh -c 'cat oom.txt >&2; exit 1' 'it'\''s' ''"#
+        );
+    }
 }

@@ -3,7 +3,7 @@
 //! scripts/guide-examples.sh made it. A command that prints the same text every time
 //! (explain, estimate, diagnose) must print exactly the block; one with timings (train,
 //! compare, lesson, report, warm-up) the same table rows; `oomlab gpu`'s block is the
-//! committed output of a GPU run. No block has a line over 100 characters.
+//! rows of a committed GPU run's output as `oomlab gpu` lays them out at 100 columns now. No block has a line over 100 characters.
 
 use std::path::Path;
 
@@ -78,6 +78,61 @@ fn row_labels(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// The devices and holders of a committed `oomlab gpu` output: its two tables' rows (the
+/// sizes as printed, to the hundredth of a GiB; each holder alive, as that output said).
+fn snapshot_from(text: &str) -> oomlab::gpu::GpuSnapshot {
+    use oomlab::units::Bytes;
+    let gib =
+        |s: &str| Bytes((s.trim_end_matches(" GiB").parse::<f64>().unwrap() * 1073741824.0) as u64);
+    let mut snapshot = oomlab::gpu::GpuSnapshot {
+        devices: Vec::new(),
+        holders: Vec::new(),
+        notes: Vec::new(),
+        inheritors: Vec::new(),
+        unmatched_pid_namespace: None,
+    };
+    for line in text.lines().filter_map(|l| l.strip_prefix('│')) {
+        let cells: Vec<&str> = line
+            .trim_end_matches('│')
+            .split('┆')
+            .map(str::trim)
+            .collect();
+        match cells.as_slice() {
+            [gpu, name, used, free, total]
+                if gpu.parse::<u32>().is_ok() && name.parse::<u32>().is_err() =>
+            {
+                snapshot.devices.push(oomlab::probe::NvmlDevice {
+                    index: gpu.parse().unwrap(),
+                    name: name.to_string(),
+                    used: gib(used),
+                    free: gib(free),
+                    total: gib(total),
+                })
+            }
+            [gpu, pid, vram, status, command] if pid.parse::<u32>().is_ok() => {
+                assert_eq!(*status, "alive", "{line}");
+                snapshot.holders.push(oomlab::gpu::HolderRow {
+                    device: gpu.parse().unwrap(),
+                    pid: pid.parse().unwrap(),
+                    used: Some(gib(vram)),
+                    proc: oomlab::gpu::ProcState::Alive {
+                        command: command.to_string(),
+                        ppid: 1,
+                    },
+                    stale: false,
+                    advice: None,
+                })
+            }
+            _ => {}
+        }
+    }
+    assert!(
+        !snapshot.devices.is_empty() && !snapshot.holders.is_empty(),
+        "{text}"
+    );
+    snapshot
+}
+
 /// scripts/guide-examples.sh's `example_input NAME PAGE FILE AS` lines: the files an
 /// example reads, and the names it reads them by.
 fn inputs() -> Vec<(String, String)> {
@@ -101,6 +156,34 @@ fn every_example_is_what_the_program_prints_and_fits_100_columns() {
         std::fs::copy(Path::new(ROOT).join(&file), work.path().join(name)).unwrap();
     }
     for e in &all {
+        let command = e.args.first().map(String::as_str).unwrap_or("");
+        if command == "gpu" {
+            // A GPU's rows, committed with the run that made them, laid out as `oomlab
+            // gpu` lays them out at 100 columns now.
+            let script =
+                std::fs::read_to_string(Path::new(ROOT).join("scripts/guide-examples.sh")).unwrap();
+            let file = script
+                .lines()
+                .find_map(|l| l.strip_prefix(&format!("# example_gpu {} ", e.name)))
+                .and_then(|l| l.split_whitespace().next())
+                .expect("the committed file of the gpu example");
+            let committed = std::fs::read_to_string(Path::new(ROOT).join(file)).unwrap();
+            let expected = oomlab::gpu::render_gpu_view_at(
+                &snapshot_from(&committed),
+                oomlab::text::Width::Columns(100),
+            );
+            assert_eq!(
+                e.shown.trim_end(),
+                expected.trim_end(),
+                "{}: the block should be\n{expected}",
+                e.name
+            );
+            assert!(
+                expected.lines().all(|l| l.chars().count() <= 100),
+                "{expected}"
+            );
+            continue;
+        }
         for line in e.shown.lines() {
             assert!(
                 line.chars().count() <= 100,
@@ -109,20 +192,6 @@ fn every_example_is_what_the_program_prints_and_fits_100_columns() {
                 e.name,
                 line.chars().count()
             );
-        }
-        let command = e.args.first().map(String::as_str).unwrap_or("");
-        if command == "gpu" {
-            // A GPU's output, committed with the run that made it.
-            let script =
-                std::fs::read_to_string(Path::new(ROOT).join("scripts/guide-examples.sh")).unwrap();
-            let file = script
-                .lines()
-                .find_map(|l| l.strip_prefix(&format!("example_file {} ", e.name)))
-                .and_then(|l| l.split_whitespace().nth(2))
-                .expect("the committed file of the gpu example");
-            let committed = std::fs::read_to_string(Path::new(ROOT).join(file)).unwrap();
-            assert_eq!(e.shown.trim_end(), committed.trim_end(), "{}", e.name);
-            continue;
         }
         if command == "report" || command == "run" {
             // report reads the compare example's folder, which only that run made; run's
