@@ -143,6 +143,25 @@ impl NvmlView {
         Ok((Bytes(m.used), Bytes(m.total)))
     }
 
+    /// Whether NVML's accounting mode is on for device `index` (`nvidia-smi -am 1`, root
+    /// only): the driver then keeps each process's highest memory, even after it exits.
+    pub fn accounting_enabled(&self, index: u32) -> bool {
+        self.handle(index)
+            .ok()
+            .and_then(|(d, _)| d.is_accounting_enabled().ok())
+            .unwrap_or(false)
+    }
+
+    /// The highest memory the driver's accounting saw process `pid` hold on device
+    /// `index` over its lifetime, where accounting mode is on and it knows the process.
+    pub fn accounting_max(&self, index: u32, pid: u32) -> Option<Bytes> {
+        let (d, _) = self.handle(index).ok()?;
+        d.accounting_stats_for(pid)
+            .ok()?
+            .max_memory_usage
+            .map(Bytes)
+    }
+
     /// Compute processes holding memory on `index`.
     pub fn processes(&self, index: u32) -> Result<Vec<GpuProcess>, ProbeError> {
         let (d, err) = self.handle(index)?;

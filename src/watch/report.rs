@@ -115,11 +115,34 @@ impl JobReport {
                 ),
             ));
         }
-        if gpu {
+        if gpu && w.accounting_cards.is_empty() {
             out.push_str(&wrap(
                 &format!(
-                    "Sampled every {} ms (one sample took {:.0} us): a spike shorter than that can be missed.",
+                    "Sampled every {} ms (one sample took {:.0} us): a spike shorter than that can be missed (NVML's accounting mode, `sudo nvidia-smi -am 1`, would keep each process's own maximum).",
                     w.interval_ms, w.sample_cost_us
+                ),
+                "  ",
+            ));
+        }
+        if !w.accounting_cards.is_empty() {
+            let known: Vec<String> = w
+                .processes
+                .iter()
+                .filter_map(|p| p.accounting_peak_vram.map(|b| format!("PID {} {b}", p.pid)))
+                .collect();
+            out.push_str(&wrap(
+                &format!(
+                    "Sampled every {} ms (one sample took {:.0} us). NVML's accounting mode is on: {}.",
+                    w.interval_ms,
+                    w.sample_cost_us,
+                    if known.is_empty() {
+                        "the driver kept no maximum for any of the job's processes".to_string()
+                    } else {
+                        format!(
+                            "the driver's own maximum of each process, spikes between samples included: {}",
+                            known.join(", ")
+                        )
+                    }
                 ),
                 "  ",
             ));
@@ -248,7 +271,64 @@ fn shell_words(args: &[String]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::shell_words;
+    use super::*;
+    use crate::watch::JobProcess;
+
+    fn report(accounting: bool) -> JobReport {
+        let process = |pid, vram: u64, max: Option<u64>| JobProcess {
+            pid,
+            ppid: 1,
+            command: "python3 train.py".into(),
+            first_seen_s: 0.1,
+            last_seen_s: 2.0,
+            peak_rss: Bytes(1 << 30),
+            peak_vram: Some(Bytes(vram)),
+            first_vram: Some(Bytes(vram / 2)),
+            last_vram: Some(Bytes(vram)),
+            accounting_peak_vram: max.map(Bytes),
+        };
+        JobReport {
+            command: vec!["python3".into(), "train.py".into()],
+            exit_code: 1,
+            forwarded_signal: None,
+            wall_s: 2.0,
+            prelaunch: None,
+            watched: Watched {
+                samples: 20,
+                interval_ms: 100,
+                sample_cost_us: 350.0,
+                processes: vec![
+                    process(100, 4 << 30, accounting.then_some(6 << 30)),
+                    process(101, 1 << 30, None),
+                ],
+                tree_peak_rss: Bytes(2 << 30),
+                tree_peak_vram: Some(Bytes(5 << 30)),
+                cards: Vec::new(),
+                last_gpu: None,
+                notes: Vec::new(),
+                accounting_cards: if accounting { vec![0] } else { Vec::new() },
+            },
+            oom: None,
+            folder: "runs/job".into(),
+        }
+    }
+
+    #[test]
+    fn the_drivers_own_maximum_is_said_where_accounting_is_on() {
+        let on = report(true).to_terminal();
+        assert!(on.contains("accounting mode is on"), "{on}");
+        assert!(
+            on.contains("PID 100 6.00 GiB") && !on.contains("PID 101"),
+            "{on}"
+        );
+        assert!(!on.contains("can be missed"), "{on}");
+        let off = report(false).to_terminal();
+        assert!(
+            off.contains("a spike shorter than that can be missed"),
+            "{off}"
+        );
+        assert!(off.contains("nvidia-smi -am 1"), "{off}");
+    }
 
     #[test]
     fn a_command_reads_as_a_shell_takes_it() {

@@ -39,6 +39,11 @@ pub struct JobProcess {
     pub first_vram: Option<Bytes>,
     /// VRAM at the last sample that saw it.
     pub last_vram: Option<Bytes>,
+    /// The highest VRAM the driver's accounting saw it hold, summed over the cards whose
+    /// accounting mode is on (None: accounting off, or the driver does not know it). Not
+    /// sampled: a spike between two samples is in it.
+    #[serde(default)]
+    pub accounting_peak_vram: Option<Bytes>,
 }
 
 /// A card over the whole run.
@@ -75,6 +80,9 @@ pub struct Watched {
     pub last_gpu: Option<GpuSnapshot>,
     /// Why something could not be read (NVML missing, PIDs of another namespace).
     pub notes: Vec<String>,
+    /// The cards whose NVML accounting mode was on: their per-process maxima were read.
+    #[serde(default)]
+    pub accounting_cards: Vec<u32>,
 }
 
 /// A watch in progress.
@@ -107,6 +115,7 @@ impl Watcher {
             cards: Vec::new(),
             last_gpu: None,
             notes: vec!["the sampler stopped unexpectedly".into()],
+            accounting_cards: Vec::new(),
         })
     }
 }
@@ -182,6 +191,7 @@ fn watch(
                 peak_vram: None,
                 first_vram: None,
                 last_vram: None,
+                accounting_peak_vram: None,
             });
             e.last_seen_s = t;
             e.peak_rss = e.peak_rss.max(p.rss);
@@ -230,6 +240,23 @@ fn watch(
             left = left.saturating_sub(slice);
         }
     }
+    // Where the driver keeps accounting, its per-process maximum (it knows a process after
+    // it exited) catches what sampling missed.
+    let mut accounting_cards = Vec::new();
+    if let Some(v) = &nvml {
+        for &index in cards.keys() {
+            if !v.accounting_enabled(index) {
+                continue;
+            }
+            accounting_cards.push(index);
+            for p in processes.values_mut() {
+                if let Some(b) = v.accounting_max(index, p.pid) {
+                    p.accounting_peak_vram =
+                        Some(Bytes(p.accounting_peak_vram.map_or(0, |a| a.0) + b.0));
+                }
+            }
+        }
+    }
     Watched {
         samples,
         interval_ms: u64::try_from(interval.as_millis()).unwrap_or(u64::MAX),
@@ -240,5 +267,6 @@ fn watch(
         cards: cards.into_values().collect(),
         last_gpu,
         notes,
+        accounting_cards,
     }
 }
