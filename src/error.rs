@@ -68,6 +68,9 @@ pub enum Error {
         /// Why.
         source: std::io::Error,
     },
+    /// `oomlab run` could not start or follow the job.
+    #[error(transparent)]
+    Launch(#[from] crate::watch::LaunchError),
     /// A folder the command reads is there but no command of oomlab's wrote it.
     #[error("{path} holds neither compare.json (an `oomlab compare` folder) nor summary.json (an `oomlab train` run folder)")]
     NotARunFolder {
@@ -106,6 +109,7 @@ impl Error {
             | Error::InputDir { .. }
             | Error::NotARunFolder { .. } => EXIT_USAGE,
             Error::Kill(e) if e.is_refusal() => EXIT_USAGE,
+            Error::Launch(e) => e.exit_code(),
             Error::RunDir { .. } | Error::Report(_) | Error::Kill(_) | Error::Probe(_) => {
                 EXIT_FAILURE
             }

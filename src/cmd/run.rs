@@ -70,13 +70,11 @@ pub fn run_job(plan: &RunPlan) -> Result<i32, Error> {
         return Ok(EXIT_NOT_FREE);
     }
     let start = Instant::now();
-    let job = launch(&plan.command, &plan.out).map_err(|e| Error::Unsupported(e.to_string()))?;
-    let watcher = Watcher::start(job.pid, plan.interval, &plan.out);
+    let job = launch(&plan.command, &plan.out)?;
+    let watcher = Watcher::start(job.pid, job.group, start, plan.interval, &plan.out);
     let forwarded = job.forwarded.clone();
-    let code = job.finish().map_err(|source| Error::RunDir {
-        path: plan.out.clone(),
-        source,
-    })?;
+    let ended = job.finish()?;
+    let code = ended.code;
     let wall_s = start.elapsed().as_secs_f64();
     let watched = watcher.finish();
     let output = format!(
@@ -94,6 +92,8 @@ pub fn run_job(plan: &RunPlan) -> Result<i32, Error> {
     let report = JobReport {
         command: plan.command.clone(),
         exit_code: code,
+        signal: ended.signal,
+        output_left_open: ended.output_left_open,
         forwarded_signal: (signal != 0).then_some(signal),
         wall_s,
         prelaunch: checked,
@@ -102,11 +102,10 @@ pub fn run_job(plan: &RunPlan) -> Result<i32, Error> {
         folder: plan.out.display().to_string(),
     };
     write_json(plan, "summary.json", &report);
-    if let Some(svg) = crate::watch::timeline_svg(&plan.out.join("timeline.csv"), &report) {
-        let _ = std::fs::write(plan.out.join("memory.svg"), svg);
-    }
+    let chart = crate::watch::timeline_svg(&plan.out.join("timeline.csv"), &report)
+        .is_some_and(|svg| std::fs::write(plan.out.join("memory.svg"), svg).is_ok());
     if !plan.quiet {
-        eprint!("\n{}", report.to_terminal());
+        eprint!("\n{}", report.to_terminal(chart));
     }
     Ok(code)
 }
@@ -140,11 +139,17 @@ fn check(plan: &RunPlan, need: Need, say: &impl Fn(&str)) -> Result<Prelaunch, E
     Ok(p)
 }
 
-/// The last 256 KiB of a file, as text (empty when it cannot be read).
+/// The last 256 KiB of a file, as text (empty when it cannot be read); only that much is
+/// read, however long the job's output.
 fn tail(path: &std::path::Path) -> String {
-    let bytes = std::fs::read(path).unwrap_or_default();
-    let from = bytes.len().saturating_sub(256 << 10);
-    String::from_utf8_lossy(&bytes[from..]).into_owned()
+    use std::io::{Read, Seek, SeekFrom};
+    let mut bytes = Vec::new();
+    if let Ok(mut f) = std::fs::File::open(path) {
+        let len = f.metadata().map_or(0, |m| m.len());
+        let _ = f.seek(SeekFrom::Start(len.saturating_sub(256 << 10)));
+        let _ = f.take(256 << 10).read_to_end(&mut bytes);
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
 }
 
 fn write_json(plan: &RunPlan, name: &str, value: &impl serde::Serialize) {

@@ -1,5 +1,13 @@
-//! The job's launch: its own process group, its output passed through untouched and kept,
-//! Ctrl-C and SIGTERM forwarded to the group, and its exit status as a shell reports it.
+//! The job's launch: its output passed through untouched and kept, Ctrl-C and SIGTERM
+//! reaching it, and its exit status as a shell reports it.
+//!
+//! Two ways, by where oomlab runs. In the foreground of a terminal, the job stays in
+//! oomlab's process group, the one the shell made its foreground job: the terminal's
+//! Ctrl-C reaches the job directly, Ctrl-Z stops oomlab and the job together and `fg`
+//! resumes both, and the job reads the terminal as it would without oomlab. oomlab itself
+//! survives Ctrl-C (it notes it) and passes SIGTERM on to the job. Anywhere else (a
+//! script, a scheduler, the background), the job gets a process group of its own and
+//! oomlab passes SIGINT and SIGTERM on to that whole group.
 
 use std::fs::File;
 use std::io::{Read, Write};
@@ -24,32 +32,65 @@ pub enum LaunchError {
         source: std::io::Error,
     },
     /// A file of the run folder could not be written.
-    #[error("cannot write {path}: {source}")]
+    #[error("cannot write {path}: {source} (choose another folder with --out DIR)")]
     File {
         /// The file.
         path: PathBuf,
         /// Why.
         source: std::io::Error,
     },
+    /// The job's end could not be read.
+    #[error("lost track of the job: {0}")]
+    Wait(std::io::Error),
+}
+
+impl LaunchError {
+    /// oomlab's exit code for it, as a shell's where a shell has one: 127 for a program
+    /// not found, 126 for one that cannot be run.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            LaunchError::NoCommand => crate::error::EXIT_USAGE,
+            LaunchError::Spawn { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+                127
+            }
+            LaunchError::Spawn { .. } => 126,
+            LaunchError::File { .. } | LaunchError::Wait(_) => crate::error::EXIT_FAILURE,
+        }
+    }
 }
 
 /// A running job.
 pub struct Job {
     child: Child,
-    /// Its PID, which is also its process group's.
+    /// Its PID (its process group's too, unless it shares the terminal's group).
     pub pid: u32,
+    /// Its process group, where it has one of its own (not in a terminal's foreground).
+    pub group: Option<u32>,
     copies: Vec<JoinHandle<()>>,
     signals: Option<signal_hook::iterator::Handle>,
-    /// The last signal oomlab received and forwarded (0: none).
+    /// The last SIGINT or SIGTERM oomlab received while the job ran (0: none).
     pub forwarded: Arc<AtomicI32>,
-    terminal: Option<i32>,
 }
 
-/// Starts `command` in a process group of its own, stdin inherited, stdout and stderr
-/// copied byte for byte to oomlab's and into `dir/stdout.txt` and `dir/stderr.txt`; while
-/// it runs, SIGINT and SIGTERM sent to oomlab go to the job's whole group. When standard
-/// input is a terminal, the job's group gets it (as a shell's foreground job does), so
-/// that Ctrl-C and reads from the terminal reach the job itself.
+/// How the job ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ended {
+    /// Its exit code as a shell gives it: its own, or 128 + N for signal N.
+    pub code: i32,
+    /// The signal that ended it, if one did.
+    pub signal: Option<i32>,
+    /// Whether a process the job left running still held its output when oomlab stopped
+    /// copying it (a few seconds after the job ended).
+    pub output_left_open: bool,
+}
+
+/// How long the output is still copied after the job ended, for what it wrote last; a
+/// process it left running that keeps the output open is not waited for longer.
+const DRAIN: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// Starts `command` with stdin inherited, stdout and stderr copied byte for byte to
+/// oomlab's and into `dir/stdout.txt` and `dir/stderr.txt`; SIGINT and SIGTERM reach it as
+/// the module's documentation says.
 pub fn launch(command: &[String], dir: &Path) -> Result<Job, LaunchError> {
     use std::os::unix::process::CommandExt;
     let (program, args) = command.split_first().ok_or(LaunchError::NoCommand)?;
@@ -58,17 +99,26 @@ pub fn launch(command: &[String], dir: &Path) -> Result<Job, LaunchError> {
         File::create(&path).map_err(|source| LaunchError::File { path, source })
     };
     let (out_file, err_file) = (file("stdout.txt")?, file("stderr.txt")?);
-    let mut child = Command::new(program)
-        .args(args)
+    // Caught from before the spawn: a signal in between must not end oomlab and leave the
+    // job running on its own.
+    let signals = signal_hook::iterator::Signals::new([
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+    ])
+    .ok();
+    let foreground = in_terminal_foreground();
+    let mut cmd = Command::new(program);
+    cmd.args(args)
         .stdin(Stdio::inherit())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .spawn()
-        .map_err(|source| LaunchError::Spawn {
-            program: program.clone(),
-            source,
-        })?;
+        .stderr(Stdio::piped());
+    if !foreground {
+        cmd.process_group(0);
+    }
+    let mut child = cmd.spawn().map_err(|source| LaunchError::Spawn {
+        program: program.clone(),
+        source,
+    })?;
     let pid = child.id();
     let mut copies = Vec::new();
     if let Some(out) = child.stdout.take() {
@@ -78,16 +128,23 @@ pub fn launch(command: &[String], dir: &Path) -> Result<Job, LaunchError> {
         copies.push(copy(err, std::io::stderr(), err_file));
     }
     let forwarded = Arc::new(AtomicI32::new(0));
-    let signals = forward_signals(pid, forwarded.clone());
-    let terminal = give_terminal(pid);
+    let signals = signals.map(|s| forward_signals(s, pid, foreground, forwarded.clone()));
     Ok(Job {
         child,
         pid,
+        group: (!foreground).then_some(pid),
         copies,
         signals,
         forwarded,
-        terminal,
     })
+}
+
+/// Whether standard input is a terminal whose foreground process group is oomlab's.
+fn in_terminal_foreground() -> bool {
+    use std::io::IsTerminal;
+    // SAFETY: tcgetpgrp and getpgrp only read the state of file descriptor 0's terminal
+    // and of this process.
+    std::io::stdin().is_terminal() && unsafe { libc::tcgetpgrp(0) == libc::getpgrp() }
 }
 
 /// A thread copying `from` to `to` and to `keep`, chunk by chunk as it comes.
@@ -115,46 +172,33 @@ fn copy(
     })
 }
 
-/// SIGINT and SIGTERM to oomlab are sent on to the job's process group `pgid`; the last
-/// one is kept in `last`.
-fn forward_signals(pgid: u32, last: Arc<AtomicI32>) -> Option<signal_hook::iterator::Handle> {
-    use signal_hook::consts::{SIGINT, SIGTERM};
-    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]).ok()?;
+/// SIGINT and SIGTERM to oomlab, noted in `last` and passed on: in the terminal's
+/// foreground, SIGTERM to the job (the terminal sends Ctrl-C to the job itself); elsewhere,
+/// both to the job's process group.
+fn forward_signals(
+    mut signals: signal_hook::iterator::Signals,
+    pid: u32,
+    foreground: bool,
+    last: Arc<AtomicI32>,
+) -> signal_hook::iterator::Handle {
+    use nix::sys::signal::{kill, killpg, Signal};
+    use nix::unistd::Pid;
     let handle = signals.handle();
     std::thread::spawn(move || {
         for sig in signals.forever() {
             last.store(sig, Ordering::SeqCst);
-            if let (Ok(group), Ok(signal)) =
-                (i32::try_from(pgid), nix::sys::signal::Signal::try_from(sig))
-            {
-                let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(group), signal);
-            }
+            let (Ok(target), Ok(signal)) = (i32::try_from(pid), Signal::try_from(sig)) else {
+                continue;
+            };
+            let target = Pid::from_raw(target);
+            let _ = match (foreground, signal) {
+                (true, Signal::SIGINT) => Ok(()),
+                (true, _) => kill(target, signal),
+                (false, _) => killpg(target, signal),
+            };
         }
     });
-    Some(handle)
-}
-
-/// When standard input is a terminal: makes `pgid` its foreground group and returns the
-/// group that had it, to give it back.
-fn give_terminal(pgid: u32) -> Option<i32> {
-    use std::io::IsTerminal;
-    if !std::io::stdin().is_terminal() {
-        return None;
-    }
-    let group = i32::try_from(pgid).ok()?;
-    // SAFETY: tcgetpgrp and tcsetpgrp act on the terminal of file descriptor 0 only; a
-    // process outside the foreground group gets SIGTTOU for tcsetpgrp, which is ignored
-    // around the call.
-    unsafe {
-        let before = libc::tcgetpgrp(0);
-        if before < 0 {
-            return None;
-        }
-        let old = libc::signal(libc::SIGTTOU, libc::SIG_IGN);
-        let ok = libc::tcsetpgrp(0, group) == 0;
-        libc::signal(libc::SIGTTOU, old);
-        ok.then_some(before)
-    }
+    handle
 }
 
 impl Job {
@@ -163,27 +207,36 @@ impl Job {
         self.child.try_wait()
     }
 
-    /// Waits for the job and for its output to be copied; gives the terminal back and
-    /// stops forwarding signals. Its exit code as a shell gives it: its own, or 128 + N
-    /// for a job ended by signal N.
-    pub fn finish(mut self) -> std::io::Result<i32> {
-        let status = self.child.wait()?;
-        for c in self.copies.drain(..) {
-            let _ = c.join();
+    /// Waits for the job and for its output to be copied (a process it left running that
+    /// keeps the output open is given a few seconds), then stops passing signals on.
+    pub fn finish(mut self) -> Result<Ended, LaunchError> {
+        use std::os::unix::process::ExitStatusExt;
+        let status = self.child.wait();
+        let deadline = std::time::Instant::now() + DRAIN;
+        while self.copies.iter().any(|c| !c.is_finished()) && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(10));
         }
-        if let Some(before) = self.terminal.take() {
-            // SAFETY: as in give_terminal: the terminal of file descriptor 0, SIGTTOU
-            // ignored around the call.
-            unsafe {
-                let old = libc::signal(libc::SIGTTOU, libc::SIG_IGN);
-                libc::tcsetpgrp(0, before);
-                libc::signal(libc::SIGTTOU, old);
-            }
+        let output_left_open = self.copies.iter().any(|c| !c.is_finished());
+        for c in self.copies.drain(..).filter(|c| c.is_finished()) {
+            let _ = c.join();
         }
         if let Some(h) = self.signals.take() {
             h.close();
         }
-        Ok(exit_code(status))
+        let status = status.map_err(LaunchError::Wait)?;
+        Ok(Ended {
+            code: exit_code(status),
+            signal: status.signal(),
+            output_left_open,
+        })
+    }
+}
+
+impl Drop for Job {
+    fn drop(&mut self) {
+        if let Some(h) = self.signals.take() {
+            h.close();
+        }
     }
 }
 
@@ -205,13 +258,37 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let run = |script: &str| {
             let job = launch(&["sh".into(), "-c".into(), script.into()], dir.path()).unwrap();
-            job.finish().unwrap()
+            let ended = job.finish().unwrap();
+            (ended.code, ended.signal)
         };
-        assert_eq!(run("exit 7"), 7);
-        assert_eq!(run("kill -TERM $$"), 143);
+        assert_eq!(run("exit 7"), (7, None));
+        assert_eq!(run("exit 143"), (143, None));
+        assert_eq!(run("kill -TERM $$"), (143, Some(15)));
         assert_eq!(
             std::fs::read_to_string(dir.path().join("stdout.txt")).unwrap(),
             ""
+        );
+    }
+
+    #[test]
+    fn a_process_left_holding_the_output_does_not_keep_oomlab_waiting() {
+        let dir = tempfile::tempdir().unwrap();
+        let start = std::time::Instant::now();
+        let job = launch(
+            &[
+                "sh".into(),
+                "-c".into(),
+                "echo before; sleep 30 & exit 3".into(),
+            ],
+            dir.path(),
+        )
+        .unwrap();
+        let ended = job.finish().unwrap();
+        assert_eq!((ended.code, ended.output_left_open), (3, true));
+        assert!(start.elapsed() < std::time::Duration::from_secs(20));
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("stdout.txt")).unwrap(),
+            "before\n"
         );
     }
 

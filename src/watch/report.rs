@@ -18,7 +18,12 @@ pub struct JobReport {
     pub command: Vec<String>,
     /// The job's exit code as a shell gives it (128 + N for signal N).
     pub exit_code: i32,
-    /// The signal oomlab received and passed on to the job's process group, if any.
+    /// The signal that ended the job, if one did.
+    pub signal: Option<i32>,
+    /// Whether a process the job left running still held its output when oomlab stopped
+    /// copying it.
+    pub output_left_open: bool,
+    /// The last SIGINT or SIGTERM oomlab received while the job ran, if any.
     pub forwarded_signal: Option<i32>,
     /// Seconds from the launch to the job's end.
     pub wall_s: f64,
@@ -33,8 +38,9 @@ pub struct JobReport {
 }
 
 impl JobReport {
-    /// The report for the terminal (oomlab writes it to stderr, after the job's output).
-    pub fn to_terminal(&self) -> String {
+    /// The report for the terminal (oomlab writes it to stderr, after the job's output);
+    /// `chart`: whether memory.svg was written.
+    pub fn to_terminal(&self, chart: bool) -> String {
         let w = &self.watched;
         let mut out = String::new();
         out.push_str(&hang(
@@ -42,16 +48,15 @@ impl JobReport {
             &format!(
                 "`{}` {} after {:.1} s{}; {}",
                 shell_words(&self.command),
-                match self.exit_code {
-                    0 => "exited 0".to_string(),
-                    c if c > 128 => format!("ended by signal {} (exit {c})", c - 128),
-                    c => format!("exited {c}"),
+                match self.signal {
+                    Some(s) => format!("ended by signal {s} (exit {})", self.exit_code),
+                    None => format!("exited {}", self.exit_code),
                 },
                 self.wall_s,
                 match self.forwarded_signal {
-                    Some(2) => ", after oomlab passed Ctrl-C (SIGINT) on to it".to_string(),
+                    Some(2) => ", after Ctrl-C (SIGINT)".to_string(),
                     Some(15) => ", after oomlab passed SIGTERM on to it".to_string(),
-                    Some(s) => format!(", after oomlab passed signal {s} on to it"),
+                    Some(s) => format!(", after signal {s}"),
                     None => String::new(),
                 },
                 if w.processes.is_empty() {
@@ -150,6 +155,12 @@ impl JobReport {
         for n in &w.notes {
             out.push_str(&hang("  note: ", n));
         }
+        if self.output_left_open {
+            out.push_str(&hang(
+                "  note: ",
+                "a process the job started was still running with the job's output open when the job ended; oomlab kept what came in the next few seconds (stdout.txt, stderr.txt) and no more.",
+            ));
+        }
         if let Some(p) = &self.prelaunch {
             for d in &p.done {
                 out.push_str(&hang("  before the launch: ", d));
@@ -168,8 +179,9 @@ impl JobReport {
         out.push_str(&hang(
             "run folder: ",
             &format!(
-                "{} (stdout.txt, stderr.txt, timeline.csv, memory.svg, summary.json)",
-                self.folder
+                "{} (stdout.txt, stderr.txt, timeline.csv, {}summary.json)",
+                self.folder,
+                if chart { "memory.svg, " } else { "" }
             ),
         ));
         out
@@ -185,6 +197,14 @@ impl JobReport {
                 "no GPU figures were read (no NVML here): only the message's own figures below.",
             );
         };
+        if let Some(ns) = &snap.unmatched_pid_namespace {
+            return hang(
+                "  ",
+                &format!(
+                    "the card's holders are not this PID namespace's ({ns}: a container without the host's PIDs): the job's own processes cannot be told from other processes'; only the message's own figures below."
+                ),
+            );
+        }
         let ours: Vec<u32> = w.processes.iter().map(|p| p.pid).collect();
         let mut out = String::new();
         let others: Vec<_> = snap
@@ -290,6 +310,8 @@ mod tests {
         JobReport {
             command: vec!["python3".into(), "train.py".into()],
             exit_code: 1,
+            signal: None,
+            output_left_open: false,
             forwarded_signal: None,
             wall_s: 2.0,
             prelaunch: None,
@@ -315,19 +337,24 @@ mod tests {
 
     #[test]
     fn the_drivers_own_maximum_is_said_where_accounting_is_on() {
-        let on = report(true).to_terminal();
+        let on = report(true).to_terminal(true);
         assert!(on.contains("accounting mode is on"), "{on}");
         assert!(
             on.contains("PID 100 6.00 GiB") && !on.contains("PID 101"),
             "{on}"
         );
         assert!(!on.contains("can be missed"), "{on}");
-        let off = report(false).to_terminal();
+        let off = report(false).to_terminal(false);
         assert!(
             off.contains("a spike shorter than that can be missed"),
             "{off}"
         );
         assert!(off.contains("nvidia-smi -am 1"), "{off}");
+        // The chart is named only where it was written.
+        assert!(
+            on.contains("memory.svg") && !off.contains("memory.svg"),
+            "{off}"
+        );
     }
 
     #[test]
