@@ -92,13 +92,21 @@ pub struct Watcher {
 }
 
 impl Watcher {
-    /// Starts sampling the tree of `root` every `interval`, writing `timeline.csv` into
-    /// `dir` (one line per process per sample: seconds, PID, RSS bytes, VRAM bytes).
-    pub fn start(root: u32, interval: Duration, dir: &Path) -> Watcher {
+    /// Starts sampling the tree of `root`, launched at `launched`, every `interval`,
+    /// writing `timeline.csv` into `dir` (one line per process per sample: seconds since
+    /// the launch, PID, RSS bytes, VRAM bytes).
+    /// With `group`, the members of that process group count as the job's too.
+    pub fn start(
+        root: u32,
+        group: Option<u32>,
+        launched: Instant,
+        interval: Duration,
+        dir: &Path,
+    ) -> Watcher {
         let stop = Arc::new(AtomicBool::new(false));
         let flag = stop.clone();
         let csv = std::fs::File::create(dir.join("timeline.csv")).ok();
-        let thread = std::thread::spawn(move || watch(root, interval, &flag, csv));
+        let thread = std::thread::spawn(move || watch(root, group, launched, interval, &flag, csv));
         Watcher { stop, thread }
     }
 
@@ -122,6 +130,8 @@ impl Watcher {
 
 fn watch(
     root: u32,
+    group: Option<u32>,
+    start: Instant,
     interval: Duration,
     stop: &AtomicBool,
     mut csv: Option<std::fs::File>,
@@ -139,7 +149,6 @@ fn watch(
     if let Some(f) = csv.as_mut() {
         let _ = writeln!(f, "seconds,pid,rss_bytes,vram_bytes");
     }
-    let start = Instant::now();
     let mut processes: BTreeMap<u32, JobProcess> = BTreeMap::new();
     let mut cards: BTreeMap<u32, CardPeak> = BTreeMap::new();
     let (mut samples, mut cost) = (0usize, Duration::ZERO);
@@ -148,11 +157,14 @@ fn watch(
     let mut namespace_noted = false;
     loop {
         let t0 = Instant::now();
-        let tree: Vec<TreeProcess> = tree_of(root);
+        let tree: Vec<TreeProcess> = tree_of(root, group);
         let snap = nvml.as_ref().map(crate::gpu::snapshot);
         let t = start.elapsed().as_secs_f64();
+        // NVML's PIDs are the host's: in a container without them, no holder is the job's.
         let vram_of = |pid: u32| -> Option<Bytes> {
-            let s = snap.as_ref()?;
+            let s = snap
+                .as_ref()
+                .filter(|s| s.unmatched_pid_namespace.is_none())?;
             let held: u64 = s
                 .holders
                 .iter()

@@ -21,10 +21,13 @@ pub struct TreeProcess {
 }
 
 /// `pid` and every process descending from it, read from /proc now (root first, then by
-/// PID). Processes that exit while they are read are left out; an empty list means the
-/// root itself has exited.
-pub fn tree_of(root: u32) -> Vec<TreeProcess> {
+/// PID); with `group`, also every process of that process group and its descendants (a
+/// process whose parent exited is given to init, but stays in the job's group).
+/// Processes that exit while they are read are left out; an empty list means the root
+/// itself has exited.
+pub fn tree_of(root: u32, group: Option<u32>) -> Vec<TreeProcess> {
     let mut all = HashMap::new();
+    let mut members = Vec::new();
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
     };
@@ -36,11 +39,30 @@ pub fn tree_of(root: u32) -> Vec<TreeProcess> {
         else {
             continue;
         };
-        if let Some(ppid) = parent_of(pid) {
+        if let Some((ppid, pgid)) = parent_and_group_of(pid) {
             all.insert(pid, ppid);
+            if Some(pgid) == group && pid != root {
+                members.push(pid);
+            }
         }
     }
-    descendants(root, &all)
+    let mut found = descendants(root, &all);
+    if !found.is_empty() {
+        members.sort_unstable();
+        for m in members {
+            if !found.contains(&m) {
+                let below = descendants(m, &all);
+                found.extend(
+                    below
+                        .into_iter()
+                        .filter(|p| !found.contains(p))
+                        .collect::<Vec<_>>(),
+                );
+            }
+        }
+        found[1..].sort_unstable();
+    }
+    found
         .into_iter()
         .filter_map(|pid| {
             Some(TreeProcess {
@@ -76,17 +98,23 @@ pub fn descendants(root: u32, parents: &HashMap<u32, u32>) -> Vec<u32> {
     found
 }
 
-/// The parent PID from /proc/PID/stat (the field after the command in parentheses, which
-/// may itself hold spaces and parentheses).
-fn parent_of(pid: u32) -> Option<u32> {
+/// The parent PID and the process group from /proc/PID/stat (the fields after the
+/// command in parentheses, which may itself hold spaces and parentheses).
+fn parent_and_group_of(pid: u32) -> Option<(u32, u32)> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    parse_ppid(&stat)
+    Some((parse_ppid(&stat)?, parse_pgid(&stat)?))
 }
 
 /// The parent PID of a /proc/PID/stat line.
 pub fn parse_ppid(stat: &str) -> Option<u32> {
     let after = &stat[stat.rfind(')')? + 1..];
     after.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// The process group of a /proc/PID/stat line.
+fn parse_pgid(stat: &str) -> Option<u32> {
+    let after = &stat[stat.rfind(')')? + 1..];
+    after.split_whitespace().nth(2)?.parse().ok()
 }
 
 /// Resident memory from /proc/PID/statm (pages, times the page size).
@@ -132,6 +160,10 @@ mod tests {
         );
         assert_eq!(parse_ppid("1 (init) S 0 1 1"), Some(0));
         assert_eq!(parse_ppid("garbage"), None);
+        assert_eq!(
+            parse_pgid("4242 (python3 (worker) 1) S 4200 4242 4200 0 -1"),
+            Some(4242)
+        );
     }
 
     #[test]
@@ -150,7 +182,7 @@ mod tests {
             .spawn()
             .unwrap();
         let me = std::process::id();
-        let tree = tree_of(me);
+        let tree = tree_of(me, None);
         let _ = child.kill();
         let _ = child.wait();
         assert_eq!(tree.first().map(|p| p.pid), Some(me));
