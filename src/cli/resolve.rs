@@ -979,6 +979,9 @@ pub fn resolve_hf_estimate(
     Ok(Some((shape, setup, card)))
 }
 
+/// The longest `--wait`: 30 days.
+const MAX_WAIT_S: f64 = 30.0 * 86400.0;
+
 /// Turns `run` flags into a plan: the job, the check before it, the sampling interval and
 /// the folder. CUDA_VISIBLE_DEVICES is read here, once, as the job will see it.
 pub fn resolve_run(args: super::args::RunArgs) -> Result<crate::cmd::run::RunPlan, Error> {
@@ -989,10 +992,13 @@ pub fn resolve_run(args: super::args::RunArgs) -> Result<crate::cmd::run::RunPla
         }
         .into());
     }
-    if let Some(w) = args.wait.filter(|w| !w.is_finite() || *w < 0.0) {
+    if let Some(w) = args
+        .wait
+        .filter(|w| !w.is_finite() || *w < 0.0 || *w > MAX_WAIT_S)
+    {
         return Err(ConfigError::Override {
             given: format!("--wait {w}"),
-            reason: "seconds to wait: give 0 or more".into(),
+            reason: format!("seconds to wait: give 0 to {MAX_WAIT_S} (30 days)"),
         }
         .into());
     }

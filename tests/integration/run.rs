@@ -35,7 +35,20 @@ fn the_jobs_exit_code_is_oomlabs_and_a_signal_is_128_plus_it() {
     assert_eq!(run(dir.path(), "exit 7").status.code(), Some(7));
     assert_eq!(summary(dir.path())["exit_code"], 7);
     assert_eq!(run(dir.path(), "kill -TERM $$").status.code(), Some(143));
+    assert_eq!(summary(dir.path())["signal"], 15);
+    // A job's own code above 128 is its code, not a signal.
+    assert_eq!(run(dir.path(), "exit 200").status.code(), Some(200));
+    assert!(summary(dir.path())["signal"].is_null());
     assert_eq!(run(dir.path(), "true").status.code(), Some(0));
+    // A program that is not there: 127, as a shell says.
+    let out = oomlab()
+        .args(["run", "--out"])
+        .arg(dir.path())
+        .args(["--", "/nonexistent/program"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(127));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot start /nonexistent/program"));
 }
 
 #[test]
@@ -169,6 +182,10 @@ fn need_without_a_gpu_is_skipped_and_said_and_bad_flags_are_refused() {
         ),
         (&["run"][..], "CMD"),
         (&["run", "--wait", "5", "--", "true"][..], "--need"),
+        (
+            &["run", "--need", "1GiB", "--wait", "1e20", "--", "true"][..],
+            "30 days",
+        ),
     ] {
         let out = oomlab().args(args).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
