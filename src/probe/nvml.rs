@@ -83,7 +83,12 @@ impl NvmlView {
             nvml: Arc::new(nvml),
         })
         .map_err(|e| ProbeError::Unavailable {
-            reason: e.to_string(),
+            // The loader's own words (the file and why it cannot be opened), without the
+            // name of the crate that called it.
+            reason: match e {
+                nvml_wrapper::error::NvmlError::LibloadingError(inner) => inner.to_string(),
+                other => other.to_string(),
+            },
             hint: match &lib {
                 Some(path) => format!(
                     " from $OOMLAB_NVML_LIB = {}",
