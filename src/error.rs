@@ -93,6 +93,18 @@ pub const EXIT_INTERRUPTED: i32 = 130;
 /// Exit code after SIGTERM stopped a run (checkpoint and summary were still written).
 pub const EXIT_TERMINATED: i32 = 143;
 
+/// `oomlab run`'s code for a job it could not start or follow, as a shell's where a
+/// shell has one: 127 for a program not found, 126 for one that cannot be run.
+fn launch_exit_code(e: &crate::watch::LaunchError) -> i32 {
+    use crate::watch::LaunchError;
+    match e {
+        LaunchError::NoCommand => EXIT_USAGE,
+        LaunchError::Spawn { source, .. } if source.kind() == std::io::ErrorKind::NotFound => 127,
+        LaunchError::Spawn { .. } => 126,
+        LaunchError::File { .. } | LaunchError::Wait(_) => EXIT_FAILURE,
+    }
+}
+
 impl Error {
     /// The process exit code for this error.
     pub fn exit_code(&self) -> i32 {
@@ -109,7 +121,7 @@ impl Error {
             | Error::InputDir { .. }
             | Error::NotARunFolder { .. } => EXIT_USAGE,
             Error::Kill(e) if e.is_refusal() => EXIT_USAGE,
-            Error::Launch(e) => e.exit_code(),
+            Error::Launch(e) => launch_exit_code(e),
             Error::RunDir { .. } | Error::Report(_) | Error::Kill(_) | Error::Probe(_) => {
                 EXIT_FAILURE
             }

@@ -44,21 +44,6 @@ pub enum LaunchError {
     Wait(std::io::Error),
 }
 
-impl LaunchError {
-    /// oomlab's exit code for it, as a shell's where a shell has one: 127 for a program
-    /// not found, 126 for one that cannot be run.
-    pub fn exit_code(&self) -> i32 {
-        match self {
-            LaunchError::NoCommand => crate::error::EXIT_USAGE,
-            LaunchError::Spawn { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
-                127
-            }
-            LaunchError::Spawn { .. } => 126,
-            LaunchError::File { .. } | LaunchError::Wait(_) => crate::error::EXIT_FAILURE,
-        }
-    }
-}
-
 /// A running job.
 pub struct Job {
     child: Child,
