@@ -8,7 +8,9 @@ mod view;
 
 pub use free_check::{free_check, FreeCheck};
 pub use kill::{plan_kill, send_signal, signal_planned, KillError, KillPlan, Signal};
-pub use procinfo::{cuda_file_holders, process_state, Inheritor, ProcState};
+pub use procinfo::{
+    command_line, cuda_file_holders, process_state, stat_field, Inheritor, ProcState,
+};
 pub use view::{
     advice, namespace_advice, render_gpu_view, render_gpu_view_at, snapshot, GpuSnapshot, HolderRow,
 };

@@ -115,25 +115,21 @@ pub fn pids_with_open_file(matches: impl Fn(&std::path::Path) -> bool) -> Vec<In
 /// PID, it names one process, so a PID reused by a new process is told apart.
 pub fn start_time(pid: u32) -> Option<u64> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let after = stat.rsplit_once(')').map(|(_, r)| r)?;
-    // Fields after `(comm)` start at field 3 (state); starttime is field 22.
-    after.split_whitespace().nth(22 - 3)?.parse().ok()
+    stat_field(&stat, 22)?.parse().ok()
 }
 
-/// Reads `/proc/<pid>/stat` and `cmdline`.
-pub fn process_state(pid: u32) -> ProcState {
-    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-        return ProcState::Gone;
-    };
-    // Format: pid (comm) state ppid ...; comm may contain spaces and parentheses.
-    let after = stat.rsplit_once(')').map(|(_, r)| r.trim()).unwrap_or("");
-    let mut fields = after.split_whitespace();
-    let state = fields.next().unwrap_or("?");
-    let ppid = fields.next().and_then(|p| p.parse().ok()).unwrap_or(0);
-    if state == "Z" {
-        return ProcState::Zombie { ppid };
-    }
-    let command = std::fs::read(format!("/proc/{pid}/cmdline"))
+/// Field `n` of a `/proc/<pid>/stat` line, numbered as proc(5) numbers them (3 is the
+/// state, 4 the parent, 5 the process group): the fields after `(comm)`, which may itself
+/// hold spaces and parentheses.
+pub fn stat_field(stat: &str, n: usize) -> Option<&str> {
+    let after = stat.rsplit_once(')')?.1;
+    after.split_whitespace().nth(n.checked_sub(3)?)
+}
+
+/// `pid`'s command line, its arguments joined by spaces (empty for a kernel thread or a
+/// process that cannot be read).
+pub fn command_line(pid: u32) -> String {
+    std::fs::read(format!("/proc/{pid}/cmdline"))
         .map(|b| {
             String::from_utf8_lossy(&b)
                 .split('\0')
@@ -141,7 +137,22 @@ pub fn process_state(pid: u32) -> ProcState {
                 .collect::<Vec<_>>()
                 .join(" ")
         })
-        .unwrap_or_default();
+        .unwrap_or_default()
+}
+
+/// Reads `/proc/<pid>/stat` and `cmdline`.
+pub fn process_state(pid: u32) -> ProcState {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return ProcState::Gone;
+    };
+    let state = stat_field(&stat, 3).unwrap_or("?");
+    let ppid = stat_field(&stat, 4)
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(0);
+    if state == "Z" {
+        return ProcState::Zombie { ppid };
+    }
+    let command = command_line(pid);
     if state == "T" || state == "t" {
         return ProcState::Stopped { command, ppid };
     }

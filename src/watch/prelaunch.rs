@@ -133,7 +133,7 @@ fn short(command: &str) -> String {
 }
 
 /// The real user ID of `pid` (/proc/PID/status's `Uid:` line).
-fn owner(pid: u32) -> Option<u32> {
+pub(super) fn owner(pid: u32) -> Option<u32> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     status
         .lines()

@@ -249,26 +249,16 @@ impl JobReport {
     }
 }
 
-/// The user name of `pid`'s owner, from /proc and /etc/passwd (else `uid N`, or `an
-/// unknown user` for a process not visible here).
+/// The user name of `pid`'s owner, as the system's user database gives it (else `uid N`,
+/// or `an unknown user` for a process not visible here).
 pub fn user_of(pid: u32) -> String {
-    let Some(uid) = std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find_map(|l| l.strip_prefix("Uid:"))
-                .and_then(|l| l.split_whitespace().next().map(str::to_string))
-        })
-    else {
+    let Some(uid) = super::prelaunch::owner(pid) else {
         return "an unknown user (not visible here)".into();
     };
-    let name = std::fs::read_to_string("/etc/passwd").ok().and_then(|p| {
-        p.lines().find_map(|l| {
-            let f: Vec<&str> = l.split(':').collect();
-            (f.get(2) == Some(&uid.as_str())).then(|| f[0].to_string())
-        })
-    });
-    name.map_or(format!("uid {uid}"), |n| format!("user {n}"))
+    match nix::unistd::User::from_uid(nix::unistd::Uid::from_raw(uid)) {
+        Ok(Some(user)) => format!("user {}", user.name),
+        _ => format!("uid {uid}"),
+    }
 }
 
 /// The job's command as a shell takes it: an argument with spaces or shell characters in

@@ -98,8 +98,7 @@ pub fn descendants(root: u32, parents: &HashMap<u32, u32>) -> Vec<u32> {
     found
 }
 
-/// The parent PID and the process group from /proc/PID/stat (the fields after the
-/// command in parentheses, which may itself hold spaces and parentheses).
+/// The parent PID and the process group from /proc/PID/stat.
 fn parent_and_group_of(pid: u32) -> Option<(u32, u32)> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     Some((parse_ppid(&stat)?, parse_pgid(&stat)?))
@@ -107,14 +106,12 @@ fn parent_and_group_of(pid: u32) -> Option<(u32, u32)> {
 
 /// The parent PID of a /proc/PID/stat line.
 pub fn parse_ppid(stat: &str) -> Option<u32> {
-    let after = &stat[stat.rfind(')')? + 1..];
-    after.split_whitespace().nth(1)?.parse().ok()
+    crate::gpu::stat_field(stat, 4)?.parse().ok()
 }
 
 /// The process group of a /proc/PID/stat line.
 fn parse_pgid(stat: &str) -> Option<u32> {
-    let after = &stat[stat.rfind(')')? + 1..];
-    after.split_whitespace().nth(2)?.parse().ok()
+    crate::gpu::stat_field(stat, 5)?.parse().ok()
 }
 
 /// Resident memory from /proc/PID/statm (pages, times the page size).
@@ -134,17 +131,12 @@ fn page_size() -> u64 {
 /// The command line, arguments joined by spaces; a kernel thread or a process that just
 /// exited gives its name in brackets.
 fn command_of(pid: u32) -> String {
-    let raw = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-    let args: Vec<String> = raw
-        .split(|b| *b == 0)
-        .filter(|a| !a.is_empty())
-        .map(|a| String::from_utf8_lossy(a).into_owned())
-        .collect();
-    if args.is_empty() {
+    let command = crate::gpu::command_line(pid);
+    if command.is_empty() {
         let name = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
         format!("[{}]", name.trim())
     } else {
-        args.join(" ")
+        command
     }
 }
 
