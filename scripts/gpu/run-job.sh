@@ -62,7 +62,10 @@ for line in open(sys.argv[2]):
 smi_peak = max(by_time.values(), default=0)
 ours = s["watched"]["tree_peak_vram"] or 0
 print(f"tree: {len(s['watched']['processes'])} processes, {len(on_card)} on the card; tree peak VRAM oomlab {ours} bytes, "
-      f"nvidia-smi every 50 ms {smi_peak} bytes, ratio {ours / smi_peak if smi_peak else float('nan'):.4f}")
+      f"nvidia-smi every 50 ms {smi_peak} bytes, ratio {ours / smi_peak if smi_peak else float('nan'):.4f}; "
+      f"{s['watched']['samples']} samples, one costs oomlab {s['watched']['sample_cost_us']:.0f} us")
+for p in s["watched"]["processes"]:
+    print(f"  PID {p['pid']} peak VRAM {p.get('peak_vram')} peak RSS {p.get('peak_rss')}")
 EOF
 
 say "3. --need with a stopped holder of 20 GiB"
@@ -70,6 +73,8 @@ python3 $J/holder.py 20 > /tmp/rj/holder2.txt 2>&1 &
 stopped=$!
 wait_held /tmp/rj/holder2.txt
 kill -STOP $stopped
+echo "oomlab gpu with PID $stopped stopped:" >> "$LOG"
+COLUMNS=100 "$BIN" gpu >> "$LOG" 2>&1
 need=$(nvidia-smi --query-gpu=memory.free --format=csv,noheader,nounits | head -1)
 need=$((need / 1024 + 5))GiB
 timeout 30 "$BIN" run --need "$need" --out /tmp/rj/refused -- true > /dev/null 2> /tmp/rj/refused.stderr
@@ -81,12 +86,17 @@ grep -E "ended|left|not started" /tmp/rj/reaped.stderr >> "$LOG"
 kill -KILL $stopped 2>/dev/null; wait $stopped 2>/dev/null
 
 say "4. Ctrl-C (SIGINT to oomlab) during a job"
+# Job control on, as in a terminal: a script's background job otherwise starts with SIGINT
+# ignored, and the job it launches would inherit that.
+set -m
 "$BIN" run --out /tmp/rj/int -- python3 $J/tree_job.py 200 > /dev/null 2> /tmp/rj/int.stderr &
 runner=$!
 sleep 20
 kill -INT $runner
 wait $runner
-echo "ctrl-c: oomlab run exit $?, forwarded $(python3 -c "import json;print(json.load(open('/tmp/rj/int/summary.json'))['forwarded_signal'])" 2>&1)" >> "$LOG"
+rc=$?
+set +m
+echo "ctrl-c: oomlab run exit $rc, forwarded $(python3 -c "import json;print(json.load(open('/tmp/rj/int/summary.json'))['forwarded_signal'])" 2>&1)" >> "$LOG"
 
 say "5. step time with and without oomlab run (interleaved)"
 for i in $(seq "${STEP_PAIRS:-1}"); do
