@@ -353,6 +353,57 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// `text` cut to at most `max` characters and "...", at a space where one lies in the
+/// second half: for a command line in a list or a table cell, whose whole is kept elsewhere.
+pub fn clip(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let head: String = text.chars().take(max).collect();
+    let cut = match head.rfind(' ') {
+        Some(i) if i >= max / 2 => &head[..i],
+        _ => &head,
+    };
+    format!("{}...", cut.trim_end())
+}
+
+/// A command line for a table: the program's own name without its folder, the rest as
+/// given, clipped to `max` characters.
+pub fn brief_command(command: &str, max: usize) -> String {
+    let (program, rest) = command.split_once(' ').unwrap_or((command, ""));
+    let program = program
+        .rsplit('/')
+        .next()
+        .filter(|p| !p.is_empty())
+        .unwrap_or(program);
+    clip(format!("{program} {rest}").trim_end(), max)
+}
+
+#[cfg(test)]
+mod clip_tests {
+    #[test]
+    fn cuts_at_a_space_and_keeps_short_text() {
+        assert_eq!(super::clip("python3 a.py", 40), "python3 a.py");
+        assert_eq!(
+            super::clip("python3 holder.py --size 20", 20),
+            "python3 holder.py..."
+        );
+        assert_eq!(super::clip("abcdefghijklmnop", 8), "abcdefgh...");
+    }
+
+    #[test]
+    fn a_command_loses_its_program_folder() {
+        assert_eq!(
+            super::brief_command(
+                "/opt/venv/bin/python3 -B -c from multiprocessing.spawn import x",
+                40
+            ),
+            "python3 -B -c from multiprocessing.spawn..."
+        );
+        assert_eq!(super::brief_command("./train", 40), "train");
+    }
+}
+
 #[cfg(test)]
 mod thousands_tests {
     #[test]

@@ -11,6 +11,8 @@
 #   4. Ctrl-C (SIGINT to oomlab) during a job: the exit code and the summary;
 #   5. (STEP_PAIRS=N, default 1) the tree job's step time with and without oomlab run,
 #      interleaved.
+# PARTS="1 4" runs only those parts. Part 4 ends with a one-process CUDA job (holder.py),
+# which Python ends by SIGINT itself: the tree job's own exit code after Ctrl-C is 1.
 # Results in $OUT/run-job/: log.txt, gpu.txt (`oomlab gpu` beside the 60 GiB holder, at
 # 100 columns), each run's stderr, and the run folders packed in runs.tar.xz.
 #
@@ -28,8 +30,10 @@ J=scripts/gpu/jobs
   date -u +"date: %Y-%m-%dT%H:%M:%SZ"; echo "commit: ${COMMIT:-unknown}"
   echo "card: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader)"
 } >> "$LOG"
+want() { [ -z "${PARTS:-}" ] || [[ " $PARTS " == *" $1 "* ]]; }
 wait_held() { for _ in $(seq 60); do grep -q held "$1" 2>/dev/null && return 0; sleep 0.5; done; return 1; }
 
+if want 1; then
 say "1. an OOM while another process holds 60 GiB"
 python3 $J/holder.py 60 > /tmp/rj/holder.txt 2>&1 &
 holder=$!
@@ -42,7 +46,9 @@ timeout "$(left 90)" "$BIN" run --out /tmp/rj/oom -- python3 $J/oom_job.py > /tm
 echo "oom job: oomlab run exit $?" >> "$LOG"
 grep -E "another process held|Case:|exited" /tmp/rj/oom.stderr >> "$LOG"
 kill $holder; wait $holder 2>/dev/null
+fi
 
+if want 2; then
 say "2. a process tree: 4 DataLoader workers and a forked child on CUDA, nvidia-smi beside"
 nvidia-smi --query-compute-apps=timestamp,pid,used_memory --format=csv,noheader,nounits -lms 50 > /tmp/rj/smi.csv 2>/dev/null &
 smi=$!
@@ -67,7 +73,9 @@ print(f"tree: {len(s['watched']['processes'])} processes, {len(on_card)} on the 
 for p in s["watched"]["processes"]:
     print(f"  PID {p['pid']} peak VRAM {p.get('peak_vram')} peak RSS {p.get('peak_rss')}")
 EOF
+fi
 
+if want 3; then
 say "3. --need with a stopped holder of 20 GiB"
 python3 $J/holder.py 20 > /tmp/rj/holder2.txt 2>&1 &
 stopped=$!
@@ -84,7 +92,9 @@ timeout 60 "$BIN" run --need "$need" --reap-stale --out /tmp/rj/reaped -- nvidia
 echo "with --reap-stale: exit $?" >> "$LOG"
 grep -E "ended|left|not started" /tmp/rj/reaped.stderr >> "$LOG"
 kill -KILL $stopped 2>/dev/null; wait $stopped 2>/dev/null
+fi
 
+if want 4; then
 say "4. Ctrl-C (SIGINT to oomlab) during a job"
 # Job control on, as in a terminal: a script's background job otherwise starts with SIGINT
 # ignored, and the job it launches would inherit that.
@@ -97,7 +107,18 @@ wait $runner
 rc=$?
 set +m
 echo "ctrl-c: oomlab run exit $rc, forwarded $(python3 -c "import json;print(json.load(open('/tmp/rj/int/summary.json'))['forwarded_signal'])" 2>&1)" >> "$LOG"
+set -m
+"$BIN" run --out /tmp/rj/int1 -- python3 $J/holder.py 1 > /tmp/rj/int1.stdout 2> /tmp/rj/int1.stderr &
+runner=$!
+wait_held /tmp/rj/int1.stdout
+kill -INT $runner
+wait $runner
+rc=$?
+set +m
+echo "ctrl-c, one process: oomlab run exit $rc, $(python3 -c "import json;d=json.load(open('/tmp/rj/int1/summary.json'));print('job signal', d['signal'], 'forwarded', d['forwarded_signal'])" 2>&1)" >> "$LOG"
+fi
 
+if want 5; then
 say "5. step time with and without oomlab run (interleaved)"
 for i in $(seq "${STEP_PAIRS:-1}"); do
   [ $((END - SECONDS)) -lt 60 ] && break
@@ -116,6 +137,7 @@ if a and b:
     print(f"step time (steps 5 and later): plain median {statistics.median(a):.4f} s ({len(a)} steps), "
           f"under oomlab run {statistics.median(b):.4f} s ({len(b)} steps), ratio {statistics.median(b) / statistics.median(a):.4f}")
 EOF
+fi
 for d in oom tree refused reaped int; do cp /tmp/rj/$d.stderr "$R/$d.stderr.txt" 2>/dev/null; done
-(cd /tmp/rj && tar cf - oom tree refused reaped int --exclude=timeline.csv --exclude=memory.svg 2>/dev/null | python3 -c "import lzma,sys; sys.stdout.buffer.write(lzma.compress(sys.stdin.buffer.read()))" > "$R/runs.tar.xz")
+(cd /tmp/rj && tar cf - oom tree refused reaped int int1 --exclude=timeline.csv --exclude=memory.svg 2>/dev/null | python3 -c "import lzma,sys; sys.stdout.buffer.write(lzma.compress(sys.stdin.buffer.read()))" > "$R/runs.tar.xz")
 say done

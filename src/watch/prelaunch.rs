@@ -10,6 +10,7 @@ use crate::gpu::{
     free_check, plan_kill, signal_planned, snapshot, FreeCheck, GpuSnapshot, ProcState, Signal,
 };
 use crate::probe::NvmlView;
+use crate::text::clip;
 use crate::units::Bytes;
 
 /// What to check before the launch.
@@ -103,7 +104,8 @@ pub fn prelaunch(
     })
 }
 
-/// The holders of a check in one line, largest first: `PID 123 (python) 20.00 GiB`.
+/// The holders of a check in one line, largest first:
+/// `PID 123 20.00 GiB (python train.py)`, `PID 7 20.00 GiB (stopped: python hold.py)`.
 pub fn holders_line(check: &FreeCheck) -> String {
     if check.holders.is_empty() {
         return "no process NVML lists".into();
@@ -112,24 +114,17 @@ pub fn holders_line(check: &FreeCheck) -> String {
         .holders
         .iter()
         .map(|h| {
-            format!(
-                "PID {} {} {}",
-                h.pid,
-                short(&h.proc.describe()),
-                h.used.map_or("n/a".into(), |b| b.to_string())
-            )
+            let what = match &h.proc {
+                ProcState::Alive { command, .. } => clip(command, 40),
+                ProcState::Stopped { command, .. } => format!("stopped: {}", clip(command, 40)),
+                ProcState::Zombie { ppid } => format!("zombie, parent {ppid}"),
+                ProcState::Gone => "not visible here".into(),
+            };
+            let used = h.used.map_or("n/a".into(), |b| b.to_string());
+            format!("PID {} {used} ({what})", h.pid)
         })
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-fn short(command: &str) -> String {
-    let c: String = command.chars().take(40).collect();
-    if c.len() < command.len() {
-        format!("({c}...)")
-    } else {
-        format!("({c})")
-    }
 }
 
 /// The real user ID of `pid` (/proc/PID/status's `Uid:` line).
@@ -211,13 +206,13 @@ fn holds(view: &NvmlView, pid: u32) -> bool {
 
 /// This process's real user ID.
 fn nix_uid() -> u32 {
-    // SAFETY: getuid has no preconditions and cannot fail.
-    unsafe { libc::getuid() }
+    nix::unistd::getuid().as_raw()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gpu::HolderRow;
 
     #[test]
     fn the_first_visible_card_is_cuda_visible_devices_first_index() {
@@ -227,6 +222,48 @@ mod tests {
         let (card, note) = first_visible(Some("GPU-8f6e1c2a"));
         assert_eq!(card, 0);
         assert!(note.unwrap().contains("UUID"));
+    }
+
+    #[test]
+    fn a_refusal_names_each_holder_with_its_bytes_and_a_short_command() {
+        let holder = |pid, proc| HolderRow {
+            device: 0,
+            pid,
+            used: Some(Bytes(20 * 1024 * 1024 * 1024)),
+            proc,
+            stale: false,
+            advice: None,
+        };
+        let long = "python3 scripts/gpu/jobs/holder.py --size 20 --then-sleep-for-a-very-long-time";
+        let check = FreeCheck {
+            device: 0,
+            wanted: Bytes(1),
+            free: Bytes(0),
+            total: Bytes(1),
+            ok: false,
+            holders: vec![
+                holder(
+                    772,
+                    ProcState::Stopped {
+                        command: long.into(),
+                        ppid: 1,
+                    },
+                ),
+                holder(
+                    9,
+                    ProcState::Alive {
+                        command: "python3 a.py".into(),
+                        ppid: 1,
+                    },
+                ),
+                holder(10, ProcState::Zombie { ppid: 3 }),
+            ],
+        };
+        assert_eq!(
+            holders_line(&check),
+            "PID 772 20.00 GiB (stopped: python3 scripts/gpu/jobs/holder.py...), \
+             PID 9 20.00 GiB (python3 a.py), PID 10 20.00 GiB (zombie, parent 3)"
+        );
     }
 
     #[test]

@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::prelaunch::Prelaunch;
 use super::sample::Watched;
 use crate::diagnose::DiagnoseReport;
-use crate::text::{hang, table, wrap, Footnotes};
+use crate::text::{brief_command, hang, table, wrap, Footnotes};
 use crate::units::Bytes;
 
 /// The whole account of one `oomlab run`.
@@ -74,16 +74,33 @@ impl JobReport {
         let gpu = w.tree_peak_vram.is_some();
         let mut notes = Footnotes::new();
         let mut t = table();
-        let mut header = vec!["PID", "parent", "command", "peak RSS"];
+        let clipped = w
+            .processes
+            .iter()
+            .any(|p| brief_command(&p.command, 64) != p.command);
+        let command = if clipped {
+            format!(
+                "command {}",
+                notes.mark("Shortened here; summary.json has each whole command line.")
+            )
+        } else {
+            "command".to_string()
+        };
+        let mut header = vec![
+            "PID".to_string(),
+            "parent".into(),
+            command,
+            "peak RSS".into(),
+        ];
         if gpu {
-            header.extend(["peak VRAM", "VRAM first -> last"]);
+            header.extend(["peak VRAM".into(), "VRAM first -> last".into()]);
         }
         t.set_header(header);
         for p in &w.processes {
             let mut row = vec![
                 p.pid.to_string(),
                 p.ppid.to_string(),
-                p.command.clone(),
+                brief_command(&p.command, 64),
                 p.peak_rss.to_string(),
             ];
             if gpu {
