@@ -19,6 +19,11 @@ amp-bf16 is autocast(bfloat16) with f32 weights.
 there, so f32 is f32). No NVML: the peak figures are then None, and the CPU's memory is
 the process's peak RSS, which paired.py reads from outside (the same way for oomlab).
 
+--offload keeps AdamW on the host, as ZeRO-Offload and FSDP's CPU offload do: f32 master
+weights and both moments in pinned host memory, each step's gradients copied to them, the
+update by torch.optim.AdamW on the CPU, the new weights copied back. (oomlab's
+offload-optimizer keeps only the moments there and reads the weights back each step.)
+
 One configuration per process. Prints one JSON object (also written to --out):
   peak_nvml_process_bytes  NVML's used memory for this PID, sampled every 10 ms (the
                            figure oomlab's own sampler reports); None on the CPU
@@ -140,6 +145,7 @@ def main():
     p.add_argument("--attention", choices=["math", "sdpa"], required=True)
     p.add_argument("--precision", choices=["f32", "f32-strict", "amp-bf16"], required=True)
     p.add_argument("--device", choices=["cuda", "cpu"], default="cuda")
+    p.add_argument("--offload", action="store_true", help="AdamW's state and update on the host")
     p.add_argument("--out", required=True)
     args = p.parse_args()
     cuda = args.device == "cuda"
@@ -164,7 +170,15 @@ def main():
     torch.manual_seed(seed)
     t_start = time.perf_counter()
     model = Gpt(len(chars), m, args.attention).to(dev)
-    opt = torch.optim.AdamW(model.parameters(), lr=optim["lr"], betas=(0.9, 0.999), eps=1e-5,
+    offload = args.offload and cuda
+    if offload:
+        host = [q.detach().to("cpu").pin_memory() for q in model.parameters()]
+        for h in host:
+            h.grad = torch.zeros_like(h).pin_memory()
+        updated = host
+    else:
+        updated = list(model.parameters())
+    opt = torch.optim.AdamW(updated, lr=optim["lr"], betas=(0.9, 0.999), eps=1e-5,
                             weight_decay=optim.get("weight_decay", 0.0))
     gen = torch.Generator().manual_seed(seed)
     seq = m["seq_len"]
@@ -174,13 +188,21 @@ def main():
         starts = torch.randint(0, len(tokens) - seq - 1, (batch,), generator=gen)
         w = tokens[starts.unsqueeze(1) + torch.arange(seq + 1).unsqueeze(0)].to(dev)
         x, y = w[:, :-1], w[:, 1:]
-        opt.zero_grad(set_to_none=True)
+        model.zero_grad(set_to_none=True)
         with torch.autocast(args.device, dtype=torch.bfloat16, enabled=amp):
             logits = model(x)
         loss = F.cross_entropy(logits.float().reshape(-1, len(chars)), y.reshape(-1))
         loss.backward()
         value = loss.item()
-        opt.step()
+        if offload:
+            for q, h in zip(model.parameters(), host):
+                h.grad.copy_(q.grad, non_blocking=True)
+            torch.cuda.synchronize()
+            opt.step()
+            for q, h in zip(model.parameters(), host):
+                q.data.copy_(h, non_blocking=True)
+        else:
+            opt.step()
         if cuda:
             torch.cuda.synchronize()
         if first is None:
@@ -194,6 +216,7 @@ def main():
         "device": torch.cuda.get_device_name(0) if cuda else f"cpu, {torch.get_num_threads()} threads",
         "attention": args.attention,
         "precision": args.precision,
+        "offload": offload,
         "tf32": torch.backends.cuda.matmul.allow_tf32 and cuda,
         "model": {k: m[k] for k in ("d_model", "n_layers", "n_heads", "d_ff", "seq_len")},
         "vocab": len(chars),

@@ -91,6 +91,18 @@ pub fn table_for(width: Width) -> Table {
     t
 }
 
+/// Keeps column `index` of `t` at least as wide as the longest of `names` (and its
+/// padding), so that a name
+/// without spaces (`offload-optimizer`) is not cut mid-word when the columns are squeezed.
+pub fn keep_whole(t: &mut Table, index: usize, names: impl IntoIterator<Item = usize>) {
+    let widest = names.into_iter().max().unwrap_or(0);
+    if let Some(column) = t.column_mut(index) {
+        column.set_constraint(comfy_table::ColumnConstraint::LowerBoundary(
+            comfy_table::Width::Fixed(u16::try_from(widest + 2).unwrap_or(u16::MAX)),
+        ));
+    }
+}
+
 /// Notes numbered under a table, so that long explanations leave the table's cells:
 /// a cell says `[2]` and the note is printed below it, wrapped to the width.
 #[derive(Debug, Default, Clone)]

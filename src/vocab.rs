@@ -77,6 +77,9 @@ vocabulary! {
         /// Data parallel over --devices, each device keeping the optimizer state of 1/N
         /// of the parameters (ZeRO stage 1).
         ShardOptimizer = "shard-optimizer",
+        /// The whole batch, with AdamW's moments in host memory: gradients go to the
+        /// host after the backward pass, the update runs there, the new weights come back.
+        OffloadOptimizer = "offload-optimizer",
     }
 }
 
@@ -230,6 +233,8 @@ vocabulary! {
         PoolExact = "pool-exact",
         /// `--strategy shard-optimizer`: only over several devices (`compare --devices`).
         ShardOptimizer = "shard-optimizer",
+        /// `--strategy offload-optimizer`: AdamW's moments in host memory.
+        OffloadOptimizer = "offload-optimizer",
         /// baseline with `--set optim.kind=sgd`: no optimizer state (the lesson's big-model
         /// part); another optimizer, so not in `--strategies all`.
         Sgd = "sgd",

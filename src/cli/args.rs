@@ -409,6 +409,10 @@ pub struct TrainArgs {
     /// instead of kept (train.checkpointing).
     #[arg(long)]
     pub checkpointing: bool,
+    /// AdamW's moments in host memory under any strategy: the update runs on the host
+    /// and the device keeps weights and gradients only (train.offload_optimizer).
+    #[arg(long)]
+    pub offload_optimizer: bool,
     /// GPT attention: efficient (fused forward, the backward pass recomputes each
     /// layer's scores; the default) or math (written out: autodiff keeps every layer's
     /// [batch, heads, seq, seq] scores) (model.attention).

@@ -100,6 +100,11 @@ fn apply_train_flags(a: &TrainArgs, d: &mut Draft) -> Result<(), ConfigError> {
             f.train.checkpointing = true
         });
     }
+    if a.offload_optimizer {
+        d.flag("--offload-optimizer", "train.offload_optimizer", |f| {
+            f.train.offload_optimizer = true
+        });
+    }
     if let Some(v) = a.attention {
         d.flag(format!("--attention {v}"), "model.attention", |f| {
             f.model.attention = v

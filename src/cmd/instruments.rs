@@ -3,7 +3,9 @@
 
 use std::sync::Arc;
 
-use super::preflight::{gpu_fit_check, host_preflight, preflight, state_bytes_lower_bound};
+use super::preflight::{
+    device_state_lower_bound, gpu_fit_check, host_preflight, offload_host_check, preflight,
+};
 use crate::cmd::train::TrainPlan;
 use crate::data::Corpus;
 use crate::device::{
@@ -103,6 +105,9 @@ pub(crate) fn cuda_instruments(
         say("--memory-budget applies to the CPU backend; on CUDA use --vram-budget");
     }
     kit.memory_kind = crate::vocab::MemoryKind::Gpu;
+    if let Some(available) = host::host_available() {
+        offload_host_check(&plan.config, corpus.vocab.len(), available)?;
+    }
     if let Some(note) = host::off_on_cuda() {
         kit.notes.push(note.into());
     }
@@ -146,7 +151,7 @@ pub(crate) fn cuda_instruments(
         }
     };
     if let Some(view) = &nvml {
-        let need = state_bytes_lower_bound(&plan.config, corpus.vocab.len());
+        let need = device_state_lower_bound(&plan.config, corpus.vocab.len());
         for w in preflight(view, index as u32, need) {
             say(&w);
             kit.notes.push(w);

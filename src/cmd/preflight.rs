@@ -18,6 +18,32 @@ pub fn state_bytes_lower_bound(config: &RunConfig, vocab: usize) -> Bytes {
     Bytes(param_count(&config.model, vocab) * per_param)
 }
 
+/// Device bytes a run on a GPU holds before any activation: weights and gradients, and
+/// the optimizer's state unless it lives in host memory (`offload-optimizer`).
+pub fn device_state_lower_bound(config: &RunConfig, vocab: usize) -> Bytes {
+    if config.train.offload_optimizer {
+        Bytes(param_count(&config.model, vocab) * 8)
+    } else {
+        state_bytes_lower_bound(config, vocab)
+    }
+}
+
+/// Refuses a GPU run whose optimizer state, offloaded to host memory, would not fit the
+/// host RAM available now: at the update the last good moments are kept beside the new
+/// ones, 16 bytes a parameter (two f32 moments, twice).
+pub fn offload_host_check(config: &RunConfig, vocab: usize, available: Bytes) -> Result<(), Error> {
+    if !config.train.offload_optimizer {
+        return Ok(());
+    }
+    let need = Bytes(param_count(&config.model, vocab) * 16);
+    if need <= available {
+        return Ok(());
+    }
+    Err(Error::WontFit(format!(
+        "offload-optimizer keeps AdamW's moments in host memory: {need} at the update (the last good moments beside the new ones), and this machine has {available} available; free host memory, or train without offload-optimizer"
+    )))
+}
+
 /// Refuses a CPU run whose weights, gradients and optimizer state alone exceed the host
 /// RAM available now: the first allocation past it would abort the process (Rust's
 /// allocator aborts; no summary could be written). Names the widths that would fit.

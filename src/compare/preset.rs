@@ -22,6 +22,7 @@ impl Variant {
             Variant::Checkpointing => Strategy::Checkpointing,
             Variant::HalfBf16 | Variant::HalfF16 => Strategy::Half,
             Variant::ShardOptimizer => Strategy::ShardOptimizer,
+            Variant::OffloadOptimizer => Strategy::OffloadOptimizer,
             _ => Strategy::Baseline,
         };
         set("train.strategy", &|f| f.train.strategy = strategy);
@@ -46,7 +47,8 @@ impl Variant {
             Variant::Baseline
             | Variant::AutoHalve
             | Variant::Checkpointing
-            | Variant::ShardOptimizer => {}
+            | Variant::ShardOptimizer
+            | Variant::OffloadOptimizer => {}
         }
     }
 }

@@ -359,7 +359,8 @@ fn validate(f: &ConfigFile, c: &Checker) -> Result<RunConfig, ConfigError> {
         Strategy::Baseline
         | Strategy::Checkpointing
         | Strategy::Half
-        | Strategy::ShardOptimizer => Split::Whole,
+        | Strategy::ShardOptimizer
+        | Strategy::OffloadOptimizer => Split::Whole,
         Strategy::GradAccum => {
             let steps = c.positive("train.grad_accum_steps", f.train.grad_accum_steps)?;
             if batch % steps != 0 {
@@ -493,7 +494,20 @@ fn validate(f: &ConfigFile, c: &Checker) -> Result<RunConfig, ConfigError> {
         loss_scale,
         memory_mode,
         checkpointing: f.train.checkpointing || preset == Strategy::Checkpointing,
+        offload_optimizer: f.train.offload_optimizer || preset == Strategy::OffloadOptimizer,
     };
+    if train.offload_optimizer && train.shard_optimizer {
+        return Err(c.invalid(
+            "train.offload_optimizer",
+            "cannot be combined with shard-optimizer: each device would both split its moments with the others and move them to host memory; choose one",
+        ));
+    }
+    if train.offload_optimizer && f.optim.kind != OptimKind::AdamW {
+        return Err(c.invalid(
+            "train.offload_optimizer",
+            "moves AdamW's moments to host memory; this optimizer keeps no state to move: use optim.kind = \"adamw\" or turn it off",
+        ));
+    }
     if let (MemoryMode::Prealloc { .. }, Some(_)) = (memory_mode, train.empty_cache_every) {
         return Err(c.invalid(
             "train.empty_cache_every",

@@ -124,6 +124,9 @@ pub struct TrainSpec {
     /// `checkpointing` strategy): a property of the autodiff backend, independent of the
     /// split.
     pub checkpointing: bool,
+    /// AdamW's moments in host memory, the update on the host (`train.offload_optimizer`,
+    /// or the `offload-optimizer` strategy).
+    pub offload_optimizer: bool,
 }
 
 /// A 16-bit float type.

@@ -249,6 +249,9 @@ pub struct TrainSection {
     /// burn's balanced activation checkpointing, under any strategy (`strategy =
     /// "checkpointing"` is the baseline split with this on).
     pub checkpointing: bool,
+    /// AdamW's moments in host memory, under any strategy (`strategy =
+    /// "offload-optimizer"` is the baseline split with this on).
+    pub offload_optimizer: bool,
 }
 
 impl Default for TrainSection {
@@ -262,6 +265,7 @@ impl Default for TrainSection {
             seed: 42,
             empty_cache_every: 0,
             checkpointing: false,
+            offload_optimizer: false,
         }
     }
 }

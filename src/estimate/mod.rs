@@ -29,5 +29,5 @@ pub use calibrate::{Calibration, Prober};
 pub use cards::{parse_card, Card};
 pub use check::check_fits;
 pub use fit::{largest_batch, largest_micro_batch, smallest_card};
-pub use model::{Estimate, Moment, Target, Term, TermKind};
+pub use model::{Estimate, Moment, OffloadTerms, Target, Term, TermKind};
 pub use report::{EstimateReport, EstimateRow};

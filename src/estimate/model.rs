@@ -145,6 +145,24 @@ pub struct Estimate {
     /// slices a later tensor does not fit make the pool take a page more.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub peak_high: Option<Bytes>,
+    /// With AdamW's moments in host memory on a GPU (`offload-optimizer`): what they cost
+    /// the host and the bus.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offload: Option<OffloadTerms>,
+}
+
+/// What offloading AdamW's moments to the host costs, per device.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OffloadTerms {
+    /// The moments in host memory: 2 x 4 bytes a parameter (f32, whatever the weights).
+    pub host_state: Bytes,
+    /// Host memory at the update: the last good moments kept beside the new ones.
+    pub host_peak: Bytes,
+    /// Bytes over the bus a step: each gradient and weight read back, each new weight
+    /// written.
+    pub bus_per_step: Bytes,
+    /// The device bytes the moments would take there.
+    pub device_saved: Bytes,
 }
 
 impl Estimate {
@@ -206,6 +224,17 @@ impl Estimate {
             OptimKind::AdamW => 2,
             OptimKind::Sgd => 0,
         };
+        // Offloaded to the host, the moments leave a GPU; on the CPU backend the host is
+        // the device, and they stay in its count.
+        let offload =
+            (cfg.train.offload_optimizer && moments > 0 && matches!(target, Target::Cuda { .. }))
+                .then(|| OffloadTerms {
+                    host_state: Bytes(owned_params * 4 * moments),
+                    host_peak: Bytes(2 * owned_params * 4 * moments),
+                    bus_per_step: Bytes(params * (grad_bytes + 2 * weight_bytes)),
+                    device_saved: Bytes(owned_params * weight_bytes * moments),
+                });
+        let moments = if offload.is_some() { 0 } else { moments };
         let weights = Bytes(params * weight_bytes);
         let grads = Bytes(params * grad_bytes);
         let state = Bytes(owned_params * weight_bytes * moments);
@@ -406,6 +435,10 @@ impl Estimate {
                 state,
                 true,
                 match cfg.optim.kind {
+                    OptimKind::AdamW if offload.is_some() => format!(
+                        "AdamW's moments in host memory (offload-optimizer): none of the {} on the device",
+                        offload.map_or(Bytes(0), |o| o.device_saved)
+                    ),
                     OptimKind::AdamW if shards > 1 => format!(
                         "AdamW: 2 moments x {owned_params} of the {params} parameters (this device's share of {shards}, the largest) x {weight_bytes} bytes"
                     ),
@@ -477,6 +510,7 @@ impl Estimate {
             tensors_peak,
             peak: Bytes(tensors_peak.0 + overhead.0 + runtime.0),
             peak_high: extra_pages.map(|p| Bytes(tensors_peak.0 + overhead.0 + runtime.0 + p.0)),
+            offload,
         }
     }
 

@@ -193,6 +193,9 @@ impl EstimateReport {
             }
             t.add_row(row);
         }
+        crate::text::keep_whole(&mut t, 0, self.rows.iter().map(|r| r.label.chars().count()));
+        // "yes, 93% left" on one line.
+        crate::text::keep_whole(&mut t, 4, ["yes, 93% left".len()]);
         out.push_str(&format!("{t}\n"));
         out.push_str(&notes.render());
         // The terms: the first row's, or every row's side by side under --wide.
@@ -212,6 +215,17 @@ impl EstimateReport {
             "",
         ));
         out.push_str(&terms_table(&shown));
+        for r in &self.rows {
+            if let Some(o) = r.estimate.offload {
+                out.push_str(&crate::text::wrap(
+                    &format!(
+                        "{}: AdamW's moments take {} of host memory ({} at the update, the last good moments kept beside the new ones), {} fewer on the device; {} cross the bus a step (gradients and weights read back, new weights written).",
+                        r.label, o.host_state, o.host_peak, o.device_saved, o.bus_per_step
+                    ),
+                    "",
+                ));
+            }
+        }
         out.push('\n');
         out.push_str(&crate::text::wrap(
             &format!("Capacity: {} ({}).", self.capacity, self.capacity_from),

@@ -18,6 +18,8 @@
 
 mod adamw_kernel;
 mod fused_adamw;
+mod offload;
 
 pub use adamw_kernel::{adamw_setting, burn_adamw_update, AdamWKernelBackend, AdamWScalars};
 pub use fused_adamw::FusedAdamW;
+pub use offload::OffloadAdamW;

@@ -85,15 +85,19 @@ pub fn render_summary(s: &RunSummary, width: Width) -> String {
             s.precision.weight_dtypes.join(", "),
             s.precision.compute_dtypes.join(", "),
         ),
-        Some(format!(
-            "{:.1} bytes per parameter for the weights, gradients and optimizer moments{}; the types are read from the tensors.",
-            s.precision.bytes_per_param,
-            if s.precision.mode.is_mixed() {
-                " and the half copy"
-            } else {
-                ""
-            }
-        )),
+        Some(if s.offload_optimizer {
+            format!(
+                "{:.1} bytes per parameter for the weights and gradients{}; AdamW's two moments, 8 bytes per parameter in f32, are in host memory (offload-optimizer). The types are read from the tensors.",
+                s.precision.bytes_per_param,
+                if s.precision.mode.is_mixed() { " and the half copy" } else { "" }
+            )
+        } else {
+            format!(
+                "{:.1} bytes per parameter for the weights, gradients and optimizer moments{}; the types are read from the tensors.",
+                s.precision.bytes_per_param,
+                if s.precision.mode.is_mixed() { " and the half copy" } else { "" }
+            )
+        }),
     );
     let (stop_value, stop_note) = match &s.stop {
         StopReason::Completed => (String::new(), None),

@@ -158,6 +158,8 @@ pub enum StrategySpec {
     Half,
     /// Data parallel with the optimizer state sharded across the devices (ZeRO stage 1).
     ShardOptimizer,
+    /// The whole batch, with AdamW's moments and update in host memory.
+    OffloadOptimizer,
 }
 
 impl StrategySpec {
@@ -169,6 +171,7 @@ impl StrategySpec {
             (Strategy::Checkpointing, Split::Whole) => StrategySpec::Checkpointing,
             (Strategy::Half, Split::Whole) => StrategySpec::Half,
             (Strategy::ShardOptimizer, Split::Whole) => StrategySpec::ShardOptimizer,
+            (Strategy::OffloadOptimizer, Split::Whole) => StrategySpec::OffloadOptimizer,
             (_, Split::Whole) => StrategySpec::Baseline,
         }
     }
@@ -182,6 +185,7 @@ impl StrategySpec {
             StrategySpec::Checkpointing => Strategy::Checkpointing,
             StrategySpec::Half => Strategy::Half,
             StrategySpec::ShardOptimizer => Strategy::ShardOptimizer,
+            StrategySpec::OffloadOptimizer => Strategy::OffloadOptimizer,
         }
     }
 
@@ -206,6 +210,10 @@ pub struct RunSummary {
     /// `train.checkpointing` with any other).
     #[serde(default)]
     pub checkpointing: bool,
+    /// AdamW's moments were in host memory (the `offload-optimizer` strategy, or
+    /// `train.offload_optimizer` with any other).
+    #[serde(default)]
+    pub offload_optimizer: bool,
     /// Micro-batch and accumulation of the last applied step.
     pub plan: StepPlan,
     /// Samples per optimizer step (of the last applied step).

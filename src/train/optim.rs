@@ -5,7 +5,7 @@ use burn::optim::{adaptor::OptimizerAdaptor, GradientsParams, Optimizer, Sgd, Sg
 
 use crate::config::{OptimKind, OptimSpec};
 use crate::model::Net;
-use crate::optim::FusedAdamW;
+use crate::optim::{FusedAdamW, OffloadAdamW};
 
 /// AdamW (burn's, its update one kernel a parameter where the backend has one: crate::optim)
 /// or SGD over a [`Net`].
@@ -15,11 +15,16 @@ pub enum AnyOptim<B: super::TrainBackend> {
     AdamW(OptimizerAdaptor<FusedAdamW, Net<B>, B>),
     /// SGD.
     Sgd(OptimizerAdaptor<Sgd<B::InnerBackend>, Net<B>, B>),
+    /// AdamW with its moments in host memory (the `offload-optimizer` strategy).
+    Offload(OffloadAdamW),
 }
 
 impl<B: super::TrainBackend> AnyOptim<B> {
-    /// Builds the optimizer of `spec`.
-    pub fn new(spec: &OptimSpec) -> Self {
+    /// Builds the optimizer of `spec`; AdamW's moments in host memory with `offload`.
+    pub fn new(spec: &OptimSpec, offload: bool) -> Self {
+        if offload && spec.kind == OptimKind::AdamW {
+            return AnyOptim::Offload(OffloadAdamW::new(spec.weight_decay as f32));
+        }
         match spec.kind {
             OptimKind::AdamW => AnyOptim::AdamW(OptimizerAdaptor::from(FusedAdamW::new(
                 spec.weight_decay as f32,
@@ -32,11 +37,12 @@ impl<B: super::TrainBackend> AnyOptim<B> {
         }
     }
 
-    /// Moment tensors per parameter: 2 for AdamW, 0 for SGD (no momentum here).
+    /// Moment tensors per parameter on the device: 2 for AdamW, 0 for SGD (no momentum
+    /// here) and for AdamW whose moments are in host memory.
     pub fn moments(&self) -> u64 {
         match self {
             AnyOptim::AdamW(_) => 2,
-            AnyOptim::Sgd(_) => 0,
+            AnyOptim::Sgd(_) | AnyOptim::Offload(_) => 0,
         }
     }
 
@@ -45,6 +51,7 @@ impl<B: super::TrainBackend> AnyOptim<B> {
         match self {
             AnyOptim::AdamW(o) => !o.to_record().is_empty(),
             AnyOptim::Sgd(o) => !o.to_record().is_empty(),
+            AnyOptim::Offload(o) => o.holds_state(),
         }
     }
 
@@ -53,6 +60,7 @@ impl<B: super::TrainBackend> AnyOptim<B> {
         match self {
             AnyOptim::AdamW(o) => o.step(lr, model, grads),
             AnyOptim::Sgd(o) => o.step(lr, model, grads),
+            AnyOptim::Offload(o) => o.step(lr, model, grads),
         }
     }
 }

@@ -154,8 +154,9 @@ pub fn steady_step_s(records: &[StepRecord]) -> Option<f64> {
 }
 
 /// Bytes each parameter costs: weights, their gradients (same dtype), optimizer moments
-/// (AdamW: two, in the weights' dtype; SGD without momentum: none), and for AMP the half
-/// copy of the weights that exists during a step.
+/// (AdamW: two, in the weights' dtype; SGD without momentum, or AdamW's moments offloaded
+/// to host memory: none), and for AMP the half copy of the weights that exists during a
+/// step.
 pub fn bytes_per_param(cfg: &RunConfig, weights: &ParamStats, compute: &ParamStats) -> f64 {
     let per = |s: &ParamStats| {
         if s.count == 0 {
@@ -166,6 +167,7 @@ pub fn bytes_per_param(cfg: &RunConfig, weights: &ParamStats, compute: &ParamSta
     };
     let w = per(weights);
     let moments = match cfg.optim.kind {
+        OptimKind::AdamW if cfg.train.offload_optimizer => 0.0,
         OptimKind::AdamW => 2.0,
         OptimKind::Sgd => 0.0,
     };
@@ -224,6 +226,7 @@ pub fn summarize(cfg: &RunConfig, outcome: Outcome, m: Measured) -> RunSummary {
         pid: std::process::id(),
         strategy: crate::results::StrategySpec::of(cfg.train.preset, cfg.train.split),
         checkpointing: cfg.train.checkpointing,
+        offload_optimizer: cfg.train.offload_optimizer,
         plan: final_plan,
         effective_batch: final_plan.effective_batch(),
         adaptation,

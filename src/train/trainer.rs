@@ -204,7 +204,7 @@ impl<B: super::TrainBackend> Trainer<B> {
         };
         Self {
             model,
-            optim: AnyOptim::new(&cfg.optim),
+            optim: AnyOptim::new(&cfg.optim, cfg.train.offload_optimizer),
             lr: cfg.optim.lr,
             sampler: BatchSampler::new(corpus, cfg.model.seq_len, cfg.train.seed),
             plan,
@@ -293,6 +293,7 @@ impl<B: super::TrainBackend> Trainer<B> {
         let optim = match &self.optim {
             AnyOptim::AdamW(o) => Recorder::<B>::record(&rec, o.to_record(), ()),
             AnyOptim::Sgd(o) => Recorder::<B>::record(&rec, o.to_record(), ()),
+            AnyOptim::Offload(o) => Ok(o.to_bytes()),
         }
         .map_err(|e| e.to_string())?;
         Ok((model, optim))
@@ -330,6 +331,7 @@ impl<B: super::TrainBackend> Trainer<B> {
             AnyOptim::Sgd(o) => AnyOptim::Sgd(o.clone().load_record(
                 Recorder::<B>::load(&rec, optim, &self.device).map_err(|e| e.to_string())?,
             )),
+            AnyOptim::Offload(o) => AnyOptim::Offload(o.with_bytes(&optim)?),
         };
         if scaler.is_some() {
             self.scaler = scaler;

@@ -27,6 +27,7 @@ mod lesson;
 mod memory_options;
 mod mixed_precision;
 mod module_graph;
+mod offload;
 mod parallel;
 mod readme;
 mod report;
