@@ -12,6 +12,7 @@
 #      weights and moments, the update on the CPU), REPEATS times, interleaved with 3;
 #   5. run-job's part 4 (Ctrl-C to `oomlab run`), which the first run-job call ran before
 #      its one-process case existed.
+# PARTS="1" runs only those parts (2 goes with 3: its estimates are read there).
 # Results in $OUT: log.txt, offload.json (every figure, one object), estimate-f32.json,
 # estimate-bf16.json, compare-f32-1.json, compare-bf16-1.json, pytorch.json, runs.tar.xz.
 # runner: new-user
@@ -25,6 +26,7 @@ END=$((SECONDS + ${BUDGET:-480} - 40))
 left() { local l=$((END - SECONDS)); [ "$l" -lt "$1" ] && echo $((l > 1 ? l : 1)) || echo "$1"; }
 say() { echo "### $* ($(date -u +%H:%M:%S))" | tee -a "$LOG"; }
 STEPS=${STEPS:-30}
+want() { [ -z "${PARTS:-}" ] || [[ " $PARTS " == *" $1 "* ]]; }
 {
   date -u +"date: %Y-%m-%dT%H:%M:%SZ"; echo "commit: ${COMMIT:-unknown}"
   echo "card: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader)"
@@ -33,12 +35,16 @@ STEPS=${STEPS:-30}
   env | grep -E '^(CUBECL|OOMLAB|COLUMNS)' | sed 's/^/env: /'
 } >> "$LOG" 2>&1
 
+if want 1; then
 say "1. first steps"
 for p in f32 bf16; do
   timeout "$(left 120)" "$BIN" train --config gpu --precision $p --max-steps 3 --json --out /tmp/off/first-$p > /tmp/off/first-$p.json 2> /tmp/off/first-$p.stderr
   echo "first step gpu $p: exit $? $(python3 -c "import json,sys;s=json.load(open(sys.argv[1]));k=(s.get('kernel_cache') or {}).get('added_in_run') or {};print(f\"time to first step {s['time_to_first_step_s']:.2f} s, kernels compiled {k.get('kernels')}\")" /tmp/off/first-$p.json 2>&1)" >> "$LOG"
 done
 
+fi
+
+if want 3; then
 say "2. estimates"
 for p in f32 bf16; do
   "$BIN" estimate --config gpu --card H100 --precision $p --json > "$OUT/estimate-$p.json" 2>> "$LOG"
@@ -97,8 +103,12 @@ for k, v in res["pytorch"].items():
     print(f"pytorch {k}: " + "; ".join(f"nvml peak {r['peak_nvml_process_bytes']} step {r['steady_step_s']:.4f} loss {r['final_loss']:.4f}" for r in v))
 EOF
 
+fi
+
+if want 5; then
 say "5. run-job part 4"
 ( PARTS=4 BUDGET=$(left 80) OUT=/tmp/off/rj source scripts/gpu/run-job.sh ) > /dev/null 2>&1
 cat /tmp/off/rj/run-job/log.txt >> "$LOG" 2>/dev/null
+fi
 (cd /tmp/off && tar cf - --exclude='*.svg' --exclude=memory.csv --exclude=timeline.csv --exclude=data.txt . 2>/dev/null | xz -6 > "$OUT/runs.tar.xz")
 say done

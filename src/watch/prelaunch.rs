@@ -206,7 +206,8 @@ fn holds(view: &NvmlView, pid: u32) -> bool {
 
 /// This process's real user ID.
 fn nix_uid() -> u32 {
-    nix::unistd::getuid().as_raw()
+    // SAFETY: getuid has no preconditions and cannot fail.
+    unsafe { libc::getuid() }
 }
 
 #[cfg(test)]

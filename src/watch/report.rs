@@ -272,10 +272,26 @@ pub fn user_of(pid: u32) -> String {
     let Some(uid) = super::prelaunch::owner(pid) else {
         return "an unknown user (not visible here)".into();
     };
-    match nix::unistd::User::from_uid(nix::unistd::Uid::from_raw(uid)) {
-        Ok(Some(user)) => format!("user {}", user.name),
-        _ => format!("uid {uid}"),
+    user_name(uid).map_or(format!("uid {uid}"), |name| format!("user {name}"))
+}
+
+/// The name the system's user database gives `uid` (getpwuid_r: /etc/passwd, and LDAP or
+/// other NSS sources where the system has them).
+fn user_name(uid: u32) -> Option<String> {
+    let mut buf = vec![0 as libc::c_char; 16 * 1024];
+    // SAFETY: passwd is plain data (integers and pointers): all zeros is a valid value,
+    // which getpwuid_r overwrites.
+    let mut entry: libc::passwd = unsafe { std::mem::zeroed() };
+    let mut found: *mut libc::passwd = std::ptr::null_mut();
+    // SAFETY: entry, buf (with its true length) and found are valid for writes for the
+    // whole call; getpwuid_r writes the strings into buf and points found at entry.
+    let rc = unsafe { libc::getpwuid_r(uid, &mut entry, buf.as_mut_ptr(), buf.len(), &mut found) };
+    if rc != 0 || found.is_null() || entry.pw_name.is_null() {
+        return None;
     }
+    // SAFETY: on success pw_name points at a NUL-terminated string inside buf, alive here.
+    let name = unsafe { std::ffi::CStr::from_ptr(entry.pw_name) };
+    Some(name.to_string_lossy().into_owned())
 }
 
 /// The job's command as a shell takes it: an argument with spaces or shell characters in
@@ -300,6 +316,15 @@ fn shell_words(args: &[String]) -> String {
 mod tests {
     use super::*;
     use crate::watch::JobProcess;
+
+    #[test]
+    fn the_user_database_names_root_and_this_process_owner() {
+        assert_eq!(user_name(0).as_deref(), Some("root"));
+        assert!(
+            user_of(std::process::id()).starts_with("user ")
+                || user_of(std::process::id()).starts_with("uid ")
+        );
+    }
 
     fn report(accounting: bool) -> JobReport {
         let process = |pid, vram: u64, max: Option<u64>| JobProcess {
