@@ -181,7 +181,15 @@ impl<B: AutodiffBackend> ModuleMapper<B> for HostUpdate<'_, B> {
         let require_grad = tensor.is_require_grad();
         let inner = tensor.inner();
         let (device, dtype, shape) = (inner.device(), inner.dtype(), inner.shape());
-        let to_host = |data: TensorData| -> Vec<f32> { data.iter::<f32>().collect() };
+        // f32 bytes become the vector without a copy; other float types convert.
+        let to_host = |data: TensorData| -> Vec<f32> {
+            let data = data.convert::<f32>();
+            if data.as_slice::<f32>().is_ok() {
+                data.into_vec::<f32>().unwrap_or_default()
+            } else {
+                data.iter::<f32>().collect()
+            }
+        };
         let weights = to_host(inner.into_data());
         let grad = to_host(grad.into_data());
         let old = self.optim.moments.get(&id.val()).cloned();
@@ -255,3 +263,4 @@ fn host_update(
         },
     )
 }
+
