@@ -86,6 +86,7 @@ fn check(script: &str) {
 #[test]
 fn the_readmes_figures_are_the_ones_their_files_hold() {
     check("scripts/readme-figures.py");
+    check("scripts/offload-table.py");
 }
 
 #[test]
