@@ -328,6 +328,24 @@ manifest! {
         "NVIDIA H100 80GB HBM3",
         "2026-12-07",
     ),
+    /// offload-optimizer against the baseline on an H100, `gpu` config, f32.
+    H100OffloadF32 = (
+        "docs/results/2026-12-07-h100-offload/compare-f32.json",
+        "NVIDIA H100 80GB HBM3",
+        "2026-12-07",
+    ),
+    /// The same in AMP bf16.
+    H100OffloadBf16 = (
+        "docs/results/2026-12-07-h100-offload/compare-bf16.json",
+        "NVIDIA H100 80GB HBM3",
+        "2026-12-07",
+    ),
+    /// PyTorch's GPT on the same config and card, AdamW on the GPU and on the host.
+    H100OffloadPytorch = (
+        "docs/results/2026-12-07-h100-offload/pytorch.json",
+        "NVIDIA H100 80GB HBM3",
+        "2026-12-07",
+    ),
     /// Today's defaults against PyTorch on an H100, `h200` config, AMP bf16.
     H100PairedH200 = (
         "docs/results/2026-12-07-h100-done-when/paired-h200/paired.json",

@@ -7,6 +7,7 @@
 
 mod crash;
 mod layout;
+mod offload;
 mod parallel;
 mod reading;
 mod speed;
@@ -670,6 +671,7 @@ fn all_topics() -> impl Iterator<Item = &'static (&'static str, &'static str, &'
         .chain(reading::TOPICS.iter())
         .chain(crash::TOPICS.iter())
         .chain(parallel::TOPICS.iter())
+        .chain(offload::TOPICS.iter())
         .chain(speed::TOPICS.iter())
 }
 
@@ -678,6 +680,7 @@ fn measured(topic: &str) -> String {
     if let Some(text) = reading::measured(topic)
         .or_else(|| crash::measured(topic))
         .or_else(|| parallel::measured(topic))
+        .or_else(|| offload::measured(topic))
         .or_else(|| speed::measured(topic))
     {
         return text;
@@ -709,8 +712,13 @@ fn measured(topic: &str) -> String {
 
 /// The committed comparisons' rows for `topic` (with the baseline's), as tables.
 fn measured_compare(topic: &str) -> String {
+    measured_compare_in(topic, EVIDENCE)
+}
+
+/// The rows for `topic` (with the baseline's) of the comparisons `evidence`, as tables.
+pub(crate) fn measured_compare_in(topic: &str, evidence: &[(Evidence, &str)]) -> String {
     let mut out = String::new();
-    for &(e, what) in EVIDENCE {
+    for &(e, what) in evidence {
         let Ok(cmp) = serde_json::from_str::<Comparison>(e.text()) else {
             continue;
         };

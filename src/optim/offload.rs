@@ -263,4 +263,3 @@ fn host_update(
         },
     )
 }
-
