@@ -194,8 +194,11 @@ impl EstimateReport {
             t.add_row(row);
         }
         crate::text::keep_whole(&mut t, 0, self.rows.iter().map(|r| r.label.chars().count()));
-        // "yes, 93% left" on one line.
-        crate::text::keep_whole(&mut t, 4, ["yes, 93% left".len()]);
+        if width.columns().is_none_or(|c| c >= crate::text::PIPE_WIDTH) {
+            // Room for "yes, 93% left" on one line.
+            crate::text::keep_whole(&mut t, 4, ["yes, 93% left".len()]);
+        }
+
         out.push_str(&format!("{t}\n"));
         out.push_str(&notes.render());
         // The terms: the first row's, or every row's side by side under --wide.

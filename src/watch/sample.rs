@@ -25,7 +25,8 @@ pub struct JobProcess {
     pub pid: u32,
     /// Parent PID.
     pub ppid: u32,
-    /// Its command line when first seen.
+    /// Its command line when last seen: a process forked by a shell shows the shell's
+    /// command until it runs its own program.
     pub command: String,
     /// Seconds from the launch to the first sample that saw it.
     pub first_seen_s: f64,
@@ -206,6 +207,9 @@ fn watch(
                 accounting_peak_vram: None,
             });
             e.last_seen_s = t;
+            if e.command != p.command {
+                e.command.clone_from(&p.command);
+            }
             e.peak_rss = e.peak_rss.max(p.rss);
             if let Some(v) = vram {
                 e.peak_vram = Some(e.peak_vram.map_or(v, |p| p.max(v)));
