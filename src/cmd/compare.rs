@@ -9,6 +9,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use super::predicted::predicted;
 use super::report::details;
 use crate::compare::{memory_svg, report_html, Page, Series, Variant};
 use crate::config::ConfigFile;
@@ -141,30 +142,6 @@ fn run_one(plan: &ComparePlan, v: Variant, file: &ConfigFile, exe: &Path) -> Fin
         series,
         device,
     }
-}
-
-/// `oomlab estimate`'s peak for a row's config, on the kind of memory the row measured.
-pub(crate) fn predicted(
-    row: &Row,
-    cfg: &crate::config::RunConfig,
-    vocab: usize,
-    total: Option<crate::units::Bytes>,
-    simulated: bool,
-) -> Option<u64> {
-    use crate::estimate::{Estimate, Target};
-    // Over several devices the row's process figure is one device's (CUDA) or the
-    // shared process's (CPU peers), neither of which the whole-batch estimate predicts:
-    // `oomlab estimate --devices` gives each device's.
-    if !row.per_device.is_empty() {
-        return None;
-    }
-    let target = match row.memory_kind? {
-        MemoryKind::Gpu => Target::Cuda { total: total? },
-        // Under a SIMULATED budget the run fixed its compute threads.
-        MemoryKind::Host if simulated => Target::budgeted_cpu(),
-        MemoryKind::Host => Target::this_cpu(),
-    };
-    Some(Estimate::of(cfg, vocab, target).peak.0)
 }
 
 /// One finished row and its memory timeline.

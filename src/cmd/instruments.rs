@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::preflight::{
     device_state_lower_bound, gpu_fit_check, host_preflight, offload_host_check, preflight,
 };
-use crate::cmd::train::TrainPlan;
+use super::train_plan::TrainPlan;
 use crate::data::Corpus;
 use crate::device::{
     configure_cubecl, hold_budget, install_tuned, Ballast, BudgetError, CubeclSettings, Selected,

@@ -1,7 +1,7 @@
 //! Checks before a run starts: will its state fit, does the device support what the
 //! configuration asks, can several devices do it. Each refusal says what to change.
 
-use crate::cmd::train::TrainPlan;
+use super::train_plan::TrainPlan;
 use crate::config::{OptimKind, RunConfig};
 use crate::device::Selected;
 use crate::error::Error;

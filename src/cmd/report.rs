@@ -9,7 +9,7 @@ use crate::error::Error;
 use crate::results::{Comparison, Row, RowStatus, RunSummary};
 use crate::vocab::Variant;
 
-use super::compare::predicted;
+use super::predicted::predicted;
 
 /// `oomlab explain` for a row: its own topic, else its family's (amp-bf16 -> amp).
 fn explain_of(name: &str) -> Option<String> {
