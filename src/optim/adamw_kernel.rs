@@ -34,6 +34,26 @@ pub struct AdamWScalars {
 }
 
 impl AdamWScalars {
+    /// burn's `AdamWConfig` default β₁, which oomlab's AdamW uses.
+    pub const BETA_1: f32 = 0.9;
+    /// burn's default β₂.
+    pub const BETA_2: f32 = 0.999;
+    /// burn's default ε.
+    pub const EPSILON: f32 = 1e-5;
+
+    /// An update with burn's default β₁, β₂ and ε, the decoupled weight decay
+    /// `weight_decay`, at `lr`, making the moments' time `time`.
+    pub fn with_defaults(weight_decay: f32, lr: f64, time: usize) -> Self {
+        AdamWScalars {
+            beta_1: Self::BETA_1,
+            beta_2: Self::BETA_2,
+            epsilon: Self::EPSILON,
+            weight_decay,
+            lr,
+            time,
+        }
+    }
+
     /// 1 − β₁ and 1 − β₂, in f32 as burn computes them.
     pub fn factors(&self) -> (f32, f32) {
         (1.0 - self.beta_1, 1.0 - self.beta_2)

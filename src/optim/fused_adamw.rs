@@ -12,13 +12,6 @@ use burn::tensor::{DType, TensorPrimitive};
 
 use super::{AdamWKernelBackend, AdamWScalars};
 
-/// burn's `AdamWConfig` defaults, which oomlab uses: β₁.
-const BETA_1: f32 = 0.9;
-/// β₂ (burn's default).
-const BETA_2: f32 = 0.999;
-/// ε (burn's default).
-const EPSILON: f32 = 1e-5;
-
 /// AdamW with burn's default β₁, β₂ and ε and a decoupled weight decay.
 #[derive(Clone)]
 pub struct FusedAdamW {
@@ -30,9 +23,9 @@ impl FusedAdamW {
     /// With the decoupled weight decay `weight_decay`.
     pub fn new(weight_decay: f32) -> Self {
         let burn = AdamWConfig::new()
-            .with_beta_1(BETA_1)
-            .with_beta_2(BETA_2)
-            .with_epsilon(EPSILON)
+            .with_beta_1(AdamWScalars::BETA_1)
+            .with_beta_2(AdamWScalars::BETA_2)
+            .with_epsilon(AdamWScalars::EPSILON)
             .with_weight_decay(weight_decay)
             .build();
         FusedAdamW { burn, weight_decay }
@@ -40,14 +33,7 @@ impl FusedAdamW {
 
     /// The numbers of an update at `lr` that makes the moments' time `time`.
     fn scalars(&self, lr: LearningRate, time: usize) -> AdamWScalars {
-        AdamWScalars {
-            beta_1: BETA_1,
-            beta_2: BETA_2,
-            epsilon: EPSILON,
-            weight_decay: self.weight_decay,
-            lr,
-            time,
-        }
+        AdamWScalars::with_defaults(self.weight_decay, lr, time)
     }
 }
 

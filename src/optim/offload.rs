@@ -22,11 +22,6 @@ use rayon::prelude::*;
 
 use super::AdamWScalars;
 
-/// burn's `AdamWConfig` defaults, as [`super::FusedAdamW`] uses them.
-const BETA_1: f32 = 0.9;
-const BETA_2: f32 = 0.999;
-const EPSILON: f32 = 1e-5;
-
 /// Elements one host thread updates at a time.
 const CHUNK: usize = 1 << 16;
 
@@ -65,14 +60,6 @@ impl OffloadAdamW {
         !self.moments.is_empty()
     }
 
-    /// Host bytes its moments take now.
-    pub fn host_bytes(&self) -> u64 {
-        self.moments
-            .values()
-            .map(|m| 4 * (m.moment_1.len() + m.moment_2.len()) as u64)
-            .sum()
-    }
-
     /// One update of `module` with `grads`: each parameter with a gradient is read back,
     /// updated on the host and placed on its device again, in its own float type.
     pub fn step<B: AutodiffBackend, M: AutodiffModule<B>>(
@@ -88,17 +75,6 @@ impl OffloadAdamW {
             backend: PhantomData,
         };
         module.map(&mut mapper)
-    }
-
-    fn scalars(&self, lr: f64, time: usize) -> AdamWScalars {
-        AdamWScalars {
-            beta_1: BETA_1,
-            beta_2: BETA_2,
-            epsilon: EPSILON,
-            weight_decay: self.weight_decay,
-            lr,
-            time,
-        }
     }
 
     /// The moments as bytes, for a checkpoint: the parameters' ids in order, each with its
@@ -194,7 +170,7 @@ impl<B: AutodiffBackend> ModuleMapper<B> for HostUpdate<'_, B> {
         let grad = to_host(grad.into_data());
         let old = self.optim.moments.get(&id.val()).cloned();
         let time = old.as_ref().map_or(0, |m| m.time) + 1;
-        let scalars = self.optim.scalars(self.lr, time);
+        let scalars = AdamWScalars::with_defaults(self.optim.weight_decay, self.lr, time);
         let (weights, moments) = host_update(&weights, &grad, old.as_deref(), scalars);
         self.optim.moments.insert(id.val(), Arc::new(moments));
         let options = TensorCreationOptions::new(device).with_dtype(dtype);
