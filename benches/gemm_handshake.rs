@@ -56,7 +56,7 @@ fn label(form: Form) -> &'static str {
     }
 }
 
-/// The library's cuBLAS call (the one `OOMLAB_CUBLAS=1` runs) for a layer's product.
+/// The library's cuBLAS call (the one `kernels.linear_products=cublas` runs) for a layer's product.
 fn gemm(h: &Handle, form: Form, l: &Layer, a: u64, b: u64, c: u64, bf16: bool) {
     let dtype = if bf16 { DType::BF16 } else { DType::F32 };
     // Row strides of contiguous (asserted by `address`) a, b and c.

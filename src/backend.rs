@@ -27,7 +27,7 @@ pub type CpuCheckpointed = Autodiff<Flex, BalancedCheckpointing>;
 pub type CudaCheckpointed = Autodiff<Cuda, BalancedCheckpointing>;
 
 /// Whether the CPU backend's linear layers run on the input seen as one matrix
-/// ([`crate::model::linear_2d`]): as `OOMLAB_LINEAR` says, else as Flex's default. The
+/// ([`crate::model::linear_2d`]): as `kernels.linear` says, else as Flex's default. The
 /// estimate reads it, to predict the run this environment makes.
 pub fn cpu_linear_2d() -> bool {
     <CpuBackend as crate::model::LinearBackend>::linear_2d()

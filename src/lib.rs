@@ -18,6 +18,7 @@ pub mod config;
 pub mod data;
 pub mod device;
 pub mod diagnose;
+pub mod env;
 pub mod error;
 pub mod estimate;
 pub mod evidence;

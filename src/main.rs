@@ -11,12 +11,6 @@ static ALLOC: oomlab::probe::host::CountingAlloc = oomlab::probe::host::Counting
 fn main() -> ExitCode {
     // Before any thread starts: it may set a variable cuBLAS reads.
     oomlab::device::cublas::Workspace::apply();
-    // Before any thread starts: OOMLAB_HOST_HEAP=off stops the counting for the process,
-    // =count keeps it on CUDA (where it stops by default when the run's instruments are set up).
-    if let Err(e) = oomlab::probe::host::configure_from_env() {
-        eprint!("{}", oomlab::text::hang("oomlab: error: ", &e.to_string()));
-        return ExitCode::from(u8::try_from(oomlab::error::EXIT_USAGE).unwrap_or(2));
-    }
     let cli = oomlab::cli::Cli::parse();
     let code = match oomlab::cli::run(cli) {
         Ok(code) => code,

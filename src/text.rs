@@ -28,10 +28,7 @@ impl Width {
     /// The width of this process's output: `COLUMNS` where set (as shells export it),
     /// else the terminal's when standard output is one, else [`PIPE_WIDTH`].
     pub fn detect() -> Width {
-        let from_env = std::env::var("COLUMNS")
-            .ok()
-            .and_then(|c| c.trim().parse::<usize>().ok())
-            .filter(|&c| c > 0);
+        let from_env = crate::env::columns().filter(|&c| c > 0);
         let columns = from_env
             // comfy-table asks the terminal (through crossterm) when standard output is one.
             // No crate of its own for this: a new dependency would change the crate's

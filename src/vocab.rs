@@ -108,6 +108,19 @@ vocabulary! {
 }
 
 vocabulary! {
+    /// Whether oomlab's allocator counts the host heap (`memory.host_heap`).
+    pub enum HostHeap {
+        /// Counted on the CPU, not on CUDA (the default: one counter every allocation of
+        /// burn's threads writes slowed host-bound CUDA steps).
+        Auto = "auto",
+        /// Counted on every device.
+        Count = "count",
+        /// Counted on none: no host heap figure and no `--memory-budget`.
+        Off = "off",
+    }
+}
+
+vocabulary! {
     /// How auto-halve looks for a micro-batch that fits (`--search`, `auto_halve.search`).
     pub enum SearchMode {
         /// Only ever halve.

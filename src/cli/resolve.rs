@@ -1017,7 +1017,7 @@ pub fn resolve_run(args: super::args::RunArgs) -> Result<crate::cmd::run::RunPla
         interval: std::time::Duration::from_millis(args.interval),
         out: args.out.unwrap_or_else(crate::cmd::run::default_out),
         quiet: args.quiet,
-        visible: std::env::var("CUDA_VISIBLE_DEVICES").ok(),
+        visible: crate::env::cuda_visible_devices(),
     })
 }
 

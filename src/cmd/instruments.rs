@@ -32,6 +32,7 @@ pub(crate) fn cpu_instruments(
     kit: &mut RunKit,
     say: &dyn Fn(&str),
 ) -> Result<(), Error> {
+    host::configure(plan.config.train.host_heap);
     if plan.vram_budget.is_some() {
         return Err(BudgetError::NotCuda.into());
     }
@@ -100,6 +101,7 @@ pub(crate) fn cuda_instruments(
     kit: &mut RunKit,
     say: &dyn Fn(&str),
 ) -> Result<Held, Error> {
+    host::configure(plan.config.train.host_heap);
     let mut held = Held::default();
     if plan.memory_budget.is_some() {
         say("--memory-budget applies to the CPU backend; on CUDA use --vram-budget");

@@ -201,13 +201,15 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
     if n > 1 {
         check_parallel(plan)?;
     }
+    // Before anything reads them: the device's header lines name where operations run.
+    crate::model::use_kernels(plan.config.kernels);
     let selected = select_devices(&plan.devices)?;
     let say = |line: &str| {
         if !plan.quiet {
             eprint!("{}", crate::text::hang("oomlab: ", line));
         }
     };
-    let announced = announce(&selected[0], &say);
+    let announced = announce(&selected[0], &plan.config.kernels, &say);
     // Instruments and fit checks see one device's share of the batch.
     let mut share = plan.clone();
     share.config.train.batch = plan.config.train.batch / n;
@@ -457,7 +459,11 @@ fn abandon_action(
 /// The device line, or the restart that puts NVRTC on the library path; then the step's
 /// opt-in variables, where any is set. Returns the CUDA engine line and the opt-in line,
 /// for the summary's notes.
-fn announce(selected: &Selected, say: &dyn Fn(&str)) -> Vec<String> {
+fn announce(
+    selected: &Selected,
+    kernels: &crate::config::KernelsSection,
+    say: &dyn Fn(&str),
+) -> Vec<String> {
     let mut said = Vec::new();
     match selected {
         Selected::Cpu { note: Some(note) } => say(note),
@@ -483,7 +489,7 @@ fn announce(selected: &Selected, say: &dyn Fn(&str)) -> Vec<String> {
         }
         _ => {}
     }
-    if let Some(line) = crate::model::opt_in_line() {
+    if let Some(line) = crate::model::chosen_line(kernels) {
         say(&line);
         said.push(line);
     }

@@ -493,6 +493,7 @@ fn validate(f: &ConfigFile, c: &Checker) -> Result<RunConfig, ConfigError> {
         precision,
         loss_scale,
         memory_mode,
+        host_heap: f.memory.host_heap,
         checkpointing: f.train.checkpointing || preset == Strategy::Checkpointing,
         offload_optimizer: f.train.offload_optimizer || preset == Strategy::OffloadOptimizer,
     };
@@ -520,6 +521,7 @@ fn validate(f: &ConfigFile, c: &Checker) -> Result<RunConfig, ConfigError> {
         data,
         optim,
         train,
+        kernels: f.kernels,
     })
 }
 

@@ -3,10 +3,12 @@
 //! Raw values (what the file and the flags say) and the resolved [`RunConfig`] are two
 //! types; the trainer only ever sees the latter.
 
+pub mod kernels;
 mod load;
 mod resolved;
 mod schema;
 
+pub use kernels::{KernelChoice, KernelsSection};
 pub use load::{apply_override, builtin_config, load, ConfigSource, Draft, BUILTIN_CONFIGS};
 pub use resolved::{
     AutoHalveSpec, DataSource, HalfDtype, LossScaleSpec, MemoryMode, ModelKind, ModelSpec,

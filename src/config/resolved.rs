@@ -120,6 +120,8 @@ pub struct TrainSpec {
     pub loss_scale: Option<LossScaleSpec>,
     /// How burn's GPU pool is filled.
     pub memory_mode: MemoryMode,
+    /// Whether the host heap is counted (`memory.host_heap`).
+    pub host_heap: crate::vocab::HostHeap,
     /// burn's balanced activation checkpointing (`train.checkpointing`, or the
     /// `checkpointing` strategy): a property of the autodiff backend, independent of the
     /// split.
@@ -258,4 +260,6 @@ pub struct RunConfig {
     pub optim: OptimSpec,
     /// Training loop.
     pub train: TrainSpec,
+    /// How each of the step's operations runs.
+    pub kernels: super::KernelsSection,
 }

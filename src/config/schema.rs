@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::vocab::{
-    AttentionKind, ModelKind, OptimKind, PoolMode, Precision, SearchMode, Strategy, Task,
+    AttentionKind, HostHeap, ModelKind, OptimKind, PoolMode, Precision, SearchMode, Strategy, Task,
 };
 
 /// A count from a flag (`u64`) as the schema's signed integer.
@@ -16,7 +16,7 @@ pub fn count(v: u64) -> i64 {
     i64::try_from(v).unwrap_or(i64::MAX)
 }
 
-/// A whole configuration file: `[model]`, `[data]`, `[optim]`, `[train]`.
+/// A whole configuration file: `[model]`, `[data]`, `[optim]`, `[train]`, `[kernels]`...
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ConfigFile {
@@ -34,6 +34,8 @@ pub struct ConfigFile {
     pub loss_scale: LossScaleSection,
     /// How burn's GPU memory pool is filled.
     pub memory: MemorySection,
+    /// How each of the step's operations runs (`auto`: oomlab's choice).
+    pub kernels: super::KernelsSection,
 }
 
 impl ConfigFile {
@@ -95,6 +97,10 @@ pub struct MemorySection {
     pub mode: PoolMode,
     /// Share of the free VRAM `prealloc` reserves.
     pub prealloc_fraction: f64,
+    /// Whether oomlab's allocator counts the host heap: `auto` (the default: on the CPU,
+    /// not on CUDA, where one counter every allocation writes slowed host-bound steps),
+    /// `count` (everywhere) or `off` (nowhere: no host heap figure, no --memory-budget).
+    pub host_heap: HostHeap,
 }
 
 impl Default for MemorySection {
@@ -102,6 +108,7 @@ impl Default for MemorySection {
         Self {
             mode: PoolMode::Exact,
             prealloc_fraction: 0.9,
+            host_heap: HostHeap::Auto,
         }
     }
 }

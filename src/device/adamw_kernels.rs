@@ -112,7 +112,7 @@ pub fn kernel_calls() -> u64 {
 }
 
 impl AdamWKernelBackend for CubeCuda {
-    /// f32 parameters (the kernel's one dtype) unless `OOMLAB_ADAMW=burn` (crate::optim has
+    /// f32 parameters (the kernel's one dtype) unless `kernels.adamw=burn` (crate::optim has
     /// the measurements).
     fn adamw_on_kernel(dtype: DType) -> bool {
         dtype == DType::F32 && adamw_setting() != Some(false)

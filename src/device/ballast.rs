@@ -39,7 +39,7 @@ pub enum BudgetError {
     #[error("--vram-budget: {0}")]
     Driver(String),
     /// The CPU's budget with the host heap not counted.
-    #[error("--memory-budget needs the host heap counted, and OOMLAB_HOST_HEAP=off turned the count off: unset OOMLAB_HOST_HEAP")]
+    #[error("--memory-budget needs the host heap counted, and memory.host_heap = \"off\" turned the count off: drop that setting, or set it to \"auto\"")]
     HeapNotCounted,
 }
 

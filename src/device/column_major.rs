@@ -1,5 +1,5 @@
-//! A linear layer's row-major product as the column-major call cuBLAS and cuBLASLt take
-//! (one mapping for both, super::cublas and super::cublaslt).
+//! A linear layer's row-major product as the column-major call cuBLAS takes
+//! (super::cublas).
 //!
 //! A row-major X with row stride s is the column-major Xᵀ with leading dimension s, so
 //! C = op(A)·op(B) in row-major is Cᵀ = op(B)ᵀ·op(A)ᵀ in column-major: the call's first
@@ -38,6 +38,7 @@ impl Call {
     }
 
     /// The first operand's (b's) stored column-major (rows, columns).
+    #[cfg(test)]
     pub fn first(&self) -> (usize, usize) {
         if self.transposed.0 {
             (self.inner, self.rows)
@@ -47,6 +48,7 @@ impl Call {
     }
 
     /// The second operand's (a's) stored column-major (rows, columns).
+    #[cfg(test)]
     pub fn second(&self) -> (usize, usize) {
         if self.transposed.1 {
             (self.cols, self.inner)
@@ -56,6 +58,7 @@ impl Call {
     }
 
     /// The output's stored column-major (rows, columns).
+    #[cfg(test)]
     pub fn output(&self) -> (usize, usize) {
         (self.rows, self.cols)
     }

@@ -1,14 +1,14 @@
 //! The linear layers' matrix products on cuBLAS, inside burn's CUDA backend (issue 29).
 //!
 //! cubecl-cuda 0.10 runs its kernels on a stream of its own that nobody else can name.
-//! cuBLAS runs on a stream of oomlab's, ordered with cubecl's in one of two ways
-//! ([`Order`], `OOMLAB_CUBLAS_ORDER`):
-//! - `device` (the default): flags in device memory (super::fence): a cubecl kernel
-//!   signals, a kernel of oomlab's on cuBLAS's stream waits for it, the product runs, a
-//!   second one signals back, a cubecl kernel waits for that. The host never waits.
-//! - `host`, the first version: the buffers' addresses are asked of cubecl's server (which
-//!   answers after every kernel launched before), the context is synchronized, cuBLAS runs,
-//!   its stream is synchronized.
+//! cuBLAS runs on a stream of oomlab's, ordered with cubecl's by flags in device memory
+//! (super::fence): a cubecl kernel signals, a kernel of oomlab's on cuBLAS's stream waits
+//! for it, the product runs, a second one signals back, a cubecl kernel waits for that.
+//! The host never waits. Where the flags cannot be made or waited on, the first version
+//! takes over: the buffers' addresses are asked of cubecl's server (which answers after
+//! every kernel launched before), the context is synchronized, cuBLAS runs, its stream is
+//! synchronized. (Choosing that version, cuBLASLt, or the thread that makes the calls were
+//! measuring levers until 2026-12-07; the results below chose the way that stays.)
 //!
 //! Measured on the H200: each product alone is faster on cuBLAS
 //! (docs/results/2026-12-04-h200-gemm-handshake); in the step, ordered on the device with
@@ -17,16 +17,14 @@
 //! (docs/results/2026-12-04-h200-fence-kernels; before, with stream memory operations that
 //! fell back to host syncs, docs/results/2026-12-04-h200-cublas-order).
 //!
-//! Which thread makes the calls ([`Thread`], `OOMLAB_CUBLAS_THREAD`): by default the
-//! product is queued on cubecl's device thread behind the launches before it, and the
-//! caller goes on (`queue_on_device_thread`); `device` makes it a blocking round trip
-//! there, `caller` makes the calls on the caller's thread. Queued, the `gpu` config's f32
-//! step took 74.1 ms against cubecl's 87.5 and the blocking round trip's 84.0
+//! The product is queued on cubecl's device thread behind the launches before it, and the
+//! caller goes on (`queue_on_device_thread`); a device's first product is a blocking round
+//! trip there, which makes its lane and fence. Queued, the `gpu` config's f32 step took
+//! 74.1 ms against cubecl's 87.5 and the blocking round trip's 84.0
 //! (docs/results/2026-12-04-h200-cublas-queued).
 //!
 //! The output is allocated by cubecl (its pool, its out-of-memory path); cuBLAS keeps a
-//! workspace of its own per handle, outside the pool, sized by cuBLAS or by
-//! `OOMLAB_CUBLAS_WORKSPACE` ([`Workspace`]). f32 runs as TF32 (as PyTorch's
+//! workspace of its own per handle, outside the pool ([`Workspace`]). f32 runs as TF32 (as PyTorch's
 //! `allow_tf32`), bf16 and f16 with f32 accumulation. libcublas is loaded at run time
 //! (cudarc's dynamic loading, from the library path: the CUDA toolkit's `lib64`, which
 //! oomlab adds for NVRTC); where it does not load, or the dtype has no cuBLAS type, burn's
@@ -47,227 +45,82 @@ use cudarc::cublas::{result as blas, sys};
 use cudarc::driver::result as drv;
 
 use super::column_major::Call;
-use super::cublaslt::Plans;
 use super::fence::Fence;
 use super::strided_batch::{self, Layout, StridedCall};
 use crate::model::{
     apart_into_and_new, apart_into_twice, batched_setting, burn_batched, burn_batched_into,
     burn_product, custom_products_setting, Form, Operand, Place, ProductBackend, Rows, Span,
-    CUSTOM_PRODUCTS_ENV,
 };
 use crate::units::Bytes;
-
-/// The variable choosing how cuBLAS's stream is ordered with cubecl's ([`Order`]).
-pub const ORDER_ENV: &str = "OOMLAB_CUBLAS_ORDER";
-
-/// How cuBLAS's work is ordered with cubecl's kernels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Order {
-    /// Flags in device memory; the host never waits (the default).
-    Device,
-    /// Host syncs before and after each product (the first version, kept to measure
-    /// against).
-    Host,
-}
-
-impl Order {
-    /// `OOMLAB_CUBLAS_ORDER`: `host`, or `device` (also when unset or anything else).
-    pub fn from_env() -> Order {
-        static ORDER: OnceLock<Order> = OnceLock::new();
-        *ORDER.get_or_init(|| match std::env::var(ORDER_ENV).as_deref() {
-            Ok("host") => Order::Host,
-            _ => Order::Device,
-        })
-    }
-
-    fn describe(self) -> &'static str {
-        match self {
-            Order::Device => match super::fence::StreamSide::from_env() {
-                super::fence::StreamSide::Kernels => "ordered with cubecl's kernels on the device",
-                super::fence::StreamSide::MemOps => {
-                    "ordered with cubecl's kernels on the device, cuBLAS's side by stream memory operations (OOMLAB_FENCE_STREAM=memops)"
-                }
-            },
-            Order::Host => "ordered by host syncs (OOMLAB_CUBLAS_ORDER=host)",
-        }
-    }
-}
-
-/// The variable choosing cuBLAS's API ([`Api`]).
-pub const API_ENV: &str = "OOMLAB_CUBLAS_API";
-
-/// Which cuBLAS API runs a product.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Api {
-    /// `cublasGemmEx` (the default): cuBLAS picks an algorithm at every call.
-    GemmEx,
-    /// cuBLASLt with a plan per shape (super::cublaslt).
-    Lt,
-}
-
-impl Api {
-    /// `OOMLAB_CUBLAS_API`: `lt`, or `gemmex` (also when unset or anything else).
-    pub fn from_env() -> Api {
-        static API: OnceLock<Api> = OnceLock::new();
-        *API.get_or_init(|| match std::env::var(API_ENV).as_deref() {
-            Ok("lt") => Api::Lt,
-            _ => Api::GemmEx,
-        })
-    }
-}
-
-/// The variable choosing which thread makes the cuBLAS calls ([`Thread`]).
-pub const THREAD_ENV: &str = "OOMLAB_CUBLAS_THREAD";
-
-/// Which thread makes a product's calls (addresses, fence, cuBLAS).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Thread {
-    /// Queued on cubecl's device thread behind the tasks before it, the caller not
-    /// waiting (the default; a device's first product goes as [`Thread::Device`]).
-    Queued,
-    /// cubecl's device thread, through `ComputeClient::exclusive`: one blocking round
-    /// trip per product (the default before the queued way was measured).
-    Device,
-    /// The thread that runs the model (before 2026-12-04's last measurement): three
-    /// blocking round trips to cubecl's device thread for the addresses.
-    Caller,
-}
-
-impl Thread {
-    /// `OOMLAB_CUBLAS_THREAD`: `caller`, `device`, or `queued` (also when unset or
-    /// anything else).
-    pub fn from_env() -> Thread {
-        static THREAD: OnceLock<Thread> = OnceLock::new();
-        *THREAD.get_or_init(|| match std::env::var(THREAD_ENV).as_deref() {
-            Ok("caller") => Thread::Caller,
-            Ok("device") => Thread::Device,
-            _ => Thread::Queued,
-        })
-    }
-}
-
-/// The variable that sizes cuBLAS's workspace for oomlab ([`Workspace`]).
-pub const WORKSPACE_ENV: &str = "OOMLAB_CUBLAS_WORKSPACE";
 
 /// cuBLAS's own variable for its workspace pool (`:KiB:count`), read when a handle is
 /// created.
 pub const CUBLAS_WORKSPACE_ENV: &str = "CUBLAS_WORKSPACE_CONFIG";
 
-/// cuBLAS's workspace when `OOMLAB_CUBLAS_WORKSPACE` is unset: one buffer of 4 MiB. On an
-/// H100 (docs/results/2026-12-05-h100-workspace-f32-bf16, the gpu config, 100 steps):
-/// AMP bf16 with its products on cuBLAS peaked 66 MiB above cubecl's products with
-/// cuBLAS's own pool and 6 MiB above with this one; f32 (on cuBLAS already) peaked 62 MiB
-/// lower with it than with cuBLAS's own pool and stepped 1.5% slower (82.4 ms against
-/// 81.2 in the paired rows), its final loss 4.9e-4 (relative) away. `cublas` gives cuBLAS
-/// its own pool back.
+/// cuBLAS's workspace unless the user's `CUBLAS_WORKSPACE_CONFIG` says otherwise: one
+/// buffer of 4 MiB. On an H100 (docs/results/2026-12-05-h100-workspace-f32-bf16, the gpu
+/// config, 100 steps): AMP bf16 with its products on cuBLAS peaked 66 MiB above cubecl's
+/// products with cuBLAS's own pool and 6 MiB above with this one; f32 (on cuBLAS already)
+/// peaked 62 MiB lower with it than with cuBLAS's own pool and stepped 1.5% slower (82.4 ms
+/// against 81.2 in the paired rows), its final loss 4.9e-4 (relative) away.
 pub const WORKSPACE_DEFAULT: Bytes = Bytes(4 << 20);
 
 /// How large cuBLAS's workspace is.
 ///
-/// A size is passed on as cuBLAS's own `CUBLAS_WORKSPACE_CONFIG` (one buffer of that
+/// The size is passed on as cuBLAS's own `CUBLAS_WORKSPACE_CONFIG` (one buffer of that
 /// size), set by [`Workspace::apply`] before any thread starts. Until 2026-12-05 oomlab
 /// allocated a buffer of that size and handed it to `cublasSetWorkspace`; on an H100
 /// (docs/results/2026-12-05-h100-step-levers-paired, `cublas16-ws4`) that left AMP bf16's
 /// NVML peak where cuBLAS's own pool had it (+70 MiB against cubecl's products, the 4 MiB
 /// added on top), while `CUBLAS_WORKSPACE_CONFIG=:4096:1` had brought it to +6 MiB on the
-/// H200: the pool cuBLAS sizes itself is taken whatever a handle is given later.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// H200: the pool cuBLAS sizes itself is taken whatever a handle is given later. (Its size
+/// was a measuring lever of oomlab's own until 2026-12-07; cuBLAS's variable is the way to
+/// choose another.)
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Workspace {
-    /// One buffer of this size (0: none, cuBLAS picks algorithms that need none), through
-    /// `CUBLAS_WORKSPACE_CONFIG` (the default: [`WORKSPACE_DEFAULT`]).
-    Sized(Bytes),
-    /// cuBLAS's own pool, sized by cuBLAS (`OOMLAB_CUBLAS_WORKSPACE=cublas`).
-    Library,
+    /// One buffer of [`WORKSPACE_DEFAULT`], through `CUBLAS_WORKSPACE_CONFIG`.
+    Default,
     /// The user's `CUBLAS_WORKSPACE_CONFIG`, which oomlab leaves as it is.
-    Users,
+    Users(String),
 }
 
 impl Workspace {
-    /// `OOMLAB_CUBLAS_WORKSPACE`: a size (`4MiB`, `0`; unset: [`WORKSPACE_DEFAULT`]), or
-    /// `cublas` for cuBLAS's own pool; with what was ignored, when the value was neither
-    /// (the default size then). A `CUBLAS_WORKSPACE_CONFIG` of the user's wins over either.
-    pub fn from_env() -> (Workspace, Option<&'static str>) {
-        static WORKSPACE: OnceLock<(Workspace, Option<String>)> = OnceLock::new();
-        let (w, ignored) = WORKSPACE.get_or_init(|| {
-            let ours = std::env::var(WORKSPACE_ENV).ok();
-            let cublas = std::env::var(CUBLAS_WORKSPACE_ENV).ok();
-            let users = Workspace::users(ours.as_deref(), cublas.as_deref());
-            Workspace::parse(ours.as_deref(), users)
-        });
-        (*w, ignored.as_deref())
+    /// The workspace of this process: the user's `CUBLAS_WORKSPACE_CONFIG` where it is set
+    /// to something else than what [`Workspace::apply`] sets (this process's, or a
+    /// parent's, which a compare row inherits), else the default.
+    pub fn in_force() -> Workspace {
+        Workspace::from_variable(crate::env::cublas_workspace_config())
     }
 
-    fn parse(value: Option<&str>, users: bool) -> (Workspace, Option<String>) {
-        let (w, ignored) = match value.map(str::trim) {
-            None | Some("") => (Workspace::Sized(WORKSPACE_DEFAULT), None),
-            Some("cublas") => (Workspace::Library, None),
-            Some(v) => match crate::units::parse_size(v) {
-                Ok(b) => (Workspace::Sized(b), None),
-                Err(_) => (Workspace::Sized(WORKSPACE_DEFAULT), Some(v.to_string())),
-            },
-        };
-        (if users { Workspace::Users } else { w }, ignored)
-    }
-
-    /// Whether `CUBLAS_WORKSPACE_CONFIG` (`cublas`) is the user's: set, and not what
-    /// `OOMLAB_CUBLAS_WORKSPACE` (`ours`) makes of it (this process's [`Workspace::apply`],
-    /// or a parent's, which a compare row inherits).
-    fn users(ours: Option<&str>, cublas: Option<&str>) -> bool {
-        match (cublas, Workspace::parse(ours, false)) {
-            (None, _) => false,
-            (Some(c), (Workspace::Sized(b), _)) => c != Workspace::cublas_config(b),
-            (Some(_), _) => true,
+    /// The workspace a `CUBLAS_WORKSPACE_CONFIG` of `value` means.
+    fn from_variable(value: Option<String>) -> Workspace {
+        match value {
+            Some(v) if v != Workspace::default_config() => Workspace::Users(v),
+            _ => Workspace::Default,
         }
     }
 
-    /// cuBLAS's variable for a size: one buffer of that many KiB (rounded up), or none.
-    fn cublas_config(b: Bytes) -> String {
-        match b.0.div_ceil(1024) {
-            0 => ":0:0".to_string(),
-            kib => format!(":{kib}:1"),
-        }
+    /// cuBLAS's variable for the default: one buffer of that many KiB.
+    fn default_config() -> String {
+        format!(":{}:1", WORKSPACE_DEFAULT.0.div_ceil(1024))
     }
 
-    /// Sets `CUBLAS_WORKSPACE_CONFIG` from `OOMLAB_CUBLAS_WORKSPACE` (unset: the default
-    /// size) unless the former is set or the latter is `cublas`. Call it before any thread
-    /// starts (the binary does, first thing): setting a variable while another thread
-    /// reads the environment is a data race in the C library.
+    /// Sets `CUBLAS_WORKSPACE_CONFIG` to the default unless the user set it. Call it
+    /// before any thread starts (the binary does, first thing): setting a variable while
+    /// another thread reads the environment is a data race in the C library.
     pub fn apply() {
-        if std::env::var_os(CUBLAS_WORKSPACE_ENV).is_some() {
-            return;
-        }
-        let value = std::env::var(WORKSPACE_ENV).ok();
-        if let (Workspace::Sized(b), _) = Workspace::parse(value.as_deref(), false) {
-            std::env::set_var(CUBLAS_WORKSPACE_ENV, Workspace::cublas_config(b));
+        if crate::env::cublas_workspace_config().is_none() {
+            crate::env::set_cublas_workspace_config(&Workspace::default_config());
         }
     }
 
-    fn describe(self, ignored: Option<&str>) -> String {
-        let what = match self {
-            Workspace::Sized(b) if b.0 == 0 => format!(
-                "no cuBLAS workspace ({WORKSPACE_ENV}=0, as {CUBLAS_WORKSPACE_ENV}=:0:0)"
+    fn describe(&self) -> String {
+        match self {
+            Workspace::Default => format!(
+                "a {WORKSPACE_DEFAULT} cuBLAS workspace, outside burn's pool (as {CUBLAS_WORKSPACE_ENV}={}; set that variable for another size)",
+                Workspace::default_config()
             ),
-            Workspace::Sized(b) if b == WORKSPACE_DEFAULT => format!(
-                "a {b} cuBLAS workspace, outside burn's pool (the default, as {CUBLAS_WORKSPACE_ENV}={}; {WORKSPACE_ENV}=cublas gives cuBLAS its own pool)",
-                Workspace::cublas_config(b)
-            ),
-            Workspace::Sized(b) => format!(
-                "a {b} cuBLAS workspace, outside burn's pool ({WORKSPACE_ENV}, as {CUBLAS_WORKSPACE_ENV}={})",
-                Workspace::cublas_config(b)
-            ),
-            Workspace::Library => format!(
-                "cuBLAS's own workspace pool ({WORKSPACE_ENV}=cublas; unset, one {WORKSPACE_DEFAULT} buffer)"
-            ),
-            Workspace::Users => format!(
-                "cuBLAS's workspace as {CUBLAS_WORKSPACE_ENV}={} sets it",
-                std::env::var(CUBLAS_WORKSPACE_ENV).unwrap_or_default()
-            ),
-        };
-        match ignored {
-            Some(v) => format!(
-                "{what}; {WORKSPACE_ENV}={v:?} is not a size or `cublas`, so it was ignored"
-            ),
-            None => what,
+            Workspace::Users(v) => format!("cuBLAS's workspace as {CUBLAS_WORKSPACE_ENV}={v} sets it"),
         }
     }
 }
@@ -275,19 +128,14 @@ impl Workspace {
 /// burn's CUDA backend without fusion (what [`burn::backend::Cuda`] wraps).
 pub type CubeCuda = CubeBackend<CudaRuntime, f32, i32, u8>;
 
-/// Whether libcublas (and, with `OOMLAB_CUBLAS_API=lt`, libcublasLt) loads (checked once).
+/// Whether libcublas loads (checked once).
 fn library_loads() -> bool {
     static LOADS: OnceLock<bool> = OnceLock::new();
-    *LOADS.get_or_init(|| {
-        // SAFETY (both loads): loading libcublas (and libcublasLt) runs its
-        // initialisers, as any CUDA program's.
-        let blas = unsafe { sys::is_culib_present() };
-        blas && (Api::from_env() == Api::GemmEx
-            || unsafe { cudarc::cublaslt::sys::is_culib_present() })
-    })
+    // SAFETY: loading libcublas runs its initialisers, as any CUDA program's.
+    *LOADS.get_or_init(|| unsafe { sys::is_culib_present() })
 }
 
-/// Whether cuBLAS runs a product of `dtype` when `OOMLAB_CUBLAS` is unset: f32's and
+/// Whether cuBLAS runs a product of `dtype` when `kernels.linear_products` is unset: f32's and
 /// bf16's.
 ///
 /// f32: on the H200 (docs/results/2026-12-04-h200-cublas-queued) the gpu config's f32
@@ -300,18 +148,18 @@ fn library_loads() -> bool {
 /// products (67.6 ms against 73.5 in the paired rows), the peak 6 MiB higher and the
 /// final loss after 100 steps 4.9e-4 from cubecl's
 /// (docs/results/2026-12-05-h100-workspace-f32-bf16). f16 has not been measured on cuBLAS
-/// in the step and stays on cubecl unless `OOMLAB_CUBLAS=1`.
+/// in the step and stays on cubecl unless `kernels.linear_products=cublas`.
 pub fn by_default(dtype: DType) -> bool {
     matches!(dtype, DType::F32 | DType::BF16)
 }
 
-/// Whether cuBLAS runs a product of `dtype`: as `OOMLAB_CUBLAS` says, else
+/// Whether cuBLAS runs a product of `dtype`: as `kernels.linear_products` says, else
 /// [`by_default`], and the library loads.
 pub fn runs(dtype: DType) -> bool {
     custom_products_setting().unwrap_or_else(|| by_default(dtype)) && library_loads()
 }
 
-/// Whether cuBLAS runs any product: not turned off (`OOMLAB_CUBLAS=0`) and the library
+/// Whether cuBLAS runs any product: not turned off (`kernels.linear_products=burn`) and the library
 /// loads.
 pub fn available() -> bool {
     custom_products_setting() != Some(false) && library_loads()
@@ -332,10 +180,10 @@ pub fn engine() -> String {
     let linear = linear_engine();
     match (batched_setting(), available()) {
         (Some(false), _) => format!(
-            "{linear}; attention's batched products: cubecl (OOMLAB_ATTENTION_PRODUCTS=burn)"
+            "{linear}; attention's batched products: cubecl (kernels.attention_products=burn)"
         ),
         (_, true) => format!(
-            "{linear}; attention's batched products: cuBLAS's strided batched calls where the linear layers' dtype runs on cuBLAS (OOMLAB_ATTENTION_PRODUCTS=burn keeps them on cubecl)"
+            "{linear}; attention's batched products: cuBLAS's strided batched calls where the linear layers' dtype runs on cuBLAS (kernels.attention_products=burn keeps them on cubecl)"
         ),
         (_, false) => linear,
     }
@@ -346,39 +194,26 @@ fn linear_engine() -> String {
     if available() {
         format!(
             "matrix products: {} ({}; {}",
-            match (Api::from_env(), custom_products_setting()) {
-                (Api::GemmEx, Some(true)) => "cuBLAS",
-                (Api::GemmEx, _) => "cuBLAS for f32 and bf16, cubecl for f16",
-                (Api::Lt, Some(true)) => "cuBLASLt, a plan per shape (OOMLAB_CUBLAS_API=lt)",
-                (Api::Lt, _) => {
-                    "cuBLASLt for f32 and bf16, a plan per shape (OOMLAB_CUBLAS_API=lt), cubecl for f16"
-                }
+            match custom_products_setting() {
+                Some(true) => "cuBLAS",
+                _ => "cuBLAS for f32 and bf16, cubecl for f16",
             },
             match custom_products_setting() {
-                Some(true) => format!(
-                    "{CUSTOM_PRODUCTS_ENV}=1; f32 as TF32, bf16 and f16 with f32 accumulation"
-                ),
-                _ => format!(
-                    "the default on CUDA: {CUSTOM_PRODUCTS_ENV}=1 puts f16 on cuBLAS too, =0 keeps all on cubecl; f32 as TF32, bf16 with f32 accumulation"
-                ),
+                Some(true) => {
+                    "kernels.linear_products=cublas; f32 as TF32, bf16 and f16 with f32 accumulation"
+                }
+                _ => {
+                    "the default on CUDA: kernels.linear_products=cublas puts f16 on cuBLAS too, =burn keeps all on cubecl; f32 as TF32, bf16 with f32 accumulation"
+                }
             },
-            Order::from_env().describe()
-        ) + &format!("; {}", {
-            let (w, ignored) = Workspace::from_env();
-            w.describe(ignored)
-        }) + match Thread::from_env() {
-            Thread::Queued => ", queued on cubecl's device thread)",
-            Thread::Device => {
-                ", called from cubecl's device thread, the caller waiting: OOMLAB_CUBLAS_THREAD=device)"
-            }
-            Thread::Caller => ", called from the model's thread: OOMLAB_CUBLAS_THREAD=caller)",
-        }
+            "ordered with cubecl's kernels on the device"
+        ) + &format!("; {}", Workspace::in_force().describe())
+            + ", queued on cubecl's device thread)"
     } else if !library_loads() {
         "matrix products: cubecl (libcublas is not on the library path)".to_string()
     } else {
-        format!(
-            "matrix products: cubecl ({CUSTOM_PRODUCTS_ENV}=0; unset, cuBLAS runs the f32 and bf16 ones)"
-        )
+        "matrix products: cubecl (kernels.linear_products=burn; auto, cuBLAS runs the f32 and bf16 ones)"
+            .to_string()
     }
 }
 
@@ -395,26 +230,22 @@ pub struct Handle {
 struct Lane {
     handle: Handle,
     fence: Option<Fence>,
-    /// cuBLASLt's plans, once a product has run with `OOMLAB_CUBLAS_API=lt`.
-    lt: Option<Plans>,
 }
 
 impl Lane {
-    /// Queues the work on this lane's stream: a linear layer's product with the API
-    /// [`Api::from_env`] picks, a batched one as strided batched calls.
+    /// Queues the work on this lane's stream: a linear layer's product as one GEMM call,
+    /// a batched one as strided batched calls.
     ///
     /// # Safety
     /// As [`Handle::gemm`].
     unsafe fn queue(
         handle: &Handle,
-        lt: &mut Option<Plans>,
         work: &Work,
         ptrs: (u64, u64, u64),
         dtype: DType,
     ) -> Result<(), String> {
         let &Work::Matrix { form, mkn, lds } = work else {
-            // Attention's batched products: cuBLAS's strided batched calls whichever API
-            // the linear layers use.
+            // Attention's batched products: cuBLAS's strided batched calls.
             if let Work::Batched { calls, alpha } = work {
                 for call in calls {
                     // SAFETY: the caller's; each call stays inside the job's tensors
@@ -424,22 +255,8 @@ impl Lane {
             }
             return Ok(());
         };
-        match Api::from_env() {
-            // SAFETY: the caller's.
-            Api::GemmEx => unsafe { handle.gemm(form, mkn, ptrs, lds, dtype) },
-            Api::Lt => {
-                if lt.is_none() {
-                    *lt = Some(Plans::new()?);
-                }
-                match lt.as_mut() {
-                    // SAFETY: the caller's; the stream is the handle's, in its context.
-                    Some(plans) => unsafe {
-                        plans.gemm(form, mkn, ptrs, lds, dtype, handle.stream)
-                    },
-                    None => Err("no cuBLASLt plans".to_string()),
-                }
-            }
-        }
+        // SAFETY: the caller's.
+        unsafe { handle.gemm(form, mkn, ptrs, lds, dtype) }
     }
 }
 
@@ -460,7 +277,6 @@ fn with_lane<T>(
             std::collections::hash_map::Entry::Vacant(e) => e.insert(Lane {
                 handle: Handle::new(device).map_err(Failure::Library)?,
                 fence: None,
-                lt: None,
             }),
         };
         // SAFETY: the context was retained by Handle::new and lives as long as the process.
@@ -559,7 +375,7 @@ impl Clock {
     fn start() -> Clock {
         static ON: OnceLock<bool> = OnceLock::new();
         Clock {
-            on: *ON.get_or_init(|| std::env::var("OOMLAB_CUBLAS_TIMING").is_ok_and(|v| v == "1")),
+            on: *ON.get_or_init(crate::env::cublas_timing),
             last: std::time::Instant::now(),
             laps: Default::default(),
             met: false,
@@ -721,7 +537,7 @@ fn linear_grads(
 static PAIRS_SUBMITTED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// How many linear layers' gradient pairs this process has handed to cuBLAS behind one
-/// handshake each (the default; `OOMLAB_LINEAR_GRADS=apart` two): tests/gpu/linear.rs checks that the
+/// handshake each (the default; `kernels.linear_grads=apart` two): tests/gpu/linear.rs checks that the
 /// pairs it compares did run so.
 pub fn linear_grad_pairs_submitted() -> u64 {
     PAIRS_SUBMITTED.load(std::sync::atomic::Ordering::Relaxed)
@@ -1021,7 +837,7 @@ fn say_batched_fallback(why: &str) {
 static BATCHED_PAIRS_SUBMITTED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// How many pairs of attention's backward products this process has handed to cuBLAS
-/// behind one handshake each (the default; `OOMLAB_ATTENTION_PAIRS=apart` one handshake
+/// behind one handshake each (the default; `kernels.attention_pairs=apart` one handshake
 /// each): tests/gpu/batched.rs checks that the backward passes it compares ran as the
 /// setting says.
 pub fn batched_pairs_submitted() -> u64 {
@@ -1060,19 +876,18 @@ fn float_dtype(dtype: DType) -> FloatDType {
 /// the step it belonged to is wrong. Said where the run can stop on it.
 fn stop_after_queued_failure() {
     if let Some(e) = queued_failure() {
-        panic!("oomlab: a cuBLAS product queued on cubecl's device thread failed ({e}); its output was not written, so this run cannot go on. Run again with OOMLAB_CUBLAS=0 (cubecl's products), and please report the error");
+        panic!("oomlab: a cuBLAS product queued on cubecl's device thread failed ({e}); its output was not written, so this run cannot go on. Run again with kernels.linear_products=burn (cubecl's products), and please report the error");
     }
 }
 
 /// Runs `job` (and the jobs chained after it, behind the same handshake) on cuBLAS from
-/// the thread [`Thread::from_env`] names: `Ok` once it is queued (or skipped after a failed
+/// cubecl's device thread: `Ok` once it is queued (or skipped after a failed
 /// device task, its output unwritten as cubecl's own kernels' are then), `Err` with the
 /// job back where cuBLAS failed (its operands for burn's matmul).
 fn submit(job: Job, mut clock: Clock) -> Result<(), Box<Job>> {
     let device = job.a.device.index;
     let client = job.a.client.clone();
-    let thread = Thread::from_env();
-    if thread == Thread::Queued && lane_ready(device) {
+    if lane_ready(device) {
         // On cubecl's device thread, behind every task queued before; the caller does
         // not wait. The job's buffers are dropped there once the product is queued on
         // the device.
@@ -1086,34 +901,27 @@ fn submit(job: Job, mut clock: Clock) -> Result<(), Box<Job>> {
         });
         return Ok(());
     }
-    let result = match thread {
-        // One blocking round trip: the address requests and the fence's launches inline
-        // on cubecl's device thread (cubecl runs a call from its own thread at once), and
-        // the CUDA calls made where cubecl makes its own. A queued product's first on a
-        // device comes this way too, so that the lane and its fence exist and work.
-        Thread::Queued | Thread::Device => {
-            match client.exclusive(|| with_lane(device, |lane| run(lane, &job, &mut clock))) {
-                Ok(r) => r,
-                Err(_) => {
-                    // cubecl's device thread failed a task (its panic is on stderr or,
-                    // for an out-of-memory failure, in oomlab's detector, which discards
-                    // the step). Falling back to cubecl's matmul here would autotune a new
-                    // shape on a device that has just failed, and a failed autotune kills
-                    // burn's fusion stream for good (2026-12-04, tests/gpu/oom.rs with
-                    // OOMLAB_CUBLAS=1): the product is skipped instead, as cubecl's own
-                    // kernels are after such a failure, and the output stays unwritten.
-                    say_skipped("cubecl's device thread failed a task");
-                    return Ok(());
-                }
-            }
+    // A device's first product: one blocking round trip, the address requests and the
+    // fence's launches inline on cubecl's device thread (cubecl runs a call from its own
+    // thread at once), and the CUDA calls made where cubecl makes its own, so that the lane
+    // and its fence exist and work before products are queued without waiting.
+    let result = match client.exclusive(|| with_lane(device, |lane| run(lane, &job, &mut clock))) {
+        Ok(r) => r,
+        Err(_) => {
+            // cubecl's device thread failed a task (its panic is on stderr or, for an
+            // out-of-memory failure, in oomlab's detector, which discards the step).
+            // Falling back to cubecl's matmul here would autotune a new shape on a device
+            // that has just failed, and a failed autotune kills burn's fusion stream for
+            // good (2026-12-04, tests/gpu/oom.rs with the products on cuBLAS): the product
+            // is skipped instead, as cubecl's own kernels are after such a failure, and the
+            // output stays unwritten.
+            say_skipped("cubecl's device thread failed a task");
+            return Ok(());
         }
-        Thread::Caller => with_lane(device, |lane| run(lane, &job, &mut clock)),
     };
     match result {
         Ok(()) => {
-            if thread == Thread::Queued {
-                mark_lane_ready(device);
-            }
+            mark_lane_ready(device);
             clock.record();
             Ok(())
         }
@@ -1221,7 +1029,7 @@ fn run(lane: &mut Lane, job: &Job, clock: &mut Clock) -> Result<(), Failure> {
     let a = &job.a;
     let dtype = a.dtype;
     let h = &lane.handle;
-    if Order::from_env() == Order::Device && lane.fence.is_none() {
+    if lane.fence.is_none() {
         lane.fence = Some(Fence::new(&a.client).map_err(lib)?);
     }
     clock.lap(0);
@@ -1256,8 +1064,7 @@ fn run(lane: &mut Lane, job: &Job, clock: &mut Clock) -> Result<(), Failure> {
                 let mut queue = || {
                     let ptrs = (address(&part.a)?, address(&part.b)?, address(&part.out)?);
                     clock.lap(3);
-                    unsafe { Lane::queue(h, &mut lane.lt, &part.work, ptrs, dtype) }
-                        .map_err(lib)?;
+                    unsafe { Lane::queue(h, &part.work, ptrs, dtype) }.map_err(lib)?;
                     clock.lap(4);
                     Ok(())
                 };
@@ -1298,7 +1105,7 @@ fn run(lane: &mut Lane, job: &Job, clock: &mut Clock) -> Result<(), Failure> {
             // The host's wait for the device is the signal phase's in this order.
             clock.lap(1);
             for (part, ptrs) in job.chain().zip(ptrs) {
-                if let Err(e) = unsafe { Lane::queue(h, &mut lane.lt, &part.work, ptrs, dtype) } {
+                if let Err(e) = unsafe { Lane::queue(h, &part.work, ptrs, dtype) } {
                     // Whatever of the chain is queued finishes before its buffers go back.
                     let _ = h.sync();
                     return Err(lib(e));
@@ -1488,7 +1295,7 @@ impl ProductBackend for CubeCuda {
     }
 
     /// Both products behind one handshake (this module's `linear_grads`; the backward pass
-    /// asks for it unless `OOMLAB_LINEAR_GRADS=apart`).
+    /// asks for it unless `kernels.linear_grads=apart`).
     fn linear_grads(
         x: CubeTensor<CudaRuntime>,
         grad: CubeTensor<CudaRuntime>,
@@ -1506,7 +1313,7 @@ impl ProductBackend for CubeCuda {
         }
     }
 
-    /// cuBLAS where cuBLAS runs the dtype's products, unless `OOMLAB_ATTENTION_PRODUCTS=burn`
+    /// cuBLAS where cuBLAS runs the dtype's products, unless `kernels.attention_products=burn`
     /// (crate::model's batched module has the measurements).
     fn batched_on_library(dtype: DType) -> bool {
         batched_setting() != Some(false) && runs(dtype)
@@ -1542,7 +1349,7 @@ impl ProductBackend for CubeCuda {
     }
 
     /// Both products behind one handshake (crate::model's batched_pair module says why and
-    /// what was measured; `OOMLAB_ATTENTION_PAIRS=apart` goes back).
+    /// what was measured; `kernels.attention_pairs=apart` goes back).
     fn batched_pairs_together_by_default() -> bool {
         true
     }
@@ -1674,47 +1481,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_workspace_variable_takes_a_size_or_cublas_and_says_what_it_ignored() {
-        let default = (Workspace::Sized(WORKSPACE_DEFAULT), None);
-        assert_eq!(Workspace::parse(None, false), default);
-        assert_eq!(Workspace::parse(Some(""), false), default);
-        assert_eq!(
-            Workspace::parse(Some("cublas"), false),
-            (Workspace::Library, None)
-        );
-        assert_eq!(
-            Workspace::parse(Some("4MiB"), false),
-            (Workspace::Sized(WORKSPACE_DEFAULT), None)
-        );
-        assert_eq!(
-            Workspace::parse(Some("0"), false),
-            (Workspace::Sized(Bytes(0)), None)
-        );
-        // A CUBLAS_WORKSPACE_CONFIG of the user's wins.
-        assert_eq!(Workspace::parse(Some("4MiB"), true).0, Workspace::Users);
-        let (w, ignored) = Workspace::parse(Some("lots"), false);
-        assert_eq!(w, Workspace::Sized(WORKSPACE_DEFAULT));
-        assert!(w
-            .describe(ignored.as_deref())
-            .contains("\"lots\" is not a size"));
-    }
-
-    #[test]
-    fn a_size_becomes_cublas_own_variable_of_one_buffer() {
-        assert_eq!(Workspace::cublas_config(WORKSPACE_DEFAULT), ":4096:1");
-        assert_eq!(Workspace::cublas_config(Bytes(1)), ":1:1");
-        assert_eq!(Workspace::cublas_config(Bytes(0)), ":0:0");
-        assert!(Workspace::Sized(WORKSPACE_DEFAULT)
-            .describe(None)
-            .contains("CUBLAS_WORKSPACE_CONFIG=:4096:1"));
+    fn the_default_is_one_4_mib_buffer_unless_the_user_set_cublas_own_variable() {
+        assert_eq!(Workspace::default_config(), ":4096:1");
+        assert_eq!(Workspace::from_variable(None), Workspace::Default);
         // oomlab's own setting, inherited or not, is not taken for the user's.
-        assert!(!Workspace::users(Some("4MiB"), Some(":4096:1")));
-        assert!(!Workspace::users(Some("4MiB"), None));
-        assert!(Workspace::users(Some("4MiB"), Some(":16384:8")));
-        // Unset, oomlab's default size is what this process (or a parent) set.
-        assert!(!Workspace::users(None, Some(":4096:1")));
-        assert!(Workspace::users(None, Some(":16384:8")));
-        assert!(Workspace::users(Some("cublas"), Some(":4096:1")));
+        assert_eq!(
+            Workspace::from_variable(Some(":4096:1".into())),
+            Workspace::Default
+        );
+        let users = Workspace::from_variable(Some(":16384:8".into()));
+        assert_eq!(users, Workspace::Users(":16384:8".into()));
+        assert!(users
+            .describe()
+            .contains("CUBLAS_WORKSPACE_CONFIG=:16384:8"));
+        assert!(Workspace::Default
+            .describe()
+            .contains("CUBLAS_WORKSPACE_CONFIG=:4096:1"));
     }
 
     #[test]

@@ -7,9 +7,6 @@
 
 use std::path::{Path, PathBuf};
 
-/// Set in the environment of the restarted process so we never loop.
-const REEXEC_MARKER: &str = "OOMLAB_NVRTC_REEXEC";
-
 /// The names cudarc 0.19 tries for NVRTC on Linux.
 const NVRTC_NAMES: &[&str] = &[
     "libnvrtc.so",
@@ -76,11 +73,9 @@ fn loads_by_name() -> bool {
 
 fn search_dirs() -> Vec<PathBuf> {
     let mut dirs = Vec::new();
-    for var in ["CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"] {
-        if let Some(v) = std::env::var_os(var) {
-            dirs.push(Path::new(&v).join("lib64"));
-            dirs.push(Path::new(&v).join("lib"));
-        }
+    for toolkit in crate::env::cuda_toolkits() {
+        dirs.push(toolkit.join("lib64"));
+        dirs.push(toolkit.join("lib"));
     }
     dirs.push(PathBuf::from("/usr/local/cuda/lib64"));
     // Newest toolkit first.
@@ -125,7 +120,7 @@ pub fn locate_nvrtc() -> NvrtcStatus {
     let searched = search_dirs();
     // After a restart with the folder added, a failure to load means the library there is
     // broken; do not offer the same folder again.
-    if std::env::var_os(REEXEC_MARKER).is_none() {
+    if !crate::env::nvrtc_restarted() {
         if let Some(dir) = searched.iter().find(|d| has_nvrtc(d)) {
             return NvrtcStatus::FoundAt(dir.clone());
         }
@@ -137,7 +132,7 @@ pub fn locate_nvrtc() -> NvrtcStatus {
 /// reads it only at start). Returns only if the restart failed.
 pub fn reexec_with_library_dir(dir: &Path) -> std::io::Error {
     use std::os::unix::process::CommandExt;
-    let mut path = std::env::var_os("LD_LIBRARY_PATH").unwrap_or_default();
+    let mut path = crate::env::library_path();
     if !path.is_empty() {
         path.push(":");
     }
@@ -146,6 +141,6 @@ pub fn reexec_with_library_dir(dir: &Path) -> std::io::Error {
     std::process::Command::new(exe)
         .args(std::env::args_os().skip(1))
         .env("LD_LIBRARY_PATH", path)
-        .env(REEXEC_MARKER, "1")
+        .env(crate::env::NVRTC_RESTARTED, "1")
         .exec()
 }

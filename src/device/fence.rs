@@ -7,19 +7,20 @@
 //! 1. [`Fence::signal`]: a one-thread cubecl kernel, queued after every kernel that made
 //!    the operands, stores the call's epoch in flag 0; [`Fence::stream_waits`]: cuBLAS's
 //!    stream waits for it (a one-thread kernel of oomlab's spinning until the flag is
-//!    greater or equal, or `cuStreamWaitValue32`).
+//!    greater or equal).
 //! 2. cuBLAS's products are queued on its stream.
 //! 3. [`Fence::stream_writes`]: cuBLAS's stream writes the epoch to flag 1 (a one-thread
-//!    kernel's release store, or `cuStreamWriteValue32` after a memory fence: the products'
-//!    output is visible);
+//!    kernel's release store: the products' output is visible);
 //!    [`Fence::cubecl_waits`]: a one-thread cubecl kernel spins on flag 1 until it holds
 //!    the epoch; every cubecl kernel queued after it, the output's readers and whoever
 //!    reuses the operands' memory, runs after the products.
 //!
-//! By default ([`StreamSide`]) cuBLAS's side of steps 1 and 3 is two one-thread kernels of
-//! oomlab's own (PTX, loaded through the driver); `OOMLAB_FENCE_STREAM=memops` uses the
-//! stream memory operations, with which every product fell back to host syncs on the
-//! H200 (see [`StreamSide`]).
+//! cuBLAS's side of steps 1 and 3 is two one-thread kernels of oomlab's own (PTX, loaded
+//! through the driver). The stream memory operations (`cuStreamWaitValue32`,
+//! `cuStreamWriteValue32`), a measuring lever until 2026-12-07, failed on the H200 with
+//! `CUDA_ERROR_INVALID_VALUE` (docs/results/2026-12-04-h200-cublas-oom), so every product
+//! fell back to host syncs; with the kernels the host stays ahead of the GPU and the `gpu`
+//! config's f32 step went from 86.7 to 74.6 ms (docs/results/2026-12-04-h200-fence-kernels).
 //!
 //! The host never waits for the GPU, which the two host syncs of the first version did.
 //! Measured on the H200: with the memory operations the step was no faster than with the
@@ -72,38 +73,7 @@ fn fence_wait(flags: &mut Array<Atomic<u32>>, epoch: u32, #[comptime] _source: u
     }
 }
 
-/// The variable choosing how cuBLAS's stream waits and signals ([`StreamSide`]).
-pub const STREAM_SIDE_ENV: &str = "OOMLAB_FENCE_STREAM";
-
-/// How cuBLAS's stream waits for flag 0 and writes flag 1.
-///
-/// Measured on the H200 (docs/results/2026-12-04-h200-fence-kernels): with the memory
-/// operations every product took the host-sync path, which a failed stream wait falls back
-/// to (the timing shows it: cubecl's wait never launched, the stream idle right after its
-/// "wait", the context synchronized). The error, printed once since:
-/// `cuStreamWaitValue32: CUDA_ERROR_INVALID_VALUE` (docs/results/2026-12-04-h200-cublas-oom). With the kernels the host stays ahead of the GPU and the
-/// `gpu` config's f32 step went from 86.7 to 74.6 ms.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StreamSide {
-    /// Two one-thread kernels of oomlab's own ([`PTX`]) on cuBLAS's stream: one spins on
-    /// flag 0, one stores flag 1 (the default).
-    Kernels,
-    /// `cuStreamWaitValue32` / `cuStreamWriteValue32` (`OOMLAB_FENCE_STREAM=memops`).
-    MemOps,
-}
-
-impl StreamSide {
-    /// `OOMLAB_FENCE_STREAM`: `memops`, or kernels (also when unset or anything else).
-    pub fn from_env() -> StreamSide {
-        static SIDE: std::sync::OnceLock<StreamSide> = std::sync::OnceLock::new();
-        *SIDE.get_or_init(|| match std::env::var(STREAM_SIDE_ENV).as_deref() {
-            Ok("memops") => StreamSide::MemOps,
-            _ => StreamSide::Kernels,
-        })
-    }
-}
-
-/// The stream side's kernels for [`StreamSide::Kernels`], in PTX the driver compiles for
+/// The stream side's kernels, in PTX the driver compiles for
 /// the card when the module is loaded: `oomlab_fence_wait(flag, epoch)` returns once the
 /// u32 at `flag` is at least `epoch` (acquire loads at GPU scope), `oomlab_fence_write(flag,
 /// epoch)` stores `epoch` there (a release store: the products queued before it on the
@@ -187,20 +157,13 @@ pub struct Fence {
     /// Flag 0's device address; flag 1 is 4 bytes on.
     address: u64,
     epoch: u32,
-    /// The stream side's kernels, with [`StreamSide::Kernels`].
-    kernels: Option<StreamKernels>,
-}
-
-fn check(result: cu::CUresult, what: &str) -> Result<(), String> {
-    match result {
-        cu::CUresult::CUDA_SUCCESS => Ok(()),
-        e => Err(format!("{what}: {e:?}")),
-    }
+    /// The stream side's kernels.
+    kernels: StreamKernels,
 }
 
 impl Fence {
-    /// Two zeroed flags in cubecl's memory on `client`'s device (and, with
-    /// [`StreamSide::Kernels`], the stream side's kernels loaded in the current context).
+    /// Two zeroed flags in cubecl's memory on `client`'s device, and the stream side's
+    /// kernels loaded in the current context.
     pub fn new(client: &ComputeClient<CudaRuntime>) -> Result<Fence, String> {
         let flags = client.create_from_slice(u32::as_bytes(&[0, 0]));
         let address = client
@@ -208,10 +171,7 @@ impl Fence {
             .map_err(|e| format!("{e:?}"))?
             .resource()
             .ptr;
-        let kernels = match StreamSide::from_env() {
-            StreamSide::Kernels => Some(StreamKernels::load()?),
-            StreamSide::MemOps => None,
-        };
+        let kernels = StreamKernels::load()?;
         Ok(Fence {
             client: client.clone(),
             flags,
@@ -266,23 +226,9 @@ impl Fence {
     /// `stream` is a live stream in the flags' context, current on this thread; called once
     /// after [`Fence::signal`].
     pub unsafe fn stream_waits(&self, stream: cu::CUstream) -> Result<(), String> {
-        let flag = self.address;
-        match &self.kernels {
-            // SAFETY: the flag is a live cubecl allocation (kept by self.flags).
-            Some(k) => unsafe { StreamKernels::launch(k.wait, stream, flag, self.epoch) },
-            None => check(
-                // SAFETY: as above.
-                unsafe {
-                    cu::cuStreamWaitValue32_v2(
-                        stream,
-                        flag,
-                        self.epoch,
-                        cu::CUstreamWaitValue_flags::CU_STREAM_WAIT_VALUE_GEQ as u32,
-                    )
-                },
-                "cuStreamWaitValue32",
-            ),
-        }
+        let (k, flag) = (&self.kernels, self.address);
+        // SAFETY: the flag is a live cubecl allocation (kept by self.flags).
+        unsafe { StreamKernels::launch(k.wait, stream, flag, self.epoch) }
     }
 
     /// Step 3a: `stream` writes the epoch after the work queued on it. On `Err` nothing was
@@ -291,23 +237,9 @@ impl Fence {
     /// # Safety
     /// As [`Fence::stream_waits`], called once after it.
     pub unsafe fn stream_writes(&self, stream: cu::CUstream) -> Result<(), String> {
-        let flag = self.address + 4;
-        match &self.kernels {
-            // SAFETY: as in stream_waits.
-            Some(k) => unsafe { StreamKernels::launch(k.write, stream, flag, self.epoch) },
-            None => check(
-                // SAFETY: as in stream_waits.
-                unsafe {
-                    cu::cuStreamWriteValue32_v2(
-                        stream,
-                        flag,
-                        self.epoch,
-                        cu::CUstreamWriteValue_flags::CU_STREAM_WRITE_VALUE_DEFAULT as u32,
-                    )
-                },
-                "cuStreamWriteValue32",
-            ),
-        }
+        let (k, flag) = (&self.kernels, self.address + 4);
+        // SAFETY: as in stream_waits.
+        unsafe { StreamKernels::launch(k.write, stream, flag, self.epoch) }
     }
 
     /// Step 3b: cubecl's wait for the write queued on its stream: cubecl's later kernels

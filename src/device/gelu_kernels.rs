@@ -142,7 +142,7 @@ pub fn kernel_calls() -> u64 {
 }
 
 impl GeluKernelBackend for CubeCuda {
-    /// f32's and bf16's products unless `OOMLAB_GELU` says otherwise
+    /// f32's and bf16's products unless `kernels.gelu` says otherwise
     /// (super::plane_rows's `on_kernels_by_default`; crate::model's gelu_kernel module has
     /// the measurements).
     fn gelu_on_kernels(dtype: DType) -> bool {

@@ -19,13 +19,7 @@ use serde::{Deserialize, Serialize};
 /// The default cache folder: `$OOMLAB_KERNEL_CACHE`, else `$XDG_CACHE_HOME/oomlab/cubecl`,
 /// else `~/.cache/oomlab/cubecl`.
 pub fn default_kernel_cache() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("OOMLAB_KERNEL_CACHE") {
-        return Some(PathBuf::from(p));
-    }
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
-    Some(base.join("oomlab").join("cubecl"))
+    crate::env::kernel_cache()
 }
 
 /// The variable naming a file for cubecl's compilation log: each kernel a process
@@ -33,7 +27,7 @@ pub fn default_kernel_cache() -> Option<PathBuf> {
 /// handed to NVRTC, appended. What a slow first step compiled, and which kernels the
 /// shipped pack lacks (a fresh H200's AMP bf16 first step compiled 11 kernels in 20-28 s
 /// with no way to name them: docs/results/2026-12-04-h200-cublas-queued).
-pub const COMPILE_LOG_ENV: &str = "OOMLAB_COMPILE_LOG";
+pub const COMPILE_LOG_ENV: &str = crate::env::COMPILE_LOG_VAR;
 
 /// Points cubecl's compilation log at `path` (every compiled kernel in full, appended) and
 /// says so. cubecl also attaches debug information to each kernel it then compiles and
@@ -157,12 +151,12 @@ impl CubeclSetup {
 pub fn configure_cubecl(settings: &CubeclSettings) -> CubeclSetup {
     let mut config = CubeClRuntimeConfig::from_current_dir().override_from_env();
     let mut notes = Vec::new();
-    let env_level = std::env::var("CUBECL_AUTOTUNE_LEVEL").ok();
+    let env_level = crate::env::cubecl_autotune_level();
     let (level, autotune) = choose_level(&config.autotune.level, env_level.as_deref());
     config.autotune.level = level;
     notes.push(autotune.note());
-    if let Some(path) = std::env::var_os(COMPILE_LOG_ENV).filter(|p| !p.is_empty()) {
-        notes.push(log_compilations(&mut config, Path::new(&path)));
+    if let Some(path) = crate::env::compile_log() {
+        notes.push(log_compilations(&mut config, &path));
     }
     let mut kernel_cache = None;
     let mut scratch = None;

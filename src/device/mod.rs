@@ -9,7 +9,6 @@ mod column_major;
 mod compiled;
 mod cube;
 pub mod cublas;
-mod cublaslt;
 mod cuda_libs;
 mod fence;
 pub mod gelu_kernels;

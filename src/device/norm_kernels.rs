@@ -179,7 +179,7 @@ pub fn kernel_calls() -> u64 {
 }
 
 impl NormKernelBackend for CubeCuda {
-    /// f32's and bf16's inputs unless `OOMLAB_LAYER_NORM` says otherwise
+    /// f32's and bf16's inputs unless `kernels.layer_norm` says otherwise
     /// (super::plane_rows's `on_kernels_by_default`; crate::model's norm_kernel module has
     /// the measurements).
     fn norm_on_kernels(dtype: DType) -> bool {

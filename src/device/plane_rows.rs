@@ -11,7 +11,7 @@ use cubecl::cuda::CudaRuntime;
 use cubecl::prelude::*;
 
 /// Whether oomlab's kernels run a pass of `dtype` on CUDA where no variable says otherwise
-/// (`OOMLAB_ATTENTION_SOFTMAX`, `OOMLAB_LAYER_NORM`, `OOMLAB_GELU`): f32 and bf16. f32 since
+/// (`kernels.attention_softmax`, `kernels.layer_norm`, `kernels.gelu`): f32 and bf16. f32 since
 /// docs/results/2026-12-06-h200-row-kernels and 2026-12-06-h100-gelu-kernels; bf16 since
 /// docs/results/2026-12-06-h100-bf16-kernels measured all three together over five seeds
 /// (scripts/seed-spread.py's rule). f16's rows have not been measured on them.
@@ -145,10 +145,10 @@ impl Fallback {
 
 /// One line for a CUDA run's header: where attention's softmax, LayerNorm, the
 /// feed-forward layer's bias and GELU (super::gelu_kernels, element-wise kernels beside
-/// these) and AdamW's update (super::adamw_kernels) run, as `OOMLAB_ATTENTION_SOFTMAX`,
-/// `OOMLAB_LAYER_NORM`, `OOMLAB_GELU` and `OOMLAB_ADAMW` say.
+/// these) and AdamW's update (super::adamw_kernels) run, as `kernels.attention_softmax`,
+/// `kernels.layer_norm`, `kernels.gelu` and `kernels.adamw` say.
 pub fn kernels_line() -> String {
-    const ADAMW: &str = crate::model::ADAMW_ENV;
+    const ADAMW: &str = "kernels.adamw";
     // The unset case names the dtypes as [`on_kernels_by_default`] splits them.
     let dtypes = |on: bool| {
         let names: Vec<&str> = [
@@ -187,17 +187,17 @@ pub fn kernels_line() -> String {
         part(
             "attention's softmax (its forward pass written out around it where it runs)",
             crate::model::softmax_setting(),
-            crate::model::ATTENTION_SOFTMAX_ENV
+            "kernels.attention_softmax"
         ),
         part(
             "LayerNorm",
             crate::model::norm_setting(),
-            crate::model::LAYER_NORM_ENV
+            "kernels.layer_norm"
         ),
         part(
             "the feed-forward layer's bias and GELU",
             crate::model::gelu_setting(),
-            crate::model::GELU_ENV
+            "kernels.gelu"
         )
     )
 }
@@ -209,10 +209,10 @@ mod tests {
         let line = super::kernels_line();
         assert!(line.contains("attention's softmax"), "{line}");
         assert!(line.contains("LayerNorm"), "{line}");
-        assert!(line.contains("OOMLAB_ATTENTION_SOFTMAX="), "{line}");
-        assert!(line.contains("OOMLAB_LAYER_NORM="), "{line}");
-        assert!(line.contains("OOMLAB_GELU="), "{line}");
+        assert!(line.contains("kernels.attention_softmax="), "{line}");
+        assert!(line.contains("kernels.layer_norm="), "{line}");
+        assert!(line.contains("kernels.gelu="), "{line}");
         assert!(line.contains("AdamW's update"), "{line}");
-        assert!(line.contains("OOMLAB_ADAMW="), "{line}");
+        assert!(line.contains("kernels.adamw="), "{line}");
     }
 }

@@ -127,7 +127,7 @@ pub fn kernel_calls() -> u64 {
 }
 
 impl SoftmaxBackend for CubeCuda {
-    /// f32's and bf16's scores unless `OOMLAB_ATTENTION_SOFTMAX` says otherwise
+    /// f32's and bf16's scores unless `kernels.attention_softmax` says otherwise
     /// (super::plane_rows's `on_kernels_by_default`; crate::model's softmax module has
     /// the measurements).
     fn softmax_on_kernels(dtype: DType) -> bool {

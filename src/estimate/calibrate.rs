@@ -72,13 +72,7 @@ pub fn probe_sizes(micro: usize) -> [usize; 2] {
 
 /// Where calibrations are kept: `$OOMLAB_CALIBRATION`, else `~/.cache/oomlab/calibration`.
 pub fn cache_dir() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("OOMLAB_CALIBRATION") {
-        return Some(PathBuf::from(p));
-    }
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
-    Some(base.join("oomlab").join("calibration"))
+    crate::env::calibration()
 }
 
 fn fnv(text: &str) -> String {
@@ -165,7 +159,7 @@ impl Prober<'_> {
             };
             let peak = peak.ok_or_else(|| CalibrateError::Probe {
                 micro_batch: m,
-                why: "the run measured no peak (no NVML, or no host heap count: oomlab's counting allocator missing or OOMLAB_HOST_HEAP=off)".into(),
+                why: "the run measured no peak (no NVML, or no host heap count: oomlab's counting allocator missing or memory.host_heap = \"off\")".into(),
                 dir: self.scratch.display().to_string(),
             })?;
             probes.push(Probe {

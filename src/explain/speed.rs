@@ -1,15 +1,15 @@
-//! The topic about the step's speed on CUDA: what runs where by default and the variables
-//! that choose it ([`crate::model::STEP_OPTIONS`], listed from that one table), ending with
+//! The topic about the step's speed on CUDA: what runs where by default and the config's
+//! `[kernels]` keys that choose it (listed from the section's own table), ending with
 //! today's paired yardsticks against PyTorch (docs/results/2026-12-07-h100-done-when).
 
+use crate::config::KernelsSection;
 use crate::evidence::Evidence;
-use crate::model::STEP_OPTIONS;
 
-/// Topics, their one-line summary and their text (the variables and the measured part are
+/// Topics, their one-line summary and their text (the keys and the measured part are
 /// appended).
 pub const TOPICS: &[(&str, &str, &str)] = &[(
     "step-speed",
-    "why a CUDA step takes as long as it does; the variables that change it",
+    "why a CUDA step takes as long as it does; the settings that change it",
     "\
 What it does: a training step is a few hundred GPU kernels. burn 0.21's CUDA backend
 (cubecl 0.10) compiles its own matrix products, slower than cuBLAS's on an H100 or H200,
@@ -30,18 +30,21 @@ them on CUDA, for f32 and bf16:
   probabilities in bf16, so the product that reads them needs no cast;
 - the embeddings' gradients are a product with a one-hot matrix instead of burn's scatter,
   and the sums over every token (LayerNorm's and the biases' gradients) run in two stages.
-The variables below choose each of these; a run prints the ones that are set, and a line
-saying where softmax, LayerNorm and GELU ran.
+The keys of the config's [kernels] section below choose each of these: in a config
+file, or `--set kernels.layer_norm=burn` on `train` and on `compare` (every row). A
+run's config.toml and summary keep the section, a resume that changes it is refused
+unless forced, and a run prints the keys that are not `auto` and a line saying where
+softmax, LayerNorm and GELU ran.
 
 When to use them: the defaults are the levers that stepped faster on the paired
 yardstick against PyTorch with the final loss after 100 steps close to the run before's
 (within 1e-3, relative; for bf16 on the mean over five seeds) and the NVML peak no
 higher, or a few MiB higher for bf16's cuBLAS workspace; docs/results/step-history.md
-lists every yardstick run, card by card. The variables are for measuring one lever
+lists every yardstick run, card by card. The other words are for measuring one lever
 against another, or for going back to burn's own operations when a kernel of oomlab's is
 in doubt. On the CPU there are no kernels of oomlab's and no cuBLAS: the softmax,
-LayerNorm, GELU, AdamW and attention-product variables change nothing there, and the
-others choose between tensor operations.
+LayerNorm, GELU, AdamW and product keys change nothing there, and the others choose
+between tensor operations.
 
 What it costs: f16 keeps burn's operations for softmax, LayerNorm and GELU (its rows have
 not been measured on the kernels). A bf16 change of rounding moves the final loss after
@@ -51,18 +54,18 @@ docs/results/2026-12-06-h100-bf16-kernels/seeds/table.md).
 ",
 )];
 
-/// The variables, then the paired yardstick's rows.
+/// The keys, then the paired yardstick's rows.
 pub fn measured(topic: &str) -> Option<String> {
     (topic == "step-speed").then(|| variables() + &paired())
 }
 
-/// [`STEP_OPTIONS`], one item per variable.
+/// Every `[kernels]` key, one item each.
 fn variables() -> String {
-    let mut out = String::from("\nThe variables (unset: the default):\n");
-    for o in STEP_OPTIONS {
+    let mut out = String::from("\nThe [kernels] keys (each `auto` by default):\n");
+    for c in KernelsSection::default().choices() {
         out.push_str(&format!(
-            "- {}={}: {}. Default: {}.\n",
-            o.name, o.values, o.what, o.default
+            "- kernels.{} = auto|{}: {}. auto: {}.\n",
+            c.key, c.values, c.what, c.auto
         ));
     }
     out
@@ -92,10 +95,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_topic_lists_every_variable_and_the_committed_rows() {
+    fn the_topic_lists_every_key_and_the_committed_rows() {
         let text = measured("step-speed").unwrap();
-        for o in STEP_OPTIONS {
-            assert!(text.contains(&format!("{}={}", o.name, o.values)), "{text}");
+        for c in KernelsSection::default().choices() {
+            let item = format!("- kernels.{} = auto|{}: ", c.key, c.values);
+            assert!(text.contains(&item), "{item}: {text}");
         }
         // Both configs' rows, oomlab's and PyTorch's, each with a steady step read from
         // the committed file.

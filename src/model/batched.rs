@@ -1,6 +1,6 @@
 //! Attention's batched matrix products (`[batch, heads, rows, k]`·`[batch, heads, k,
 //! cols]`) as a backend choice: on CUDA cuBLAS's strided batched calls by default
-//! (`OOMLAB_ATTENTION_PRODUCTS=burn` turns them off, `=cublas` on), elsewhere burn's
+//! (`kernels.attention_products=burn` turns them off, `=cublas` on), elsewhere burn's
 //! matmul (issue 29).
 //!
 //! Measured on an H100 (docs/results/2026-12-05-h100-attention-products: aff6af9's paired
@@ -31,33 +31,20 @@ use super::batched_pair::Operand;
 use super::fusion_op::{custom_op, Operands};
 use super::ProductBackend;
 
-/// The variable that chooses where attention's batched products run: `cublas` the
-/// backend's library (on CUDA: cuBLAS), `burn` burn's matmul, unset the backend's default
-/// (on CUDA cuBLAS, elsewhere burn's matmul).
-pub const ATTENTION_PRODUCTS_ENV: &str = "OOMLAB_ATTENTION_PRODUCTS";
-
-/// What `OOMLAB_ATTENTION_PRODUCTS` asks for (read once: a run's graph does not change
+/// What `kernels.attention_products` asks for (read once: a run's graph does not change
 /// halfway): `Some(true)` for `cublas`, `Some(false)` for `burn`, `None` otherwise.
 pub fn batched_setting() -> Option<bool> {
-    static SETTING: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
-    super::env_setting(&SETTING, ATTENTION_PRODUCTS_ENV, "cublas", "burn")
+    crate::model::kernels().attention_products.choice()
 }
 
-/// The variable choosing how the library's batched products take some heads of a tensor
-/// ([`Heads`]): `offset` (the default) reads them where they sit, `slice` slices them first
-/// (burn's `narrow`, as before 2026-12-06: a copy wherever the slice misses cubecl's
-/// alignment), kept to measure against.
-pub const ATTENTION_HEADS_ENV: &str = "OOMLAB_ATTENTION_HEADS";
-
-/// What `OOMLAB_ATTENTION_HEADS` asks for (read once): `Some(true)` for `offset`,
+/// What `kernels.attention_heads` asks for (read once): `Some(true)` for `offset`,
 /// `Some(false)` for `slice`, `None` otherwise.
 fn heads_setting() -> Option<bool> {
-    static SETTING: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
-    super::env_setting(&SETTING, ATTENTION_HEADS_ENV, "offset", "slice")
+    crate::model::kernels().attention_heads.choice()
 }
 
 impl<B: Backend> Heads<B> {
-    /// The tensor and the first head the library reads: with `OOMLAB_ATTENTION_HEADS=slice`
+    /// The tensor and the first head the library reads: with `kernels.attention_heads=slice`
     /// the heads sliced, starting at 0.
     fn for_library(self) -> (Tensor<B, 4>, usize) {
         if heads_setting() == Some(false) {
@@ -247,7 +234,7 @@ pub fn burn_batched_into<B: ProductBackend>(
 /// docs/results/2026-12-06-h100-bf16-kernels/profile-bf16). Where the batched products
 /// run on the backend's library each is written into its heads of one buffer
 /// ([`ProductBackend::batched_product_into`]); elsewhere, or with
-/// `OOMLAB_ATTENTION_JOIN=cat`, each is a tensor of its own and [`Joined::finish`] joins
+/// `kernels.attention_join=cat`, each is a tensor of its own and [`Joined::finish`] joins
 /// them (burn's `cat`, as before 2026-12-06).
 ///
 /// Why: on an H100 the `h200` config's AMP bf16 profile spent 20.6 ms of a 443.6 ms kernel
@@ -258,7 +245,7 @@ pub fn burn_batched_into<B: ProductBackend>(
 ///
 /// Measured on an H100 (docs/results/2026-12-06-h100-in-place-join, `h200-298fc73/`, one
 /// script run, 2 runs each): the `h200` config's AMP bf16 step 378.3 ms against 389.7 with
-/// `OOMLAB_ATTENTION_JOIN=cat`, 2 `SliceAssignKernel` launches per step instead of 514,
+/// `kernels.attention_join=cat`, 2 `SliceAssignKernel` launches per step instead of 514,
 /// the final loss after 20 steps the same (2.746436); the NVML peak 38.74 GiB against
 /// 38.61 (each whole buffer exists from the first group on).
 #[derive(Debug)]
@@ -407,17 +394,10 @@ impl<B: ProductBackend> Joined<B> {
     }
 }
 
-/// The variable choosing how attention's groups of heads are joined ([`Joined`]):
-/// `in-place` (the default where the products run on the library) writes each into its
-/// heads of one buffer, `cat` joins tensors of their own (as before 2026-12-06), kept to
-/// measure against.
-pub const ATTENTION_JOIN_ENV: &str = "OOMLAB_ATTENTION_JOIN";
-
-/// What `OOMLAB_ATTENTION_JOIN` asks for (read once): `Some(true)` for `in-place`,
+/// What `kernels.attention_join` asks for (read once): `Some(true)` for `in-place`,
 /// `Some(false)` for `cat`, `None` otherwise.
 fn join_setting() -> Option<bool> {
-    static SETTING: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
-    super::env_setting(&SETTING, ATTENTION_JOIN_ENV, "in-place", "cat")
+    crate::model::kernels().attention_join.choice()
 }
 
 /// a·b for every batch index: the backend's batched product where
@@ -467,7 +447,7 @@ fn operand<B: Backend>(a: Heads<B>, b: Heads<B>) -> Operand<B> {
 }
 
 /// alpha·a·b of the heads taken on the backend's library ([`ProductBackend::batched_product`]
-/// with the whole tensors and where the heads start, unless `OOMLAB_ATTENTION_HEADS=slice`).
+/// with the whole tensors and where the heads start, unless `kernels.attention_heads=slice`).
 fn on_library<B: ProductBackend>(a: Heads<B>, b: Heads<B>, rows: Rows, alpha: f32) -> Tensor<B, 4> {
     let (a, b, span) = library_operands(a, b);
     Tensor::from_primitive(TensorPrimitive::Float(B::batched_product(
@@ -604,19 +584,6 @@ mod tests {
     use super::*;
     use crate::backend::CpuBackend;
     use burn::tensor::Distribution;
-
-    #[test]
-    fn the_variable_reads_cublas_burn_or_the_default() {
-        assert_eq!(
-            super::super::parse_setting(Some("cublas"), "cublas", "burn"),
-            Some(true)
-        );
-        assert_eq!(
-            super::super::parse_setting(Some("burn"), "cublas", "burn"),
-            Some(false)
-        );
-        assert_eq!(super::super::parse_setting(None, "cublas", "burn"), None);
-    }
 
     /// The CPU's backend under autodiff, where the product backends sit.
     type B = <CpuBackend as burn::tensor::backend::AutodiffBackend>::InnerBackend;

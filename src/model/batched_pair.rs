@@ -18,7 +18,7 @@
 //! pairs took the step from 29.9 ms to 28.2 (docs/results/2026-12-06-h100-grads-together).
 //!
 //! Measured on an H100 (docs/results/2026-12-06-h100-attention-pairs, `gpu-248382e-r3/`,
-//! 3 runs each, interleaved, the pairs asked for with `OOMLAB_ATTENTION_PAIRS=together`
+//! 3 runs each, interleaved, the pairs asked for with `kernels.attention_pairs=together`
 //! before they became CUDA's default): the `gpu` config's AMP bf16 step 28.1 ms against
 //! 29.0 one handshake each (0.967x; the runs' ranges overlap, and the call before gave
 //! 27.8 against 29.3), f32's 37.2 either way; the final losses the same bits, the NVML
@@ -33,18 +33,12 @@ use super::batched::{Place, Rows, Span};
 use super::fusion_op::{custom_op, Operands};
 use super::ProductBackend;
 
-/// The variable that puts attention's independent backward products together in pairs:
-/// `together` one operation each pair (on CUDA, both cuBLAS calls behind one handshake with
-/// cubecl's stream), `apart` one operation each product; unset, the backend's default
-/// ([`ProductBackend::batched_pairs_together_by_default`]: together on CUDA, apart
-/// elsewhere, where the products do not run on a library, so nothing would pair anyway).
-pub const ATTENTION_PAIRS_ENV: &str = "OOMLAB_ATTENTION_PAIRS";
-
 /// Whether attention's backward pass hands its independent products to the backend in
 /// pairs: what [`ATTENTION_PAIRS_ENV`] says (read once), else the backend's default.
 pub fn attention_pairs_together<B: ProductBackend>() -> bool {
-    static SETTING: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
-    super::env_setting(&SETTING, ATTENTION_PAIRS_ENV, "together", "apart")
+    crate::model::kernels()
+        .attention_pairs
+        .choice()
         .unwrap_or_else(B::batched_pairs_together_by_default)
 }
 
@@ -413,11 +407,7 @@ mod tests {
     }
 
     #[test]
-    fn the_variable_reads_together_apart_or_the_default() {
-        let parse = |v| super::super::parse_setting(v, "together", "apart");
-        assert_eq!(parse(Some("together")), Some(true));
-        assert_eq!(parse(Some("apart")), Some(false));
-        assert_eq!(parse(Some("yes")), None);
+    fn off_a_library_the_pairs_are_apart_by_default() {
         assert!(!<B as ProductBackend>::batched_pairs_together_by_default());
     }
 }

@@ -26,19 +26,14 @@
 //! 46; the median step 40.8 ms against 41.1, no gain there) and took the h200 config's step
 //! to 393.1 ms against 437.5 (`offsets-53f15b4/`), the NVML peaks the same: bf16's default
 //! on CUDA since, pure bf16 included. f16 stays in one stage (not measured). On the CPU
-//! every sum is in one stage. `OOMLAB_COLUMN_SUMS=split` splits them all, `=one` none.
+//! every sum is in one stage. `kernels.column_sums=split` splits them all, `=one` none.
 
 use burn::prelude::*;
 
-/// The variable that chooses the sums: `split` (two stages) or `one`; unset, the
-/// backend's default.
-pub const COLUMN_SUMS_ENV: &str = "OOMLAB_COLUMN_SUMS";
-
-/// What `OOMLAB_COLUMN_SUMS` chooses (read once): `Some(true)` for `split`, `Some(false)`
+/// What `kernels.column_sums` chooses (read once): `Some(true)` for `split`, `Some(false)`
 /// for `one`, `None` (the backend's default for the dtype) otherwise.
 pub fn split_setting() -> Option<bool> {
-    static SPLIT: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
-    super::env_setting(&SPLIT, COLUMN_SUMS_ENV, "split", "one")
+    crate::model::kernels().column_sums.choice()
 }
 
 /// `(m, k)` with `m·k = rows` and `k` the largest divisor of `rows` not above √rows (1

@@ -20,7 +20,7 @@
 //! nothing to the forward pass.
 //!
 //! Where it runs: where [`EmbeddingBackend::dense_embeddings`] says so for the table's
-//! dtype (on CUDA for f32 and bf16 by default, `OOMLAB_EMBEDDING_GRAD=dense` or `=scatter`
+//! dtype (on CUDA for f32 and bf16 by default, `kernels.embedding_grad=dense` or `=scatter`
 //! says otherwise), on backends whose [`ProductBackend::dense_embedding_grad`] says the product
 //! pays (CUDA; on the CPU the product's `vocab` times more arithmetic would not), for
 //! vocabularies of at most [`MAX_DENSE_VOCAB`] tokens. The position embedding then needs
@@ -57,15 +57,10 @@ use super::{Form, ProductBackend};
 /// config's batch).
 pub const MAX_DENSE_VOCAB: usize = 512;
 
-/// The variable that chooses the embeddings' gradients: `dense` or `scatter` (burn's);
-/// unset, the backend's default for the table's dtype.
-pub const EMBEDDING_GRAD_ENV: &str = "OOMLAB_EMBEDDING_GRAD";
-
-/// What `OOMLAB_EMBEDDING_GRAD` chooses (read once): `Some(true)` for `dense`,
+/// What `kernels.embedding_grad` chooses (read once): `Some(true)` for `dense`,
 /// `Some(false)` for `scatter`, `None` otherwise.
 fn dense_setting() -> Option<bool> {
-    static DENSE: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
-    super::env_setting(&DENSE, EMBEDDING_GRAD_ENV, "dense", "scatter")
+    crate::model::kernels().embedding_grad.choice()
 }
 
 /// A backend that can run [`embed`]'s operation: every autodiff backend over a
@@ -75,7 +70,7 @@ pub trait EmbeddingBackend: Backend {
     fn dense_embedding_grad() -> bool;
 
     /// Whether [`embed`] takes its dense path for a table of `dtype`: as
-    /// `OOMLAB_EMBEDDING_GRAD` says, else as [`ProductBackend::dense_embeddings_by_default`].
+    /// `kernels.embedding_grad` says, else as [`ProductBackend::dense_embeddings_by_default`].
     fn dense_embeddings(dtype: DType) -> bool;
 
     /// The rows of `weights` the indices name, with the table's gradient as

@@ -1,6 +1,6 @@
 //! The feed-forward layer's bias and GELU (super::gelu's operation) as a backend choice:
 //! on CUDA one kernel of oomlab's each way (crate::device's gelu_kernels module), by default
-//! for f32 and bf16 (`OOMLAB_GELU=kernel` for every dtype, `=burn` for none); elsewhere burn's tensor
+//! for f32 and bf16 (`kernels.gelu=kernel` for every dtype, `=burn` for none); elsewhere burn's tensor
 //! operations ([`burn_bias_gelu`], [`burn_bias_gelu_backward`]) (issue 29).
 //!
 //! Why: as tensor operations the bias and GELU of the gpu config's first feed-forward
@@ -26,16 +26,10 @@ use burn::tensor::{DType, TensorPrimitive};
 use super::column_sum::add_to_rows;
 use super::fusion_op::{custom_op, Operands};
 
-/// The variable that chooses where the bias and GELU run: `kernel` the backend's own
-/// kernels (on CUDA oomlab's), `burn` burn's tensor operations, unset the backend's
-/// default.
-pub const GELU_ENV: &str = "OOMLAB_GELU";
-
-/// What `OOMLAB_GELU` asks for (read once: a run's graph does not change halfway):
+/// What `kernels.gelu` asks for (read once: a run's graph does not change halfway):
 /// `Some(true)` for `kernel`, `Some(false)` for `burn`, `None` otherwise.
 pub fn gelu_setting() -> Option<bool> {
-    static SETTING: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
-    super::env_setting(&SETTING, GELU_ENV, "kernel", "burn")
+    crate::model::kernels().gelu.choice()
 }
 
 /// A backend's z = gelu(y + b) over the rows of a matrix, with burn's GELU and burn's
@@ -141,16 +135,5 @@ impl<B: GeluKernelBackend> Operands<B, 2, 1> for GeluOp {
 impl<B: GeluKernelBackend> Operands<B, 3, 1> for GeluOp {
     fn run(self, [y, bias, grad]: [FloatTensor<B>; 3]) -> [FloatTensor<B>; 1] {
         [B::bias_gelu_backward(y, bias, grad)]
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn the_variable_reads_kernel_burn_or_the_default() {
-        let parse = |v| super::super::parse_setting(v, "kernel", "burn");
-        assert_eq!(parse(Some("kernel")), Some(true));
-        assert_eq!(parse(Some("burn")), Some(false));
-        assert_eq!(parse(None), None);
     }
 }

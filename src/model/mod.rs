@@ -11,49 +11,42 @@ mod fusion_op;
 mod gelu;
 mod gelu_kernel;
 mod gpt;
+mod kernel_choices;
 mod mlp;
 pub mod norm;
 mod norm_kernel;
 mod params;
 mod product;
 mod softmax;
-mod step_options;
 
 pub use attention::{AttentionBackend, AttentionKind};
 pub use batched::{
     batched, batched_setting, burn_batched, burn_batched_into, scaled_scores, Heads, Joined, Place,
-    Rows, Span, ATTENTION_HEADS_ENV, ATTENTION_JOIN_ENV, ATTENTION_PRODUCTS_ENV,
+    Rows, Span,
 };
-pub use batched_pair::{
-    apart_into_and_new, apart_into_twice, attention_pairs_together, Operand, ATTENTION_PAIRS_ENV,
-};
+pub use batched_pair::{apart_into_and_new, apart_into_twice, attention_pairs_together, Operand};
 pub use block::{Block, BlockConfig};
-pub use column_sum::COLUMN_SUMS_ENV;
-pub use embedding::{embed, EmbeddingBackend, EMBEDDING_GRAD_ENV, MAX_DENSE_VOCAB};
+pub use embedding::{embed, EmbeddingBackend, MAX_DENSE_VOCAB};
 pub(crate) use fusion_op::{custom_op, Operands};
 pub use gelu::{linear_gelu, GeluBackend};
-pub use gelu_kernel::{
-    burn_bias_gelu, burn_bias_gelu_backward, gelu_setting, GeluKernelBackend, GELU_ENV,
-};
+pub use gelu_kernel::{burn_bias_gelu, burn_bias_gelu_backward, gelu_setting, GeluKernelBackend};
 pub use gpt::{Gpt, GptConfig};
+pub use kernel_choices::{chosen_line, kernels, use_kernels};
 pub use mlp::{Mlp, MlpConfig};
 pub use norm::NormBackend;
-pub use norm_kernel::{
-    burn_layer_norm, burn_layer_norm_backward, norm_setting, NormKernelBackend, LAYER_NORM_ENV,
-};
+pub use norm_kernel::{burn_layer_norm, burn_layer_norm_backward, norm_setting, NormKernelBackend};
 pub use params::{
     flat_params, param_count, param_ids, param_tensor_sizes, ParamFingerprint, ParamStats,
 };
 pub use product::{
     burn_product, custom_products_setting, linear, linear_2d, linear_burn, linear_custom,
     linear_grads_apart, linear_grads_together, linear_parts, linear_setting, Form, LinearBackend,
-    ProductBackend, CUSTOM_PRODUCTS_ENV, LINEAR_ENV, LINEAR_GRADS_ENV,
+    ProductBackend,
 };
 pub use softmax::{
     burn_causal_softmax, burn_softmax_grad, causal_softmax, softmax_grad, softmax_setting,
-    SoftmaxBackend, ATTENTION_SOFTMAX_ENV,
+    SoftmaxBackend,
 };
-pub use step_options::{StepOption, ADAMW_ENV, AMP_CAST_ENV, STEP_OPTIONS};
 
 use burn::prelude::*;
 
@@ -122,40 +115,6 @@ impl<B: ModelBackend> Net<B> {
             Net::Mlp(m) => m.loss(inputs, targets),
         }
     }
-}
-
-/// What the environment variable `name` chooses, read once into `cell` (the step's
-/// levers: a run's graph does not change halfway): `Some(true)` for `on`, `Some(false)` for
-/// `off`, `None` (the backend's default) when unset or anything else.
-pub(crate) fn env_setting(
-    cell: &std::sync::OnceLock<Option<bool>>,
-    name: &str,
-    on: &str,
-    off: &str,
-) -> Option<bool> {
-    *cell.get_or_init(|| parse_setting(std::env::var(name).ok().as_deref(), on, off))
-}
-
-/// `Some(true)` for `on`, `Some(false)` for `off`, `None` otherwise (unset included).
-fn parse_setting(value: Option<&str>, on: &str, off: &str) -> Option<bool> {
-    match value {
-        Some(v) if v == on => Some(true),
-        Some(v) if v == off => Some(false),
-        _ => None,
-    }
-}
-
-/// The step's variables ([`STEP_OPTIONS`], issue 29's levers) that are set: one line for
-/// the run's header, or `None` when none is.
-pub fn opt_in_line() -> Option<String> {
-    let set: Vec<String> = STEP_OPTIONS
-        .iter()
-        .filter_map(|option| {
-            let value = std::env::var(option.name).ok()?;
-            Some(format!("{}={value}", option.name))
-        })
-        .collect();
-    (!set.is_empty()).then(|| format!("step options from the environment: {}", set.join(", ")))
 }
 
 /// `t` in f32: unchanged when it already is, else the (differentiable) cast.

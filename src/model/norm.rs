@@ -28,11 +28,11 @@
 //!
 //! The sums over rows (dγ, dβ) run in two stages (`column_sum`) where
 //! [`crate::model::LinearBackend::split_sums`] says so for x's dtype (f32 on CUDA, unless
-//! `OOMLAB_COLUMN_SUMS` says otherwise).
+//! `kernels.column_sums` says otherwise).
 //!
 //! Both passes run as the backend's own kernels where
 //! [`crate::model::NormKernelBackend::norm_on_kernels`] says so (on CUDA for f32 unless
-//! `OOMLAB_LAYER_NORM` says otherwise: super::norm_kernel), else as the tensor operations
+//! `kernels.layer_norm` says otherwise: super::norm_kernel), else as the tensor operations
 //! below.
 
 use std::marker::PhantomData;

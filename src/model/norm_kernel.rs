@@ -1,6 +1,6 @@
 //! LayerNorm's forward and backward passes (super::norm's operation) as a backend choice:
 //! on CUDA kernels of oomlab's (crate::device's norm_kernels module), by default for f32
-//! and bf16 (`OOMLAB_LAYER_NORM=kernel` for every dtype, `=burn` for none); elsewhere burn's tensor
+//! and bf16 (`kernels.layer_norm=kernel` for every dtype, `=burn` for none); elsewhere burn's tensor
 //! operations ([`forward_rows`], [`backward_rows`]) (issue 29).
 //!
 //! Measured on the H200 with attention's softmax kernels (super::softmax says what and
@@ -27,15 +27,10 @@ use burn::tensor::{DType, TensorPrimitive};
 use super::fusion_op::{custom_op, Operands};
 use super::norm::{backward_rows, forward_rows};
 
-/// The variable that chooses where LayerNorm runs: `kernel` the backend's own kernels (on
-/// CUDA oomlab's), `burn` burn's tensor operations, unset the backend's default.
-pub const LAYER_NORM_ENV: &str = "OOMLAB_LAYER_NORM";
-
-/// What `OOMLAB_LAYER_NORM` asks for (read once: a run's graph does not change halfway):
+/// What `kernels.layer_norm` asks for (read once: a run's graph does not change halfway):
 /// `Some(true)` for `kernel`, `Some(false)` for `burn`, `None` otherwise.
 pub fn norm_setting() -> Option<bool> {
-    static SETTING: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
-    super::env_setting(&SETTING, LAYER_NORM_ENV, "kernel", "burn")
+    crate::model::kernels().layer_norm.choice()
 }
 
 /// A backend's LayerNorm over the rows of a matrix, statistics in f32. The defaults are
@@ -248,14 +243,6 @@ pub fn norm_backward<B: NormKernelBackend>(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_variable_reads_kernel_burn_or_the_default() {
-        let parse = |v| super::super::parse_setting(v, "kernel", "burn");
-        assert_eq!(parse(Some("kernel")), Some(true));
-        assert_eq!(parse(Some("burn")), Some(false));
-        assert_eq!(parse(None), None);
-    }
 
     #[test]
     fn off_the_kernels_the_passes_are_burns_tensor_operations_bit_for_bit() {

@@ -13,13 +13,13 @@
 //! (docs/results/2026-12-04-h200-gemm-handshake, benches/gemm_handshake.rs).
 //!
 //! Where it runs ([`LinearBackend::custom_products`]): on CUDA for f32 and bf16 inputs by
-//! default, for every dtype with `OOMLAB_CUBLAS=1`, nowhere with `OOMLAB_CUBLAS=0`; on the
-//! CPU only with `OOMLAB_CUBLAS=1`. On the H200 the `gpu` config's f32 step took 74.1 ms
+//! default, for every dtype with `kernels.linear_products=cublas`, nowhere with `kernels.linear_products=burn`; on the
+//! CPU only with `kernels.linear_products=cublas`. On the H200 the `gpu` config's f32 step took 74.1 ms
 //! with it against cubecl's 87.5 (docs/results/2026-12-04-h200-cublas-queued;
 //! src/device/cublas.rs's `by_default` has bf16's measurements and why f16 stays on
 //! cubecl). Elsewhere [`linear`] is burn's
 //! linear on the input seen as one matrix ([`linear_2d`]) on the CPU and with
-//! `OOMLAB_LINEAR=2d`, burn's `Linear::forward` on CUDA and with `OOMLAB_LINEAR=burn`.
+//! `kernels.linear=2d`, burn's `Linear::forward` on CUDA and with `kernels.linear=burn`.
 //!
 //! The backends: [`ProductBackend`] has burn's matmul as its default; the CUDA backend
 //! (`CubeBackend<CudaRuntime>`) overrides it with [`crate::device::cublas`] where the
@@ -115,7 +115,7 @@ pub trait ProductBackend: Backend {
     }
 
     /// Whether [`Self::linear_grads`] is what the backward pass calls when
-    /// `OOMLAB_LINEAR_GRADS` is unset: not by default (nothing to gain from two products
+    /// `kernels.linear_grads` is unset: not by default (nothing to gain from two products
     /// as one call where they run one after the other anyway).
     fn linear_grads_together_by_default() -> bool {
         false
@@ -129,27 +129,27 @@ pub trait ProductBackend: Backend {
     }
 
     /// Whether [`linear`] takes the custom product for inputs of `dtype` when
-    /// `OOMLAB_CUBLAS` is unset: not by default (burn's `Linear` then runs, as it always
+    /// `kernels.linear_products` is unset: not by default (burn's `Linear` then runs, as it always
     /// did on the CPU).
     fn custom_products_by_default(_dtype: DType) -> bool {
         false
     }
 
     /// Whether [`linear`] runs [`linear_2d`] (where the custom product does not run) when
-    /// `OOMLAB_LINEAR` is unset: not by default (burn's `Linear` then runs).
+    /// `kernels.linear` is unset: not by default (burn's `Linear` then runs).
     fn linear_2d_by_default() -> bool {
         false
     }
 
     /// Whether the sums over every token (LayerNorm's dγ and dβ, a bias's gradient) of
-    /// `dtype` activations run in two stages (super::column_sum) when `OOMLAB_COLUMN_SUMS`
+    /// `dtype` activations run in two stages (super::column_sum) when `kernels.column_sums`
     /// is unset: not by default.
     fn split_sums_by_default(_dtype: DType) -> bool {
         false
     }
 
     /// Whether the embeddings take their dense path (super::embedding) for a table of
-    /// `dtype` when `OOMLAB_EMBEDDING_GRAD` is unset: not by default.
+    /// `dtype` when `kernels.embedding_grad` is unset: not by default.
     fn dense_embeddings_by_default(_dtype: DType) -> bool {
         false
     }
@@ -202,7 +202,7 @@ pub trait ProductBackend: Backend {
 
     /// Whether attention's backward pass hands its independent products to
     /// [`Self::batched_into_and_new`] and [`Self::batched_into_twice`] when
-    /// `OOMLAB_ATTENTION_PAIRS` is unset: not by default (super::batched_pair).
+    /// `kernels.attention_pairs` is unset: not by default (super::batched_pair).
     fn batched_pairs_together_by_default() -> bool {
         false
     }
@@ -395,16 +395,16 @@ pub trait LinearBackend: Backend {
     /// - output: `[m, n]`
     fn linear_product(x: FloatTensor<Self>, w: FloatTensor<Self>) -> FloatTensor<Self>;
 
-    /// Whether [`linear`] runs [`linear_custom`] for inputs of `dtype`: as `OOMLAB_CUBLAS`
+    /// Whether [`linear`] runs [`linear_custom`] for inputs of `dtype`: as `kernels.linear_products`
     /// says, else as the inner backend's [`ProductBackend::custom_products_by_default`].
     fn custom_products(dtype: DType) -> bool;
 
     /// Whether [`linear`] runs [`linear_2d`] where it does not run the custom product: as
-    /// `OOMLAB_LINEAR` says, else as [`ProductBackend::linear_2d_by_default`].
+    /// `kernels.linear` says, else as [`ProductBackend::linear_2d_by_default`].
     fn linear_2d() -> bool;
 
     /// Whether the sums over every token of `dtype` activations run in two stages: as
-    /// `OOMLAB_COLUMN_SUMS` says, else as [`ProductBackend::split_sums_by_default`].
+    /// `kernels.column_sums` says, else as [`ProductBackend::split_sums_by_default`].
     fn split_sums(dtype: DType) -> bool;
 }
 
@@ -482,18 +482,15 @@ impl<B: ProductBackend, C: CheckpointStrategy> LinearBackend for Autodiff<B, C> 
     }
 }
 
-/// The environment variable that chooses the custom product: `1` on, `0` off, unset the
-/// backend's default ([`ProductBackend::custom_products_by_default`]: on CUDA where
-/// libcublas loads, so the linear layers' products run on cuBLAS; elsewhere off).
-pub const CUSTOM_PRODUCTS_ENV: &str = "OOMLAB_CUBLAS";
-
-/// What `OOMLAB_CUBLAS` asks for (read once): `Some(true)` for `1`, `Some(false)` for
+/// What `kernels.linear_products` asks for (read once): `Some(true)` for `1`, `Some(false)` for
 /// `0`, `None` (the backend's default) when unset or anything else.
 pub fn custom_products_setting() -> Option<bool> {
-    static SETTING: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
-    super::env_setting(&SETTING, CUSTOM_PRODUCTS_ENV, "1", "0")
+    crate::model::kernels().linear_products.choice()
 }
 
+/// Whether the backward pass calls [`ProductBackend::linear_grads`]: what
+/// [`LINEAR_GRADS_ENV`] says (read once), else the backend's default.
+///
 /// The variable that puts a linear layer's two gradient products together
 /// ([`ProductBackend::linear_grads`]): `together` one operation (on CUDA, both cuBLAS calls
 /// behind one handshake with cubecl's stream), `apart` two; unset, the backend's default
@@ -503,26 +500,17 @@ pub fn custom_products_setting() -> Option<bool> {
 /// (docs/results/2026-12-06-h100-probs-bf16, `host-threads-a3b32e1/`); together, the step
 /// took 28.2 ms against 29.9 apart, f32's 37.1 against 37.6, the final losses the same
 /// bits (docs/results/2026-12-06-h100-grads-together, `gpu-91e0fb5/`).
-pub const LINEAR_GRADS_ENV: &str = "OOMLAB_LINEAR_GRADS";
-
-/// Whether the backward pass calls [`ProductBackend::linear_grads`]: what
-/// [`LINEAR_GRADS_ENV`] says (read once), else the backend's default.
 pub fn linear_grads_together<B: ProductBackend>() -> bool {
-    static SETTING: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
-    super::env_setting(&SETTING, LINEAR_GRADS_ENV, "together", "apart")
+    crate::model::kernels()
+        .linear_grads
+        .choice()
         .unwrap_or_else(B::linear_grads_together_by_default)
 }
 
-/// The variable that chooses [`linear_2d`] where the custom product does not run: `2d`
-/// on, `burn` off (burn's `Linear`), unset the backend's default
-/// ([`ProductBackend::linear_2d_by_default`]: on the CPU, not on CUDA).
-pub const LINEAR_ENV: &str = "OOMLAB_LINEAR";
-
-/// What `OOMLAB_LINEAR` asks for (read once): `Some(true)` for `2d`, `Some(false)` for
+/// What `kernels.linear` asks for (read once): `Some(true)` for `2d`, `Some(false)` for
 /// `burn`, `None` (the backend's default) when unset or anything else.
 pub fn linear_setting() -> Option<bool> {
-    static SETTING: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
-    super::env_setting(&SETTING, LINEAR_ENV, "2d", "burn")
+    crate::model::kernels().linear.choice()
 }
 
 /// [`linear_custom`] where [`LinearBackend::custom_products`] says so; else
@@ -562,7 +550,7 @@ pub fn linear_burn<B: LinearBackend, const D: usize>(
 }
 
 /// burn's linear on the input seen as one matrix, the bias added after it (issue 29; the
-/// CPU's default, `OOMLAB_LINEAR=2d` elsewhere).
+/// CPU's default, `kernels.linear=2d` elsewhere).
 ///
 /// burn 0.21's `Linear` keeps the input's batch dimensions: for x `[batch, seq, k]` its
 /// weight gradient (burn-backend's `linear_weight_backward`) is a batched product xᵀ·dY,
@@ -570,7 +558,7 @@ pub fn linear_burn<B: LinearBackend, const D: usize>(
 /// a 64 x 512 x 2048 intermediate (256 MiB in f32) and 64 products of depth 256 where one
 /// of depth 16,384 does. Seen as `[batch·seq, k]` the weight gradient is that one product.
 /// The bias is added outside burn's operation so that its gradient can take
-/// `column_sum`'s two stages (`OOMLAB_COLUMN_SUMS=split`); burn's own sums a
+/// `column_sum`'s two stages (`kernels.column_sums=split`); burn's own sums a
 /// matrix's first dimension in one.
 ///
 /// # Shapes
@@ -705,23 +693,6 @@ mod tests {
     #[test]
     fn the_2d_linear_matches_burns_linear_forward_and_gradients() {
         matches_burns_linear(linear_2d::<B, 3>);
-    }
-
-    #[test]
-    fn oomlab_cublas_is_one_zero_or_the_backends_default() {
-        let cublas = |v| super::super::parse_setting(v, "1", "0");
-        assert_eq!(cublas(Some("1")), Some(true));
-        assert_eq!(cublas(Some("0")), Some(false));
-        assert_eq!(cublas(None), None);
-        assert_eq!(cublas(Some("yes")), None);
-        let sums = |v| super::super::parse_setting(v, "split", "one");
-        assert_eq!(sums(Some("split")), Some(true));
-        assert_eq!(sums(Some("one")), Some(false));
-        assert_eq!(sums(None), None);
-        let linear = |v| super::super::parse_setting(v, "2d", "burn");
-        assert_eq!(linear(Some("2d")), Some(true));
-        assert_eq!(linear(Some("burn")), Some(false));
-        assert_eq!(linear(Some("1")), None);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Attention's causal softmax and its gradient over the `[batch, heads, seq, seq]` scores
 //! as a backend choice: on CUDA one kernel of oomlab's each (crate::device's
-//! softmax_kernels module), by default for f32 and bf16 (`OOMLAB_ATTENTION_SOFTMAX=kernel` for
+//! softmax_kernels module), by default for f32 and bf16 (`kernels.attention_softmax=kernel` for
 //! every dtype, `=burn` for none); elsewhere burn's tensor operations (issue 29).
 //!
 //! Measured on the H200 (docs/results/2026-12-06-h200-row-kernels, the `gpu` config,
@@ -36,15 +36,10 @@ use burn::tensor::{DType, TensorPrimitive};
 use super::fusion_op::{custom_op, Operands};
 use super::{in_dtype, in_f32};
 
-/// The variable that chooses where the softmax runs: `kernel` the backend's own kernels
-/// (on CUDA oomlab's), `burn` burn's tensor operations, unset the backend's default.
-pub const ATTENTION_SOFTMAX_ENV: &str = "OOMLAB_ATTENTION_SOFTMAX";
-
-/// What `OOMLAB_ATTENTION_SOFTMAX` asks for (read once: a run's graph does not change
+/// What `kernels.attention_softmax` asks for (read once: a run's graph does not change
 /// halfway): `Some(true)` for `kernel`, `Some(false)` for `burn`, `None` otherwise.
 pub fn softmax_setting() -> Option<bool> {
-    static SETTING: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
-    super::env_setting(&SETTING, ATTENTION_SOFTMAX_ENV, "kernel", "burn")
+    crate::model::kernels().attention_softmax.choice()
 }
 
 /// A backend's causal softmax over attention's scores and its gradient. The defaults are
@@ -57,7 +52,7 @@ pub trait SoftmaxBackend: Backend {
     }
 
     /// Whether the efficient attention's backward pass recomputes the probabilities P in
-    /// the inputs' `dtype` rather than in f32 when `OOMLAB_BACKWARD_PROBS` is not set
+    /// the inputs' `dtype` rather than in f32 when `kernels.backward_probs` is not set
     /// (crate::model::attention::efficient's `BACKWARD_PROBS_ENV`): not by default.
     fn probs_in_inputs_by_default(_dtype: DType) -> bool {
         false
@@ -77,7 +72,7 @@ pub trait SoftmaxBackend: Backend {
     /// scale), computed in f32, stored in `out`.
     ///
     /// # Shapes
-    /// - p (f32, or dP's dtype where the backward pass recomputes it so: `OOMLAB_BACKWARD_PROBS`), dp: `[batch, heads, seq, seq]`
+    /// - p (f32, or dP's dtype where the backward pass recomputes it so: `kernels.backward_probs`), dp: `[batch, heads, seq, seq]`
     /// - output: `[batch, heads, seq, seq]`
     fn softmax_grad(
         p: FloatTensor<Self>,
@@ -114,7 +109,7 @@ pub fn causal_softmax<B: SoftmaxBackend>(
 /// for dP's dtype, else [`burn_softmax_grad`].
 ///
 /// # Shapes
-/// - p (f32, or dP's dtype where the backward pass recomputes it so: `OOMLAB_BACKWARD_PROBS`), dp: `[batch, heads, seq, seq]`
+/// - p (f32, or dP's dtype where the backward pass recomputes it so: `kernels.backward_probs`), dp: `[batch, heads, seq, seq]`
 /// - output: `[batch, heads, seq, seq]`
 pub fn softmax_grad<B: SoftmaxBackend>(
     p: Tensor<B, 4>,
@@ -228,14 +223,6 @@ mod tests {
     use burn::tensor::Distribution;
 
     type B = <CpuBackend as burn::tensor::backend::AutodiffBackend>::InnerBackend;
-
-    #[test]
-    fn the_variable_reads_kernel_burn_or_the_default() {
-        let parse = |v| super::super::parse_setting(v, "kernel", "burn");
-        assert_eq!(parse(Some("kernel")), Some(true));
-        assert_eq!(parse(Some("burn")), Some(false));
-        assert_eq!(parse(None), None);
-    }
 
     #[test]
     fn the_causal_softmax_sums_to_one_over_the_past_and_is_zero_in_the_future() {

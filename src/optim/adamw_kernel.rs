@@ -1,18 +1,17 @@
 //! AdamW's update of one parameter as a backend choice: on CUDA one kernel of oomlab's
-//! (crate::device's adamw_kernels module), for f32 parameters unless `OOMLAB_ADAMW=burn`;
+//! (crate::device's adamw_kernels module), for f32 parameters unless `kernels.adamw=burn`;
 //! elsewhere burn's tensor operations ([`burn_adamw_update`]).
 
 use burn::prelude::*;
 use burn::tensor::ops::FloatTensor;
 use burn::tensor::{DType, TensorMetadata, TensorPrimitive};
 
-use crate::model::{custom_op, env_setting, Operands, ADAMW_ENV};
+use crate::model::{custom_op, Operands};
 
-/// What `OOMLAB_ADAMW` asks for (read once: a run's graph does not change halfway):
+/// What `kernels.adamw` asks for (read once: a run's graph does not change halfway):
 /// `Some(true)` for `kernel`, `Some(false)` for `burn`, `None` otherwise.
 pub fn adamw_setting() -> Option<bool> {
-    static SETTING: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
-    env_setting(&SETTING, ADAMW_ENV, "kernel", "burn")
+    crate::model::kernels().adamw.choice()
 }
 
 /// One update's numbers: AdamW's settings, the step's learning rate and the moments' time

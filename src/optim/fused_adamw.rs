@@ -1,6 +1,6 @@
 //! AdamW as burn's `SimpleOptimizer`, each update with state one call of the backend's
 //! [`AdamWKernelBackend::adamw_update`] where the backend runs it on a kernel, burn's
-//! `AdamW` itself otherwise (the first update, the CPU, `OOMLAB_ADAMW=burn`). Its state is
+//! `AdamW` itself otherwise (the first update, the CPU, `kernels.adamw=burn`). Its state is
 //! burn's `AdamWState`, so its record, and a checkpoint's, is the one burn's `AdamW` writes
 //! and reads.
 

@@ -10,7 +10,7 @@
 //! custom operation a parameter registers one.
 //!
 //! Measured on an H100 (docs/results/2026-12-06-h100-adamw-kernel, the paired yardstick,
-//! the same binary with `OOMLAB_ADAMW=burn` as the other side): the gpu config's AMP bf16
+//! the same binary with `kernels.adamw=burn` as the other side): the gpu config's AMP bf16
 //! step 36.4 ms against 40.6 and 30.3 against 33.3 in two runs; its f32 step, which the GPU
 //! sets the pace of, 38.9 against 38.2 (within the runs' spread); the h200 config's AMP
 //! step 347.0 against 353.3. The same NVML peaks; final losses after 100 steps against the

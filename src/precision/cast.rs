@@ -6,7 +6,7 @@ use burn::prelude::*;
 use burn::tensor::backend::AutodiffBackend;
 use burn::tensor::FloatDType;
 
-use crate::model::{Net, AMP_CAST_ENV};
+use crate::model::Net;
 
 /// The half-precision copy of `model` the forward pass of AMP runs on. Each parameter is
 /// the autodiff cast of the f32 one: not a new leaf, so the backward pass flows through the
@@ -33,8 +33,7 @@ pub fn compute_copy<B: AutodiffBackend>(model: Net<B>, dtype: FloatDType) -> Net
 /// config and 4 on the h200 config (`verify-ac6cb6e/`; most likely its fused casts, which
 /// meet fusion elsewhere than the autodiff casts do).
 pub fn cast_once_a_step() -> bool {
-    static SETTING: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
-    crate::model::env_setting(&SETTING, AMP_CAST_ENV, "step", "micro-batch") == Some(true)
+    crate::model::kernels().amp_cast.choice() == Some(true)
 }
 
 /// `model` stored in half: every parameter becomes a new half-precision leaf with the same

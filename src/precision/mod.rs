@@ -3,7 +3,7 @@
 //! - AMP ([`PrecisionMode::Mixed`]): the model and AdamW's state stay in f32 (the
 //!   "master weights"); every micro-batch casts the weights to f16/bf16
 //!   ([`compute_copy`]), runs forward and backward in half, and the cast's backward turns
-//!   the gradients back into f32 for the update (`OOMLAB_AMP_CAST=step` casts once a step
+//!   the gradients back into f32 for the update (`kernels.amp_cast=step` casts once a step
 //!   instead, [`cast_once_a_step`], and the gradients after each backward pass, [`grads_in_f32`]:
 //!   the same values). The loss itself is computed from f32 logits.
 //! - f16 adds dynamic loss scaling ([`LossScaler`], [`unscale_and_check`]): the loss is

@@ -20,16 +20,17 @@
 //! the count off against 30.3 with it, and 30.4 against 36.4, in two runs of the paired
 //! yardstick (docs/results/2026-12-06-h100-adamw-kernel), while its f32 step and the h200
 //! config's AMP step, whose pace the GPU sets, did not move. So on CUDA, where the host heap is
-//! a side figure beside NVML's and burn's, the count is off unless `OOMLAB_HOST_HEAP=count`
-//! asks for it ([`off_on_cuda`]); on the CPU, where it is the memory the run reports and
-//! the budget it is held to, it counts unless `OOMLAB_HOST_HEAP=off` ([`configure_from_env`]):
-//! no host heap figure then, and no `--memory-budget`.
+//! a side figure beside NVML's and burn's, the count is off unless `memory.host_heap =
+//! "count"` asks for it ([`off_on_cuda`]); on the CPU, where it is the memory the run
+//! reports and the budget it is held to, it counts unless `memory.host_heap = "off"`
+//! ([`configure`]): no host heap figure then, and no `--memory-budget`.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 
 use super::base::{MemoryProbe, MemoryReading};
 use crate::units::Bytes;
+use crate::vocab::HostHeap;
 
 /// A value on a cache line of its own (128 bytes: x86's adjacent-line prefetch pairs 64-byte
 /// lines). Written here rather than taken from crossbeam-utils: cargo mixes a crate's
@@ -57,7 +58,7 @@ impl<T> std::ops::Deref for CachePadded<T> {
 static IN_USE: CachePadded<AtomicU64> = CachePadded::new(AtomicU64::new(0));
 /// The highest [`IN_USE`] since the last [`reset_peak`]: written only when it rises.
 static PEAK: CachePadded<AtomicU64> = CachePadded::new(AtomicU64::new(0));
-/// Read by every allocation, written only by [`set_budget`], [`configure_from_env`] and
+/// Read by every allocation, written only by [`set_budget`], [`configure`] and
 /// the first allocation.
 static SETTINGS: CachePadded<Settings> = CachePadded::new(Settings {
     active: AtomicBool::new(false),
@@ -71,77 +72,46 @@ static OVER_BUDGET_REQUEST: CachePadded<AtomicU64> = CachePadded::new(AtomicU64:
 struct Settings {
     /// An allocation went through the counting allocator (it is installed).
     active: AtomicBool,
-    /// Nothing is counted: `OOMLAB_HOST_HEAP=off`, or a CUDA run ([`off_on_cuda`]).
+    /// Nothing is counted: `memory.host_heap = "off"`, or a CUDA run ([`off_on_cuda`]).
     off: AtomicBool,
-    /// What `OOMLAB_HOST_HEAP` says ([`HeapSetting::code`]).
+    /// What `memory.host_heap` says ([`code`]).
     setting: AtomicU8,
     /// The CPU's `--memory-budget` in bytes; 0: none.
     budget: AtomicU64,
 }
 
-/// The variable that turns the host heap count off (`off`) or on (`count`) for a run; unset,
-/// a CPU run counts and a CUDA run does not.
-pub const HOST_HEAP_ENV: &str = "OOMLAB_HOST_HEAP";
-
-/// The run's note when [`HOST_HEAP_ENV`] turned the count off.
-pub const NOT_COUNTED_NOTE: &str = "host heap not counted: OOMLAB_HOST_HEAP=off";
+/// The run's note when `memory.host_heap` turned the count off.
+pub const NOT_COUNTED_NOTE: &str = "host heap not counted: memory.host_heap = \"off\"";
 
 /// A CUDA run's note when nothing asked for the count ([`off_on_cuda`]).
-pub const NOT_COUNTED_ON_CUDA_NOTE: &str = "host heap not counted: on CUDA the count is off unless OOMLAB_HOST_HEAP=count asks for it (one counter every allocation of burn's threads writes slowed host-bound steps: docs/results/2026-12-06-h100-adamw-kernel)";
+pub const NOT_COUNTED_ON_CUDA_NOTE: &str = "host heap not counted: on CUDA the count is off unless memory.host_heap = \"count\" asks for it (one counter every allocation of burn's threads writes slowed host-bound steps: docs/results/2026-12-06-h100-adamw-kernel)";
 
-/// What [`HOST_HEAP_ENV`] says.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HeapSetting {
-    /// Unset: the device's default (counted on the CPU, not on CUDA).
-    Default,
-    /// `count`: counted on every device.
-    Count,
-    /// `off`: counted on none.
-    Off,
-}
-
-impl HeapSetting {
-    /// The setting of the variable's value `value` (`None`: unset); any value but `count`
-    /// and `off` is an error that names both.
-    pub fn parse(value: Option<&str>) -> Result<Self, String> {
-        match value {
-            None | Some("") => Ok(HeapSetting::Default),
-            Some("count") => Ok(HeapSetting::Count),
-            Some("off") => Ok(HeapSetting::Off),
-            Some(other) => Err(format!(
-                "{HOST_HEAP_ENV}={other}: expected `count` (the host heap in use and its peak, exact; the default on the CPU) or `off` (not counted: no host heap figure and no --memory-budget; the default on CUDA)"
-            )),
-        }
-    }
-
-    /// The setting as [`Settings::setting`] keeps it.
-    fn code(self) -> u8 {
-        match self {
-            HeapSetting::Default => 0,
-            HeapSetting::Count => 1,
-            HeapSetting::Off => 2,
-        }
-    }
-
-    /// The setting [`Self::code`] gave `code`.
-    fn from_code(code: u8) -> Self {
-        match code {
-            1 => HeapSetting::Count,
-            2 => HeapSetting::Off,
-            _ => HeapSetting::Default,
-        }
-    }
-
-    /// Whether a run on CUDA (`cuda`) or the CPU counts under this setting.
-    pub fn counts(self, cuda: bool) -> bool {
-        match self {
-            HeapSetting::Default => !cuda,
-            HeapSetting::Count => true,
-            HeapSetting::Off => false,
-        }
+/// A setting as [`Settings::setting`] keeps it.
+fn code(setting: HostHeap) -> u8 {
+    match setting {
+        HostHeap::Auto => 0,
+        HostHeap::Count => 1,
+        HostHeap::Off => 2,
     }
 }
 
+/// The setting [`code`] gave `code`.
+fn from_code(code: u8) -> HostHeap {
+    match code {
+        1 => HostHeap::Count,
+        2 => HostHeap::Off,
+        _ => HostHeap::Auto,
+    }
+}
+
+/// Whether a run on CUDA (`cuda`) or the CPU counts under `setting`.
+fn counts(setting: HostHeap, cuda: bool) -> bool {
+    match setting {
+        HostHeap::Auto => !cuda,
+        HostHeap::Count => true,
+        HostHeap::Off => false,
+    }
+}
 /// The counting allocator. The binary installs it with `#[global_allocator]`.
 pub struct CountingAlloc;
 
@@ -212,38 +182,38 @@ unsafe impl GlobalAlloc for CountingAlloc {
     }
 }
 
-/// Reads [`HOST_HEAP_ENV`] once, at the start of the program (the binary's `main`, before
-/// any other thread): `off` stops the count for the rest of the process, `count` keeps it
-/// on CUDA too ([`off_on_cuda`]). Any other value is an error that names both.
-pub fn configure_from_env() -> Result<(), String> {
-    let setting = HeapSetting::parse(std::env::var(HOST_HEAP_ENV).ok().as_deref())?;
-    SETTINGS.off.store(!setting.counts(false), Ordering::SeqCst);
-    SETTINGS.setting.store(setting.code(), Ordering::SeqCst);
-    Ok(())
+/// Takes a run's `memory.host_heap` (when its instruments are set up, before its first
+/// step): `off` stops the count for the rest of the process, `count` keeps it on CUDA too
+/// ([`off_on_cuda`]).
+pub fn configure(setting: HostHeap) {
+    SETTINGS
+        .off
+        .store(!counts(setting, false), Ordering::SeqCst);
+    SETTINGS.setting.store(code(setting), Ordering::SeqCst);
 }
 
 /// A CUDA run's choice, made when its instruments are set up (before its first step): the
-/// count stops for the rest of the process unless `OOMLAB_HOST_HEAP=count` asked for it.
+/// count stops for the rest of the process unless `memory.host_heap = "count"` asked for it.
 /// The run's note when the count is off.
 pub fn off_on_cuda() -> Option<&'static str> {
-    let setting = HeapSetting::from_code(SETTINGS.setting.load(Ordering::SeqCst));
-    if setting.counts(true) {
+    let setting = from_code(SETTINGS.setting.load(Ordering::SeqCst));
+    if counts(setting, true) {
         return None;
     }
     SETTINGS.off.store(true, Ordering::SeqCst);
     Some(match setting {
-        HeapSetting::Off => NOT_COUNTED_NOTE,
+        HostHeap::Off => NOT_COUNTED_NOTE,
         _ => NOT_COUNTED_ON_CUDA_NOTE,
     })
 }
 
 /// Whether the counting allocator is installed in this process and counting (not turned
-/// off by `OOMLAB_HOST_HEAP=off` or on CUDA).
+/// off by `memory.host_heap = "off"` or on CUDA).
 pub fn counting() -> bool {
     SETTINGS.active.load(Ordering::Relaxed) && !SETTINGS.off.load(Ordering::Relaxed)
 }
 
-/// Whether the count is off: `OOMLAB_HOST_HEAP=off` ([`configure_from_env`]) or a CUDA run
+/// Whether the count is off: `memory.host_heap = "off"` ([`configure`]) or a CUDA run
 /// ([`off_on_cuda`]).
 pub fn turned_off() -> bool {
     SETTINGS.off.load(Ordering::Relaxed)
@@ -352,19 +322,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_variable_counts_on_the_cpu_and_not_on_cuda_unless_it_says_so() {
-        let parse = HeapSetting::parse;
-        assert_eq!(parse(None), Ok(HeapSetting::Default));
-        assert_eq!(parse(Some("count")), Ok(HeapSetting::Count));
-        assert_eq!(parse(Some("off")), Ok(HeapSetting::Off));
-        let err = parse(Some("on")).unwrap_err();
-        assert!(err.contains("`count`") && err.contains("`off`"), "{err}");
-        let counts = |s: HeapSetting| (s.counts(false), s.counts(true));
-        assert_eq!(counts(HeapSetting::Default), (true, false));
-        assert_eq!(counts(HeapSetting::Count), (true, true));
-        assert_eq!(counts(HeapSetting::Off), (false, false));
-        for s in [HeapSetting::Default, HeapSetting::Count, HeapSetting::Off] {
-            assert_eq!(HeapSetting::from_code(s.code()), s);
+    fn the_setting_counts_on_the_cpu_and_not_on_cuda_unless_it_says_so() {
+        let both = |s: HostHeap| (counts(s, false), counts(s, true));
+        assert_eq!(both(HostHeap::Auto), (true, false));
+        assert_eq!(both(HostHeap::Count), (true, true));
+        assert_eq!(both(HostHeap::Off), (false, false));
+        for s in HostHeap::ALL {
+            assert_eq!(from_code(code(*s)), *s);
         }
     }
 

@@ -74,7 +74,7 @@ impl NvmlView {
     /// `$OOMLAB_NVML_LIB` names the library file where it is not on the library path
     /// (e.g. `/usr/lib/wsl/lib/libnvidia-ml.so.1` under WSL).
     pub fn init() -> Result<Self, ProbeError> {
-        let lib = std::env::var_os("OOMLAB_NVML_LIB");
+        let lib = crate::env::nvml_lib();
         let nvml = match &lib {
             Some(path) => Nvml::builder().lib_path(path).init(),
             None => Nvml::init(),

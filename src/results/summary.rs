@@ -22,7 +22,7 @@ pub struct DeviceInfo {
     /// Device index (0 on the CPU).
     pub index: usize,
     /// The burn backend, e.g. `flex`, `cuda (cubecl; linear layers' f32 and bf16 products
-    /// on cuBLAS)` (the default where libcublas loads) or, with `OOMLAB_CUBLAS=1`, `cuda
+    /// on cuBLAS)` (the default where libcublas loads) or, with `kernels.linear_products=cublas`, `cuda
     /// (cubecl; linear layers' products on cuBLAS)`.
     pub backend: String,
     /// A label for humans, e.g. `cuda:0` or `cpu`.
@@ -264,6 +264,10 @@ pub struct RunSummary {
     pub prealloc: Option<crate::device::PreallocReport>,
     /// How the GPU pool places tensors (growth, prealloc, exact).
     pub memory_mode: crate::config::MemoryMode,
+    /// How each of the step's operations ran, as the config's `[kernels]` section said
+    /// (summaries from before the section: every key `auto`).
+    #[serde(default)]
+    pub kernels: crate::config::KernelsSection,
     /// What the run compiled and autotuned (CUDA with a kernel cache).
     pub kernel_cache: Option<KernelCacheReport>,
     /// When oomlab looked for out-of-memory failures: `phase` (after the forward pass,

@@ -251,6 +251,7 @@ pub fn summarize(cfg: &RunConfig, outcome: Outcome, m: Measured) -> RunSummary {
         loss_scale,
         prealloc: m.prealloc,
         memory_mode: cfg.train.memory_mode,
+        kernels: cfg.kernels,
         kernel_cache: m.kernel_cache,
         checks: m.checks,
         wall_s: m.wall_s,

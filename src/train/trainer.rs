@@ -655,7 +655,7 @@ impl<B: super::TrainBackend> Trainer<B> {
             self.free_buffers_before_new_size(rows);
             let b = batch.rows(first, rows).to_device::<B>(&self.device);
             // AMP casts in each micro-batch's graph, which its backward pass consumes, or
-            // (OOMLAB_AMP_CAST=step) runs on the step's half-precision leaves.
+            // (kernels.amp_cast=step) runs on the step's half-precision leaves.
             let compute = match &step_model {
                 Some(half) => half.clone(),
                 None => self.compute_model(model),

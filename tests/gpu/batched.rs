@@ -1,4 +1,4 @@
-//! GPU-only: attention's batched products on cuBLAS (`OOMLAB_ATTENTION_PRODUCTS=cublas`,
+//! GPU-only: attention's batched products on cuBLAS (`kernels.attention_products=cublas`,
 //! src/model/batched.rs) equal burn's matmul on burn's CUDA backend, for the views the
 //! efficient attention hands them (the heads view of `[batch, seq, heads, head_dim]`, a
 //! transpose of the last two dimensions) and both output layouts, in f32 (cuBLAS in TF32)
@@ -7,7 +7,7 @@
 //! the host; and (two more tests) the efficient attention on such views against the
 //! written-out one; the backward pass forced into groups of heads, its packed gradient too,
 //! with the pairs of independent products behind one handshake each (unless
-//! `OOMLAB_ATTENTION_PAIRS=apart`; src/model/batched_pair.rs).
+//! `kernels.attention_pairs=apart`; src/model/batched_pair.rs).
 //! Checks that every product compared ran on cuBLAS (none fell back to burn's matmul).
 //! Sets the variable before anything reads it, so run it alone: `gpu --ignored
 //! --nocapture batched::` (libcublas on the library path).
@@ -16,16 +16,16 @@ use burn::backend::cuda::CudaDevice;
 use burn::prelude::*;
 use burn::tensor::TensorPrimitive;
 use burn::tensor::{Distribution, FloatDType};
+use oomlab::config::kernels;
 use oomlab::device::cublas;
 use oomlab::model::{batched, scaled_scores, Heads, Joined, Place, ProductBackend, Rows, Span};
 
 use crate::{relative, Inner};
 
-/// Sets `OOMLAB_ATTENTION_PRODUCTS=cublas` and configures cubecl; fails where libcublas
+/// Sets `kernels.attention_products=cublas` and configures cubecl; fails where libcublas
 /// does not load (the tests are about cuBLAS).
 fn ask_for_cublas() {
-    // SAFETY (edition 2021: safe): set before any thread reads it.
-    std::env::set_var(oomlab::model::ATTENTION_PRODUCTS_ENV, "cublas");
+    crate::choose(|k| k.attention_products = kernels::AttentionProducts::Cublas);
     assert!(
         cublas::available(),
         "libcublas does not load: put the CUDA toolkit's lib64 on LD_LIBRARY_PATH"
@@ -291,7 +291,7 @@ fn the_efficient_attention_forced_into_groups_of_heads_equals_the_written_out_on
                 let (dq, dk, dv) =
                     backward_in_groups(q.clone(), k.clone(), v.clone(), w.clone(), group);
                 // The packed gradient (dQ and dK written into one tensor as a pair, unless
-                // OOMLAB_ATTENTION_PAIRS=apart) against the three side by side.
+                // kernels.attention_pairs=apart) against the three side by side.
                 let packed = backward_packed(q, k, v, w, group);
                 let flat = |g: Tensor<Inner, 4>| g.swap_dims(1, 2).reshape([b, t, h * d]);
                 let side_by_side = Tensor::cat(

@@ -1,4 +1,4 @@
-//! GPU-only: the feed-forward layer's bias-and-GELU kernels (`OOMLAB_GELU=kernel`,
+//! GPU-only: the feed-forward layer's bias-and-GELU kernels (`kernels.gelu=kernel`,
 //! src/device/gelu_kernels.rs) equal burn's tensor operations on burn's CUDA backend: the
 //! forward pass and the backward pass's dy, in f32 and bf16 (the bias in the product's
 //! dtype, as autocast casts it), at small and odd shapes (a row shorter than a cube, widths
@@ -14,6 +14,7 @@ use burn::nn::LinearConfig;
 use burn::prelude::*;
 use burn::tensor::{DType, Distribution, FloatDType, TensorPrimitive};
 use oomlab::backend::CudaBackend;
+use oomlab::config::kernels;
 use oomlab::device::gelu_kernels::kernel_calls;
 use oomlab::model::{
     burn_bias_gelu, burn_bias_gelu_backward, linear, linear_gelu, GeluKernelBackend,
@@ -22,12 +23,11 @@ use oomlab::model::{
 use crate::batched::check;
 use crate::{relative, Inner};
 
-/// `OOMLAB_GELU=kernel` and cubecl configured, once per process (both tests call it).
+/// `kernels.gelu=kernel` and cubecl configured, once per process (both tests call it).
 fn kernels_on() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
-        // SAFETY (edition 2021: safe): set before any thread reads it.
-        std::env::set_var(oomlab::model::GELU_ENV, "kernel");
+        crate::choose(|k| k.gelu = kernels::Gelu::Kernel);
         crate::configure_cubecl_as_train();
     });
     assert!(<Inner as GeluKernelBackend>::gelu_on_kernels(DType::BF16));

@@ -1,10 +1,10 @@
 //! GPU-only: the linear layers' custom product (`model::linear_custom`) with cuBLAS on
 //! burn's CUDA backend equals burn's `Linear::forward` (output, dX, dW, db), in f32 (cuBLAS
 //! in TF32, cubecl's matmul as oomlab runs it) and bf16, at a small shape and at the `gpu`
-//! config's feed-forward layer (batch 64, sequence 256, 512 -> 2048). Sets `OOMLAB_CUBLAS=1`
+//! config's feed-forward layer (batch 64, sequence 256, 512 -> 2048). Sets `kernels.linear_products=cublas`
 //! before anything reads it; fails if libcublas does not load (the test is about cuBLAS).
 //! Ignored by default (CI has no GPU); run on the H200 with `gpu --ignored --nocapture
-//! linear::` (libcublas on the library path). Unless `OOMLAB_LINEAR_GRADS=apart`
+//! linear::` (libcublas on the library path). Unless `kernels.linear_grads=apart`
 //! (scripts/gpu/step-levers.sh's `TESTS=grads1`), dX and dW go to cuBLAS as one pair behind
 //! one handshake, and the test checks that each layer's did.
 //!
@@ -20,6 +20,7 @@ use burn::nn::{Linear, LinearConfig};
 use burn::prelude::*;
 use burn::tensor::{Distribution, FloatDType};
 use oomlab::backend::CudaBackend;
+use oomlab::config::kernels;
 use oomlab::device::{
     compute_capability, configure_cubecl, default_kernel_cache, driver_version, install_compiled,
     install_tuned, CardId, CubeclSettings,
@@ -59,8 +60,7 @@ fn run(
 #[test]
 #[ignore = "needs a CUDA GPU: run on the GPU machine with --ignored"]
 fn the_cublas_product_equals_burns_linear_on_cuda() {
-    // SAFETY (edition 2021: safe): set before any thread reads it.
-    std::env::set_var(oomlab::model::CUSTOM_PRODUCTS_ENV, "1");
+    crate::choose(|k| k.linear_products = kernels::LinearProducts::Cublas);
     assert!(
         oomlab::device::cublas::available(),
         "libcublas does not load: put the CUDA toolkit's lib64 on LD_LIBRARY_PATH"
@@ -121,7 +121,7 @@ fn the_cublas_product_equals_burns_linear_on_cuda() {
                 ("db", relative(ours.3, theirs.3)),
             ];
             // Read after the comparisons, which ran the queued work: unless
-            // OOMLAB_LINEAR_GRADS=apart, dW and dX went to cuBLAS as one pair behind one
+            // kernels.linear_grads=apart, dW and dX went to cuBLAS as one pair behind one
             // handshake.
             let paired = oomlab::device::cublas::linear_grad_pairs_submitted() - pairs;
             if oomlab::model::linear_grads_together::<Inner>() && paired != 1 {

@@ -29,6 +29,14 @@ use burn::tensor::FloatDType;
 /// The inner backend of oomlab's CUDA training backend (no autodiff).
 type Inner = <oomlab::backend::CudaBackend as AutodiffBackend>::InnerBackend;
 
+/// Sets one `[kernels]` key for the rest of this process, keeping the others as they are
+/// (as a run's config would; the tests run one at a time).
+fn choose(edit: impl FnOnce(&mut oomlab::config::KernelsSection)) {
+    let mut section = oomlab::model::kernels();
+    edit(&mut section);
+    oomlab::model::use_kernels(section);
+}
+
 /// cubecl configured as `oomlab train` does it (its kernel cache folder, the default pool),
 /// its notes printed.
 fn configure_cubecl_as_train() {

@@ -1,4 +1,4 @@
-//! GPU-only: LayerNorm's kernels (`OOMLAB_LAYER_NORM=kernel`, src/device/norm_kernels.rs)
+//! GPU-only: LayerNorm's kernels (`kernels.layer_norm=kernel`, src/device/norm_kernels.rs)
 //! equal burn's tensor operations on burn's CUDA backend: the forward pass and the
 //! backward pass's dx, dγ and dβ, in f32 and bf16 (γ and β in the input's dtype, as
 //! autocast casts them), at small and odd shapes (rows shorter than a plane, a row count
@@ -10,6 +10,7 @@
 use burn::backend::cuda::CudaDevice;
 use burn::prelude::*;
 use burn::tensor::{DType, Distribution, FloatDType, TensorPrimitive};
+use oomlab::config::kernels;
 use oomlab::device::norm_kernels::kernel_calls;
 use oomlab::model::{burn_layer_norm, burn_layer_norm_backward, NormKernelBackend};
 
@@ -19,8 +20,7 @@ use crate::{relative, Inner};
 #[test]
 #[ignore = "needs a CUDA GPU: run on the GPU machine with --ignored"]
 fn layer_norm_kernels_equal_burns_tensor_operations_on_cuda() {
-    // SAFETY (edition 2021: safe): set before any thread reads it.
-    std::env::set_var(oomlab::model::LAYER_NORM_ENV, "kernel");
+    crate::choose(|k| k.layer_norm = kernels::LayerNorm::Kernel);
     crate::configure_cubecl_as_train();
     assert!(<Inner as NormKernelBackend>::norm_on_kernels(DType::BF16));
     let device = CudaDevice::new(0);

@@ -1,7 +1,7 @@
-//! GPU-only: attention's softmax kernels (`OOMLAB_ATTENTION_SOFTMAX=kernel`,
+//! GPU-only: attention's softmax kernels (`kernels.attention_softmax=kernel`,
 //! src/device/softmax_kernels.rs) equal burn's tensor operations on burn's CUDA backend:
 //! the causal softmax and its gradient (from P in f32, and in bf16 where the inputs are:
-//! `OOMLAB_BACKWARD_PROBS=inputs`), read and written in f32 and bf16, at small and
+//! `kernels.backward_probs=inputs`), read and written in f32 and bf16, at small and
 //! odd shapes (rows shorter than a plane, not a multiple of it) and at the `gpu` config's
 //! (batch 64, 8 heads, sequence 256); and (a second test) the efficient attention with
 //! them against the written-out one. Checks that every softmax compared ran on the
@@ -12,6 +12,7 @@
 use burn::backend::cuda::CudaDevice;
 use burn::prelude::*;
 use burn::tensor::{DType, Distribution, FloatDType, TensorPrimitive};
+use oomlab::config::kernels;
 use oomlab::device::softmax_kernels::kernel_calls;
 use oomlab::model::{
     burn_causal_softmax, burn_softmax_grad, causal_softmax, softmax_grad, SoftmaxBackend,
@@ -20,10 +21,9 @@ use oomlab::model::{
 use crate::batched::check;
 use crate::{relative, Inner};
 
-/// Sets `OOMLAB_ATTENTION_SOFTMAX=kernel` and configures cubecl.
+/// Sets `kernels.attention_softmax=kernel` and configures cubecl.
 fn ask_for_kernels() {
-    // SAFETY (edition 2021: safe): set before any thread reads it.
-    std::env::set_var(oomlab::model::ATTENTION_SOFTMAX_ENV, "kernel");
+    crate::choose(|k| k.attention_softmax = kernels::AttentionSoftmax::Kernel);
     crate::configure_cubecl_as_train();
     assert!(<Inner as SoftmaxBackend>::softmax_on_kernels(DType::BF16));
 }
@@ -112,7 +112,7 @@ fn softmax_kernels_equal_burns_tensor_operations_on_cuda() {
                 relative(ours, theirs),
                 bound,
             );
-            // And from P in the dtype read (OOMLAB_BACKWARD_PROBS=inputs), where that is
+            // And from P in the dtype read (kernels.backward_probs=inputs), where that is
             // not f32: the kernel reads it as it is, burn's operations cast it to f32.
             let mut kernels = 2;
             if read != FloatDType::F32 {

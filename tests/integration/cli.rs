@@ -51,55 +51,65 @@ fn the_mlp_model_trains_too() {
     assert!(f(&s, "final_loss") < f(&s, "first_loss"), "{s}");
 }
 
-/// Issue 29's opt-in levers on the CPU, in three sets: the custom linear product
-/// (`OOMLAB_CUBLAS=1`) with the broadcast position embedding (`OOMLAB_EMBEDDING_GRAD=dense`;
-/// the token table keeps burn's scatter on the CPU), and burn's linear on 2-D inputs
-/// (`OOMLAB_LINEAR=2d`, the CPU's default since 683cd81, set so that the run names it), and
-/// Q, K and V from one product with the attention's forward written out (`OOMLAB_QKV=fused`,
-/// `OOMLAB_ATTENTION_FORWARD=written`; with `OOMLAB_ATTENTION_PRODUCTS=cublas`,
-/// `OOMLAB_ATTENTION_SOFTMAX=kernel`, `OOMLAB_LAYER_NORM=kernel` and `OOMLAB_GELU=kernel`, which have no library
-/// or kernel on the CPU and are only named); each with the two-stage column sums (`OOMLAB_COLUMN_SUMS=split`),
-/// which then also sum the linear layers' bias gradients. Each set lands where the
-/// defaults do (the same arithmetic in another order: the loss within 1e-4), its final
-/// weights differ in their last bits from the same set without the split sums (so they
-/// ran), and the run names the variables that are set. `one` and `scatter`, the CPU's
-/// defaults (CUDA's for bf16), give the defaults' bits.
+/// The config's `[kernels]` keys on the CPU, in three sets: the custom linear product
+/// (`linear_products = "cublas"`) with the broadcast position embedding
+/// (`embedding_grad = "dense"`; the token table keeps burn's scatter on the CPU), burn's
+/// linear on 2-D inputs (`linear = "2d"`, the CPU's `auto`, set so that the run names it),
+/// and Q, K and V from one product with the attention's forward written out
+/// (`qkv = "fused"`, `attention_forward = "written"`; with `attention_products`,
+/// `attention_softmax`, `layer_norm` and `gelu` asking for cuBLAS and kernels, which the
+/// CPU does not have: they are only named); each with the two-stage column sums
+/// (`column_sums = "split"`), which then also sum the linear layers' bias gradients. Each
+/// set lands where the defaults do (the same arithmetic in another order: the loss within
+/// 1e-4), its final weights differ in their last bits from the same set without the split
+/// sums (so they ran), and the run names the keys that are not `auto`, in its header, its
+/// config.toml and its summary. `one` and `scatter`, the CPU's `auto`, give the defaults'
+/// bits.
 #[test]
-fn the_step_levers_train_to_the_defaults_loss_and_the_run_names_them() {
-    let run = |vars: &[(&str, &str)]| {
+fn the_kernels_keys_train_to_the_defaults_loss_and_the_run_keeps_them() {
+    let run = |keys: &[(&str, &str)]| {
         let dir = tempfile::tempdir().unwrap();
-        let (s, stderr) = crate::util::train_json_with_env(dir.path(), &["--max-steps", "5"], vars);
+        let mut args = vec!["--max-steps".to_string(), "5".to_string()];
+        for (k, v) in keys {
+            args.push("--set".into());
+            args.push(format!("kernels.{k}={v}"));
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (s, stderr) = crate::util::train_json_with_env(dir.path(), &args, &[]);
+        let config = std::fs::read_to_string(dir.path().join("config.toml")).unwrap();
+        let config: toml::Table = config.parse().unwrap();
+        for (k, v) in keys {
+            assert_eq!(config["kernels"][*k].as_str(), Some(*v), "{config}");
+            assert_eq!(s["kernels"][*k], *v, "{s}");
+        }
         let params = s["final_params"]["fnv1a64"].clone();
         (f(&s, "final_loss"), params, stderr)
     };
     let (without, default_params, plain) = run(&[]);
-    assert!(!plain.contains("step options"), "{plain}");
+    assert!(!plain.contains("kernels chosen"), "{plain}");
     // `one` and `scatter` ask for what the CPU does by default: the same bits.
-    let (_, off_params, _) = run(&[
-        ("OOMLAB_COLUMN_SUMS", "one"),
-        ("OOMLAB_EMBEDDING_GRAD", "scatter"),
-    ]);
+    let (_, off_params, _) = run(&[("column_sums", "one"), ("embedding_grad", "scatter")]);
     assert_eq!(off_params, default_params);
-    let split = ("OOMLAB_COLUMN_SUMS", "split");
+    let split = ("column_sums", "split");
     for (others, line) in [
         (
-            &[("OOMLAB_EMBEDDING_GRAD", "dense"), ("OOMLAB_CUBLAS", "1")][..],
-            "step options from the environment: OOMLAB_COLUMN_SUMS=split, OOMLAB_EMBEDDING_GRAD=dense",
+            &[("embedding_grad", "dense"), ("linear_products", "cublas")][..],
+            "kernels chosen in the config: linear_products=cublas, column_sums=split, embedding_grad=dense",
         ),
         (
-            &[("OOMLAB_LINEAR", "2d")][..],
-            "step options from the environment: OOMLAB_COLUMN_SUMS=split, OOMLAB_LINEAR=2d",
+            &[("linear", "2d")][..],
+            "kernels chosen in the config: column_sums=split, linear=2d",
         ),
         (
             &[
-                ("OOMLAB_QKV", "fused"),
-                ("OOMLAB_ATTENTION_FORWARD", "written"),
-                ("OOMLAB_ATTENTION_PRODUCTS", "cublas"),
-                ("OOMLAB_ATTENTION_SOFTMAX", "kernel"),
-                ("OOMLAB_LAYER_NORM", "kernel"),
-                ("OOMLAB_GELU", "kernel"),
+                ("qkv", "fused"),
+                ("attention_forward", "written"),
+                ("attention_products", "cublas"),
+                ("attention_softmax", "kernel"),
+                ("layer_norm", "kernel"),
+                ("gelu", "kernel"),
             ][..],
-            "step options from the environment: OOMLAB_COLUMN_SUMS=split, OOMLAB_ATTENTION_FORWARD=written, OOMLAB_QKV=fused, OOMLAB_ATTENTION_PRODUCTS=cublas, OOMLAB_ATTENTION_SOFTMAX=kernel, OOMLAB_LAYER_NORM=kernel, OOMLAB_GELU=kernel",
+            "kernels chosen in the config: column_sums=split, attention_forward=written, qkv=fused, attention_products=cublas, attention_softmax=kernel, layer_norm=kernel, gelu=kernel",
         ),
     ] {
         let (with, with_params, stderr) = run(&[&[split][..], others].concat());
@@ -109,9 +119,44 @@ fn the_step_levers_train_to_the_defaults_loss_and_the_run_names_them() {
         assert!(crate::util::flat(&stderr).contains(line), "{stderr}");
         assert!(
             (with - without).abs() <= 1e-4 * without.abs(),
-            "{others:?}: final loss {with} with the levers, {without} without"
+            "{others:?}: final loss {with} with the keys, {without} without"
         );
     }
+}
+
+/// A misspelled `[kernels]` word is refused before anything runs, naming the words there
+/// are; a resume that changes a key is refused unless forced, like any other key.
+#[test]
+fn a_kernels_key_is_checked_and_a_resume_may_not_change_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = crate::util::oomlab()
+        .args(["train", "--max-steps", "2", "--set", "kernels.gelu=kernels"])
+        .arg("--out")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = crate::util::flat(&String::from_utf8_lossy(&out.stderr));
+    assert!(
+        err.contains("kernels.gelu") && err.contains("`burn`"),
+        "{err}"
+    );
+    let run = dir.path().join("run");
+    let (_s, _) = crate::util::train_json_with_env(
+        &run,
+        &["--max-steps", "4", "--checkpoint-every", "2"],
+        &[],
+    );
+    let out = crate::util::oomlab()
+        .arg("train")
+        .arg("--resume")
+        .arg(&run)
+        .args(["--set", "kernels.layer_norm=burn"])
+        .output()
+        .unwrap();
+    assert_ne!(out.status.code(), Some(0), "{out:?}");
+    let err = crate::util::flat(&String::from_utf8_lossy(&out.stderr));
+    assert!(err.contains("kernels.layer_norm"), "{err}");
 }
 
 #[test]
@@ -392,8 +437,8 @@ fn the_host_heap_count_turned_off_trains_the_same_without_its_figures() {
     let off_dir = tempfile::tempdir().unwrap();
     let (off, _) = crate::util::train_json_with_env(
         off_dir.path(),
-        &["--max-steps", "3"],
-        &[("OOMLAB_HOST_HEAP", "off")],
+        &["--max-steps", "3", "--set", "memory.host_heap=off"],
+        &[],
     );
     // Counting is all it changes: the same training, bit for bit.
     assert_eq!(off["final_loss"], counted["final_loss"]);
@@ -404,7 +449,7 @@ fn the_host_heap_count_turned_off_trains_the_same_without_its_figures() {
             .as_array()
             .unwrap()
             .iter()
-            .any(|n| n.as_str().unwrap().contains("OOMLAB_HOST_HEAP=off")),
+            .any(|n| n.as_str().unwrap().contains("memory.host_heap = \"off\"")),
         "{m}"
     );
     // The CPU's budget needs the count: refused, with what to do.
@@ -417,23 +462,24 @@ fn the_host_heap_count_turned_off_trains_the_same_without_its_figures() {
             "3",
             "--memory-budget",
             "4GiB",
+            "--set",
+            "memory.host_heap=off",
             "--out",
         ])
         .arg(off_dir.path().join("budget"))
-        .env("OOMLAB_HOST_HEAP", "off")
         .output()
         .unwrap();
     assert_exit(&out, 2);
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains("unset OOMLAB_HOST_HEAP"),
+        String::from_utf8_lossy(&out.stderr).contains("drop that setting"),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
     // A value it does not know names the two it does.
     let out = oomlab()
-        .args(["train", "--device", "cpu", "--max-steps", "3", "--out"])
+        .args(["train", "--device", "cpu", "--max-steps", "3"])
+        .args(["--set", "memory.host_heap=none", "--out"])
         .arg(off_dir.path().join("bogus"))
-        .env("OOMLAB_HOST_HEAP", "none")
         .output()
         .unwrap();
     assert_exit(&out, 2);

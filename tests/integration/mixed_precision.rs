@@ -254,14 +254,14 @@ fn bytes_per_param_is_what_the_heap_holds() {
     }
 }
 
-/// `OOMLAB_AMP_CAST=step` (the parameters cast once a step, each micro-batch's gradients
+/// `kernels.amp_cast=step` (the parameters cast once a step, each micro-batch's gradients
 /// cast to f32 after its backward pass) trains to the bits of the default, which casts in
 /// each micro-batch's graph: the same gradients, in bf16 and in f16 (with its loss scale),
-/// over steps of two micro-batches; the run names the variable.
+/// over steps of two micro-batches; the run names the key.
 #[test]
 fn casting_once_a_step_trains_to_the_bits_of_casting_every_micro_batch() {
     for precision in ["bf16", "f16"] {
-        let run = |vars: &[(&str, &str)]| {
+        let run = |extra: &[&str]| {
             let dir = tempfile::tempdir().unwrap();
             let args = [
                 "--precision",
@@ -273,16 +273,16 @@ fn casting_once_a_step_trains_to_the_bits_of_casting_every_micro_batch() {
                 "--max-steps",
                 "4",
             ];
-            crate::util::train_json_with_env(dir.path(), &args, vars)
+            crate::util::train_json_with_env(dir.path(), &[&args[..], extra].concat(), &[])
         };
         let (each, _) = run(&[]);
-        let (once, stderr) = run(&[("OOMLAB_AMP_CAST", "step")]);
+        let (once, stderr) = run(&["--set", "kernels.amp_cast=step"]);
         assert_eq!(
             each["final_params"]["fnv1a64"], once["final_params"]["fnv1a64"],
             "{precision}"
         );
         assert!(each["final_params"]["fnv1a64"].is_string(), "{each}");
         assert_eq!(each["final_loss"], once["final_loss"], "{precision}");
-        assert!(stderr.contains("OOMLAB_AMP_CAST=step"), "{stderr}");
+        assert!(stderr.contains("amp_cast=step"), "{stderr}");
     }
 }

@@ -24,7 +24,7 @@
 //! they are, each group's heads read where they sit in Q, K, V and dO
 //! ([`crate::model::Heads`]: no slice, which burn-cubecl would copy), each group's output,
 //! dQ, dK and dV written into its heads of one `[batch, seq, heads, head_dim]` buffer
-//! ([`crate::model::Joined`]; unless `OOMLAB_ATTENTION_PRODUCTS=burn`); elsewhere burn's
+//! ([`crate::model::Joined`]; unless `kernels.attention_products=burn`); elsewhere burn's
 //! matmul of the groups' slices, joined by burn's `cat`.
 
 use burn::backend::autodiff::checkpoint::base::Checkpointer;
@@ -43,12 +43,8 @@ use crate::model::{
     Rows, SoftmaxBackend,
 };
 
-/// The variable choosing the dtype of the probabilities P the backward pass recomputes:
-/// `f32` computes them in f32 and casts a copy to the inputs' dtype for dV = Pᵀ·dO;
-/// `inputs` computes them in the inputs' dtype, and the softmax's gradient reads them so
-/// (in f32 inside). The same for f32 inputs. Unset, the backend decides
-/// ([`SoftmaxBackend::probs_in_inputs_by_default`]): `inputs` for bf16 on CUDA, `f32`
-/// elsewhere.
+/// What `kernels.backward_probs` asks for (read once): `Some(true)` for `inputs`,
+/// `Some(false)` for `f32`, `None` otherwise.
 ///
 /// Why: in bf16 the cast is a kernel over each group's `[batch, group, seq, seq]`
 /// probabilities, 256 MiB read and 128 MiB written a group in the `h200` config. On an
@@ -59,13 +55,8 @@ use crate::model::{
 /// layers. It changes bf16's rounding (P in bf16 inside dS), so it was judged on the
 /// seed rule (scripts/seed-spread.py) before it became bf16's default on CUDA:
 /// docs/results/2026-12-06-h100-probs-bf16.
-pub const BACKWARD_PROBS_ENV: &str = "OOMLAB_BACKWARD_PROBS";
-
-/// What `OOMLAB_BACKWARD_PROBS` asks for (read once): `Some(true)` for `inputs`,
-/// `Some(false)` for `f32`, `None` otherwise.
 fn backward_probs_setting() -> Option<bool> {
-    static SETTING: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
-    crate::model::env_setting(&SETTING, BACKWARD_PROBS_ENV, "inputs", "f32")
+    crate::model::kernels().backward_probs.choice()
 }
 
 /// The dtype the backward pass recomputes P in for inputs of `inputs`
@@ -99,7 +90,7 @@ pub trait AttentionBackend: Backend {
     ) -> FloatTensor<Self>;
 
     /// The same from Q, K and V side by side in one tensor (one product's output:
-    /// super's `OOMLAB_QKV=fused`); its gradient comes back as one tensor too, so the
+    /// super's `kernels.qkv=fused`); its gradient comes back as one tensor too, so the
     /// product's backward pass is one product again.
     ///
     /// # Shapes
@@ -158,10 +149,8 @@ pub fn causal_attention_packed<B: AttentionBackend>(
     )))
 }
 
-/// The variable choosing the forward pass: `written` (tensor operations, [`written_forward`])
-/// or `fused` (the backend's fused attention, `fused_forward`); unset or anything else,
-/// written where the backend's softmax kernels run for the inputs' dtype
-/// ([`SoftmaxBackend::softmax_on_kernels`]: on CUDA f32's and bf16's), else fused.
+/// What `kernels.attention_forward` asks for (read once: a run's graph does not change
+/// halfway): `Some(true)` for `written`, `Some(false)` for `fused`, `None` otherwise.
 ///
 /// With burn's softmax (on an H100, docs/results/2026-12-05-h100-attention-forward-head, the
 /// gpu config) `written` took the f32 step to 0.975x the fused one's (67.5 ms against 69.2,
@@ -172,13 +161,8 @@ pub fn causal_attention_packed<B: AttentionBackend>(
 /// (45.1 ms against 56.7), the loss 9.1e-4 away; bf16 0.927x with the loss 3.9e-3 away in
 /// that one run (seed 42). bf16 takes it by default with the softmax kernels since
 /// docs/results/2026-12-06-h100-bf16-kernels judged them over five seeds.
-pub const FORWARD_ENV: &str = "OOMLAB_ATTENTION_FORWARD";
-
-/// What `OOMLAB_ATTENTION_FORWARD` asks for (read once: a run's graph does not change
-/// halfway): `Some(true)` for `written`, `Some(false)` for `fused`, `None` otherwise.
 fn forward_setting() -> Option<bool> {
-    static SETTING: std::sync::OnceLock<Option<bool>> = std::sync::OnceLock::new();
-    crate::model::env_setting(&SETTING, FORWARD_ENV, "written", "fused")
+    crate::model::kernels().attention_forward.choice()
 }
 
 /// The forward pass: [`written_forward`] or the backend's fused attention

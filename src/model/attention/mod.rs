@@ -139,7 +139,7 @@ impl<B: AttentionBackend + crate::model::LinearBackend> CausalSelfAttention<B> {
     }
 }
 
-/// The variable that computes Q, K and V in one product (`fused`): x·[W_Q W_K W_V] +
+/// Whether `kernels.qkv` asks for Q, K and V in one product (`fused`): x·[W_Q W_K W_V] +
 /// [b_Q b_K b_V], the weights put side by side every step (their gradients flow back
 /// through that). The efficient attention takes the result packed
 /// ([`efficient::causal_attention_packed`]) and returns its gradient packed, so on CUDA
@@ -147,12 +147,8 @@ impl<B: AttentionBackend + crate::model::LinearBackend> CausalSelfAttention<B> {
 /// backward pass's two, with one bias sum. Opt-in until measured on a GPU
 /// (scripts/gpu/step-levers.sh, variant `qkv`); the parameters stay three layers, so
 /// checkpoints do not change.
-pub const QKV_ENV: &str = "OOMLAB_QKV";
-
-/// Whether `OOMLAB_QKV=fused` asks for the one product (read once).
 fn qkv_fused() -> bool {
-    static FUSED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *FUSED.get_or_init(|| std::env::var(QKV_ENV).is_ok_and(|v| v == "fused"))
+    crate::model::kernels().qkv.choice() == Some(true)
 }
 
 /// The scale of the scores: 1/√head_dim.
