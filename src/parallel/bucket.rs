@@ -18,7 +18,7 @@ use burn::prelude::*;
 use burn::tensor::backend::AutodiffBackend;
 use burn::tensor::TensorPrimitive;
 
-use super::collective::param_elements;
+use super::elements::param_elements;
 use super::shard::ShardPlan;
 use crate::model::Net;
 

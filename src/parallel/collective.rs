@@ -15,19 +15,6 @@ use burn::tensor::TensorPrimitive;
 use super::shard::ShardPlan;
 use crate::model::Net;
 
-/// Elements of every parameter of `model`, in visiting order.
-pub fn param_elements<B: Backend, M: Module<B>>(model: &M) -> Vec<usize> {
-    struct Sizes(Vec<usize>);
-    impl<B: Backend> ModuleVisitor<B> for Sizes {
-        fn visit_float<const D: usize>(&mut self, p: &Param<Tensor<B, D>>) {
-            self.0.push(p.shape().num_elements());
-        }
-    }
-    let mut s = Sizes(Vec::new());
-    model.visit(&mut s);
-    s.0
-}
-
 /// Replaces each parameter by what `f` returns for (its index, its value on the inner
 /// backend), keeping its id and whether it requires a gradient. The first error stops the
 /// calls to `f` and is returned.

@@ -5,9 +5,8 @@ use std::sync::Arc;
 
 use burn::optim::GradientsParams;
 
-use super::collective::{
-    all_reduce_grads, broadcast_from_first, gather_shards, keep_own, param_elements,
-};
+use super::collective::{all_reduce_grads, broadcast_from_first, gather_shards, keep_own};
+use super::elements::param_elements;
 use super::peer::Peer;
 use super::vote::StepVote;
 use crate::model::Net;
