@@ -6,8 +6,8 @@
 
 use burn::optim::GradientsParams;
 
+use super::error::TrainError;
 use super::stop::StopFlag;
-use super::trainer::TrainError;
 use super::TrainBackend;
 use crate::model::Net;
 

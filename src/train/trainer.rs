@@ -16,6 +16,7 @@ use burn::tensor::backend::AutodiffBackend;
 use serde::{Deserialize, Serialize};
 
 use super::anatomy::{AnatomyRecorder, Held};
+use super::error::TrainError;
 use super::optim::AnyOptim;
 use super::sync::{Alone, GradSync};
 use crate::config::RunConfig;
@@ -69,23 +70,6 @@ mod secs {
         let secs = f64::deserialize(d)?;
         Duration::try_from_secs_f64(secs).map_err(serde::de::Error::custom)
     }
-}
-
-/// A step that could not finish. In every case the model and optimizer are as they were
-/// before the step.
-#[derive(Debug, thiserror::Error)]
-pub enum TrainError {
-    /// An out-of-memory failure was detected; the step was discarded and memory released.
-    #[error("step {}: {} in the {} phase{}: {}", .0.step, .0.label(), .0.phase, .0.requested.map(|b| format!(" (allocation of {b})")).unwrap_or_default(), .0.message)]
-    OutOfMemory(Box<OomEvent>),
-    /// The backend reported an error when synchronising.
-    #[error("step {step}: the device reported an error: {message}")]
-    Device {
-        /// The step.
-        step: usize,
-        /// The backend's message.
-        message: String,
-    },
 }
 
 /// What the trainer measures with, beyond the model: the OOM detector and the memory
