@@ -1,4 +1,4 @@
-//! Why a step could not finish.
+//! Why a step could not finish, and why the devices of a run could not be kept in step.
 
 use crate::oom::OomEvent;
 
@@ -17,4 +17,14 @@ pub enum TrainError {
         /// The backend's message.
         message: String,
     },
+}
+
+/// The devices of a run could not be kept in step: joining them, reducing the gradients
+/// or gathering the updated parameters failed in what links them.
+#[derive(Debug, thiserror::Error)]
+pub enum SyncError {
+    /// What links the devices (burn's collective, for a data-parallel run) failed; its
+    /// own error says how.
+    #[error(transparent)]
+    Link(Box<dyn std::error::Error + Send + Sync>),
 }

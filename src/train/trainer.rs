@@ -16,7 +16,7 @@ use burn::tensor::backend::AutodiffBackend;
 use serde::{Deserialize, Serialize};
 
 use super::anatomy::{AnatomyRecorder, Held};
-use super::error::TrainError;
+use super::error::{SyncError, TrainError};
 use super::optim::AnyOptim;
 use super::sync::{Alone, GradSync};
 use crate::config::RunConfig;
@@ -105,7 +105,7 @@ pub enum JoinError {
     /// The memory ran out (or the CPU's budget was crossed) before the first step.
     OutOfMemory(Box<OomEvent>),
     /// The other devices could not be joined.
-    Failed(String),
+    Failed(SyncError),
 }
 
 /// Holds the model and optimizer between steps.
@@ -806,7 +806,10 @@ impl<B: super::TrainBackend> Trainer<B> {
         grads: GradientsParams,
         loss_scale: Option<f64>,
     ) -> Result<Option<(Net<B>, AnyOptim<B>)>, TrainError> {
-        let collective = |message: String| TrainError::Device { step, message };
+        let collective = |e: SyncError| TrainError::Device {
+            step,
+            message: e.to_string(),
+        };
         let grads = sync
             .reduce(&model, grads, &self.device)
             .map_err(collective)?;
