@@ -4,6 +4,7 @@
 //! (benches/hf_memory.py, docs/results/2026-12-04-hf-estimate-validation.md).
 //!
 //! - [`shape`]: config.json to shapes and the parameter count.
+//! - [`setup`]: the run to size (precision, optimizer, batch, GPUs, ZeRO, LoRA, offload).
 //! - [`memory`]: what PyTorch keeps, term by term, and when it peaks.
 //! - [`measured`]: the allocator's slack and the CUDA context, read from the H200 run.
 //! - [`allocator`]: PyTorch's caching allocator as a model (segments from tensors).
@@ -18,9 +19,11 @@ pub mod measured;
 pub mod memory;
 pub mod replay;
 pub mod report;
+pub mod setup;
 pub mod shape;
 pub mod template;
 
-pub use memory::{estimate, largest_micro_batch, Estimate, Optimizer, Precision, Setup};
+pub use memory::{estimate, largest_micro_batch, Estimate};
 pub use report::HfReport;
+pub use setup::{Optimizer, Precision, Setup};
 pub use shape::{Shape, ShapeError};

@@ -19,7 +19,7 @@
 use std::collections::HashMap;
 
 use super::allocator::{BlockId, CachingAllocator};
-use super::memory::{Optimizer, Precision, Setup};
+use super::setup::{Optimizer, Precision, Setup};
 use super::shape::{Family, Shape};
 use super::template::{Dims, Event, Item, Iteration, Target, Template, TemplateError};
 

@@ -4,7 +4,8 @@
 
 use serde::Serialize;
 
-use super::memory::{estimate, largest_micro_batch, Estimate, Optimizer, Precision, Setup};
+use super::memory::{estimate, largest_micro_batch, Estimate};
+use super::setup::{Optimizer, Precision, Setup};
 use super::shape::Shape;
 use crate::estimate::{cards::cards, Card};
 use crate::text::{table, wrap, Footnotes};

@@ -18,7 +18,8 @@ use burn::prelude::*;
 use burn::tensor::backend::AutodiffBackend;
 use burn::tensor::TensorPrimitive;
 
-use super::collective::param_elements;
+use super::elements::param_elements;
+use super::error::ParallelError;
 use super::shard::ShardPlan;
 use crate::model::Net;
 
@@ -40,12 +41,12 @@ pub fn bucket_elements() -> Option<usize> {
 /// gradient. The first error stops the calls to `f` and is returned.
 fn map_flat<B: AutodiffBackend>(
     model: Net<B>,
-    mut f: impl FnMut(usize, Flat<B>) -> Result<Flat<B>, String>,
-) -> Result<Net<B>, String> {
+    mut f: impl FnMut(usize, Flat<B>) -> Result<Flat<B>, ParallelError>,
+) -> Result<Net<B>, ParallelError> {
     struct Mapper<'a, B: AutodiffBackend> {
         index: usize,
-        error: Option<String>,
-        f: &'a mut dyn FnMut(usize, Flat<B>) -> Result<Flat<B>, String>,
+        error: Option<ParallelError>,
+        f: &'a mut dyn FnMut(usize, Flat<B>) -> Result<Flat<B>, ParallelError>,
     }
     impl<B: AutodiffBackend> ModuleMapper<B> for Mapper<'_, B> {
         fn map_float<const D: usize>(&mut self, param: Param<Tensor<B, D>>) -> Param<Tensor<B, D>> {
@@ -177,7 +178,7 @@ pub fn all_reduce_grads<B: AutodiffBackend>(
     rank: usize,
     limit: usize,
     device: &B::Device,
-) -> Result<GradientsParams, String> {
+) -> Result<GradientsParams, ParallelError> {
     let peer = PeerId::from(rank);
     let elements = param_elements(model);
     let mut ids = Vec::new();
@@ -191,17 +192,17 @@ pub fn all_reduce_grads<B: AutodiffBackend>(
             .map(|g| g.reshape([n]))
     });
     if values.iter().any(Option::is_none) {
-        return Err("a parameter has no gradient: every peer must reduce the same tensors".into());
+        return Err(ParallelError::MissingGradient);
     }
     for bucket in buckets(&elements, limit, |_| true) {
-        let packed = pack::<B>(&mut values, &bucket).ok_or("a bucket lost a gradient")?;
+        let packed = pack::<B>(&mut values, &bucket).ok_or(ParallelError::BucketLostGradient)?;
         let _ = B::sync(device);
         let reduced = collective::all_reduce::<B::InnerBackend>(
             peer,
             packed.into_primitive().tensor(),
             ReduceOperation::Mean,
         )
-        .map_err(|e| format!("burn-collective all-reduce: {e:?}"))?;
+        .map_err(ParallelError::AllReduce)?;
         let _ = B::sync(device);
         unpack::<B>(
             &mut values,
@@ -247,7 +248,7 @@ pub fn gather_shards<B: AutodiffBackend>(
     rank: usize,
     limit: usize,
     device: &B::Device,
-) -> Result<Net<B>, String> {
+) -> Result<Net<B>, ParallelError> {
     let peer = PeerId::from(rank);
     let elements = param_elements(&model);
     let mut values = flatten_each(&model, |i, _, p| {
@@ -258,14 +259,14 @@ pub fn gather_shards<B: AutodiffBackend>(
             let sent = if owner == rank {
                 let parts: Option<Vec<Flat<B>>> =
                     bucket.iter().map(|&i| values[i].clone()).collect();
-                let parts = parts.ok_or("an owned parameter is missing")?;
+                let parts = parts.ok_or(ParallelError::MissingOwned)?;
                 Some(Tensor::cat(parts, 0).into_primitive().tensor())
             } else {
                 None
             };
             let _ = B::sync(device);
             let got = collective::broadcast::<B::InnerBackend>(peer, sent)
-                .map_err(|e| format!("burn-collective broadcast: {e:?}"))?;
+                .map_err(ParallelError::Broadcast)?;
             let _ = B::sync(device);
             if owner != rank {
                 unpack::<B>(

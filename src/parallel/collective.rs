@@ -12,21 +12,9 @@ use burn::tensor::backend::AutodiffBackend;
 use burn::tensor::ops::FloatTensor;
 use burn::tensor::TensorPrimitive;
 
+use super::error::ParallelError;
 use super::shard::ShardPlan;
 use crate::model::Net;
-
-/// Elements of every parameter of `model`, in visiting order.
-pub fn param_elements<B: Backend, M: Module<B>>(model: &M) -> Vec<usize> {
-    struct Sizes(Vec<usize>);
-    impl<B: Backend> ModuleVisitor<B> for Sizes {
-        fn visit_float<const D: usize>(&mut self, p: &Param<Tensor<B, D>>) {
-            self.0.push(p.shape().num_elements());
-        }
-    }
-    let mut s = Sizes(Vec::new());
-    model.visit(&mut s);
-    s.0
-}
 
 /// Replaces each parameter by what `f` returns for (its index, its value on the inner
 /// backend), keeping its id and whether it requires a gradient. The first error stops the
@@ -36,16 +24,16 @@ fn map_params<B: AutodiffBackend>(
     mut f: impl FnMut(
         usize,
         FloatTensor<B::InnerBackend>,
-    ) -> Result<FloatTensor<B::InnerBackend>, String>,
-) -> Result<Net<B>, String> {
+    ) -> Result<FloatTensor<B::InnerBackend>, ParallelError>,
+) -> Result<Net<B>, ParallelError> {
     struct Mapper<'a, B: AutodiffBackend> {
         index: usize,
-        error: Option<String>,
+        error: Option<ParallelError>,
         #[allow(clippy::type_complexity)]
         f: &'a mut dyn FnMut(
             usize,
             FloatTensor<B::InnerBackend>,
-        ) -> Result<FloatTensor<B::InnerBackend>, String>,
+        ) -> Result<FloatTensor<B::InnerBackend>, ParallelError>,
     }
     impl<B: AutodiffBackend> ModuleMapper<B> for Mapper<'_, B> {
         fn map_float<const D: usize>(&mut self, param: Param<Tensor<B, D>>) -> Param<Tensor<B, D>> {
@@ -91,11 +79,11 @@ fn map_params<B: AutodiffBackend>(
 pub fn broadcast_from_first<B: AutodiffBackend>(
     model: Net<B>,
     rank: usize,
-) -> Result<Net<B>, String> {
+) -> Result<Net<B>, ParallelError> {
     let peer = PeerId::from(rank);
     map_params(model, |_, value| {
         collective::broadcast::<B::InnerBackend>(peer, (rank == 0).then_some(value))
-            .map_err(|e| format!("burn-collective broadcast: {e:?}"))
+            .map_err(ParallelError::Broadcast)
     })
 }
 
@@ -106,14 +94,14 @@ pub fn all_reduce_grads<B: AutodiffBackend>(
     grads: GradientsParams,
     rank: usize,
     device: &B::Device,
-) -> Result<GradientsParams, String> {
+) -> Result<GradientsParams, ParallelError> {
     if let Some(limit) = super::bucket::bucket_elements() {
         return super::bucket::all_reduce_grads(model, grads, rank, limit, device);
     }
     struct Reduce<B: AutodiffBackend> {
         peer: PeerId,
         grads: GradientsParams,
-        error: Option<String>,
+        error: Option<ParallelError>,
         _b: std::marker::PhantomData<B>,
     }
     impl<B: AutodiffBackend> ModuleVisitor<B> for Reduce<B> {
@@ -122,9 +110,7 @@ pub fn all_reduce_grads<B: AutodiffBackend>(
                 return;
             }
             let Some(g) = self.grads.remove::<B::InnerBackend, D>(p.id) else {
-                self.error = Some(
-                    "a parameter has no gradient: every peer must reduce the same tensors".into(),
-                );
+                self.error = Some(ParallelError::MissingGradient);
                 return;
             };
             match collective::all_reduce::<B::InnerBackend>(
@@ -136,7 +122,7 @@ pub fn all_reduce_grads<B: AutodiffBackend>(
                     p.id,
                     Tensor::from_primitive(TensorPrimitive::Float(r)),
                 ),
-                Err(e) => self.error = Some(format!("burn-collective all-reduce: {e:?}")),
+                Err(e) => self.error = Some(ParallelError::AllReduce(e)),
             }
         }
     }
@@ -193,7 +179,7 @@ pub fn gather_shards<B: AutodiffBackend>(
     plan: &ShardPlan,
     rank: usize,
     device: &B::Device,
-) -> Result<Net<B>, String> {
+) -> Result<Net<B>, ParallelError> {
     if let Some(limit) = super::bucket::bucket_elements() {
         return super::bucket::gather_shards(model, plan, rank, limit, device);
     }
@@ -201,6 +187,6 @@ pub fn gather_shards<B: AutodiffBackend>(
     map_params(model, |index, value| {
         let mine = plan.owner.get(index) == Some(&rank);
         collective::broadcast::<B::InnerBackend>(peer, mine.then_some(value))
-            .map_err(|e| format!("burn-collective broadcast: {e:?}"))
+            .map_err(ParallelError::Broadcast)
     })
 }

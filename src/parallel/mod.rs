@@ -5,15 +5,17 @@
 
 mod bucket;
 mod collective;
+mod elements;
+mod error;
 mod peer;
 mod shard;
 mod sync;
 mod vote;
 
 pub use bucket::{bucket_elements, buckets};
-pub use collective::{
-    all_reduce_grads, broadcast_from_first, gather_shards, keep_own, param_elements,
-};
+pub use collective::{all_reduce_grads, broadcast_from_first, gather_shards, keep_own};
+pub use elements::param_elements;
+pub use error::ParallelError;
 pub use peer::Peer;
 pub use shard::ShardPlan;
 pub use sync::{connect, Collective};

@@ -5,13 +5,13 @@ use std::sync::Arc;
 
 use burn::optim::GradientsParams;
 
-use super::collective::{
-    all_reduce_grads, broadcast_from_first, gather_shards, keep_own, param_elements,
-};
+use super::collective::{all_reduce_grads, broadcast_from_first, gather_shards, keep_own};
+use super::elements::param_elements;
+use super::error::ParallelError;
 use super::peer::Peer;
 use super::vote::StepVote;
 use crate::model::Net;
-use crate::train::{GradSync, StopFlag, TrainBackend, TrainError};
+use crate::train::{GradSync, StopFlag, SyncError, TrainBackend, TrainError};
 
 /// One device of a data-parallel run, linked to the others through burn's collective.
 pub struct Collective {
@@ -52,14 +52,14 @@ impl<B: TrainBackend> GradSync<B> for Collective {
 
     /// Registers with burn's collective (blocks until every device has), takes rank 0's
     /// weights and makes the shard plan from the sizes every device shares.
-    fn join(&self, model: Net<B>, device: &B::Device) -> Result<Net<B>, String> {
+    fn join(&self, model: Net<B>, device: &B::Device) -> Result<Net<B>, SyncError> {
         use burn::collective::{register, CollectiveConfig, PeerId};
         register::<B::InnerBackend>(
             PeerId::from(self.peer.rank),
             device.clone(),
             CollectiveConfig::default().with_num_devices(self.peer.world()),
         )
-        .map_err(|e| format!("burn-collective register: {e:?}"))?;
+        .map_err(ParallelError::Register)?;
         let model = broadcast_from_first(model, self.peer.rank)?;
         let _ = self.peer.shard_plan(&param_elements(&model));
         Ok(model)
@@ -81,8 +81,8 @@ impl<B: TrainBackend> GradSync<B> for Collective {
         model: &Net<B>,
         grads: GradientsParams,
         device: &B::Device,
-    ) -> Result<GradientsParams, String> {
-        all_reduce_grads(model, grads, self.peer.rank, device)
+    ) -> Result<GradientsParams, SyncError> {
+        Ok(all_reduce_grads(model, grads, self.peer.rank, device)?)
     }
 
     fn own_share(&self, model: &Net<B>, grads: GradientsParams) -> GradientsParams {
@@ -92,9 +92,9 @@ impl<B: TrainBackend> GradSync<B> for Collective {
         }
     }
 
-    fn after_update(&self, updated: Net<B>, device: &B::Device) -> Result<Net<B>, String> {
+    fn after_update(&self, updated: Net<B>, device: &B::Device) -> Result<Net<B>, SyncError> {
         match self.peer.plan().filter(|_| self.peer.sharded) {
-            Some(plan) => gather_shards(updated, plan, self.peer.rank, device),
+            Some(plan) => Ok(gather_shards(updated, plan, self.peer.rank, device)?),
             None => Ok(updated),
         }
     }

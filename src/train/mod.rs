@@ -2,6 +2,7 @@
 
 mod anatomy;
 mod devices;
+mod error;
 mod hooks;
 mod leak;
 mod optim;
@@ -14,6 +15,7 @@ mod sync;
 mod trainer;
 
 pub use devices::{check_split, train_on, DeviceRun};
+pub use error::{SyncError, TrainError};
 pub use hooks::PoolHooks;
 pub use leak::LeakWatch;
 pub use optim::AnyOptim;
@@ -23,7 +25,7 @@ pub use stall::{Busy, Journal, Watchdog};
 pub use stop::StopFlag;
 pub use summarize::{summarize, Measured, Outcome, ScalerState};
 pub use sync::{Alone, GradSync};
-pub use trainer::{Instruments, JoinError, StepRecord, TrainError, Trainer};
+pub use trainer::{Instruments, JoinError, StepRecord, Trainer};
 
 use burn::tensor::backend::AutodiffBackend;
 

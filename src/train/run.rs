@@ -3,10 +3,11 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::error::TrainError;
 use super::stall::{Busy, Journal, Watchdog};
 use super::stop::StopFlag;
 use super::summarize::{summarize, Measured, Outcome, ScalerState};
-use super::trainer::{Instruments, JoinError, StepRecord, TrainError, Trainer};
+use super::trainer::{Instruments, JoinError, StepRecord, Trainer};
 use crate::config::{MemoryMode, RunConfig};
 use crate::data::Corpus;
 use crate::device::CacheCounts;

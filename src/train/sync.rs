@@ -6,8 +6,8 @@
 
 use burn::optim::GradientsParams;
 
+use super::error::{SyncError, TrainError};
 use super::stop::StopFlag;
-use super::trainer::TrainError;
 use super::TrainBackend;
 use crate::model::Net;
 
@@ -24,7 +24,7 @@ pub trait GradSync<B: TrainBackend>: Send + Sync {
     /// Devices in the run.
     fn world(&self) -> usize;
     /// Makes the freshly built `model` the one every device starts from.
-    fn join(&self, model: Net<B>, device: &B::Device) -> Result<Net<B>, String>;
+    fn join(&self, model: Net<B>, device: &B::Device) -> Result<Net<B>, SyncError>;
     /// Shares this device's result for half a step (`own`: its failure, if any) and
     /// returns what every device agrees: `Ok` with the loss summed over all devices'
     /// samples, or the failure of the lowest failed rank, so that every device's strategy
@@ -43,11 +43,11 @@ pub trait GradSync<B: TrainBackend>: Send + Sync {
         model: &Net<B>,
         grads: GradientsParams,
         device: &B::Device,
-    ) -> Result<GradientsParams, String>;
+    ) -> Result<GradientsParams, SyncError>;
     /// The gradients of the parameters whose optimizer state this device keeps.
     fn own_share(&self, model: &Net<B>, grads: GradientsParams) -> GradientsParams;
     /// The whole model after the update, when each device updated its share only.
-    fn after_update(&self, updated: Net<B>, device: &B::Device) -> Result<Net<B>, String>;
+    fn after_update(&self, updated: Net<B>, device: &B::Device) -> Result<Net<B>, SyncError>;
     /// Whether the loop should stop before the next step: the stop flag, or what the
     /// devices agreed at the last vote (so that all stop before the same step).
     fn stop_requested(&self, stop: &StopFlag) -> bool;
@@ -79,7 +79,7 @@ impl<B: TrainBackend> GradSync<B> for Alone {
     fn world(&self) -> usize {
         1
     }
-    fn join(&self, model: Net<B>, _device: &B::Device) -> Result<Net<B>, String> {
+    fn join(&self, model: Net<B>, _device: &B::Device) -> Result<Net<B>, SyncError> {
         Ok(model)
     }
     fn agree(
@@ -95,13 +95,13 @@ impl<B: TrainBackend> GradSync<B> for Alone {
         _model: &Net<B>,
         grads: GradientsParams,
         _device: &B::Device,
-    ) -> Result<GradientsParams, String> {
+    ) -> Result<GradientsParams, SyncError> {
         Ok(grads)
     }
     fn own_share(&self, _model: &Net<B>, grads: GradientsParams) -> GradientsParams {
         grads
     }
-    fn after_update(&self, updated: Net<B>, _device: &B::Device) -> Result<Net<B>, String> {
+    fn after_update(&self, updated: Net<B>, _device: &B::Device) -> Result<Net<B>, SyncError> {
         Ok(updated)
     }
     fn stop_requested(&self, stop: &StopFlag) -> bool {

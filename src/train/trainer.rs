@@ -16,6 +16,7 @@ use burn::tensor::backend::AutodiffBackend;
 use serde::{Deserialize, Serialize};
 
 use super::anatomy::{AnatomyRecorder, Held};
+use super::error::{SyncError, TrainError};
 use super::optim::AnyOptim;
 use super::sync::{Alone, GradSync};
 use crate::config::RunConfig;
@@ -71,23 +72,6 @@ mod secs {
     }
 }
 
-/// A step that could not finish. In every case the model and optimizer are as they were
-/// before the step.
-#[derive(Debug, thiserror::Error)]
-pub enum TrainError {
-    /// An out-of-memory failure was detected; the step was discarded and memory released.
-    #[error("step {}: {} in the {} phase{}: {}", .0.step, .0.label(), .0.phase, .0.requested.map(|b| format!(" (allocation of {b})")).unwrap_or_default(), .0.message)]
-    OutOfMemory(Box<OomEvent>),
-    /// The backend reported an error when synchronising.
-    #[error("step {step}: the device reported an error: {message}")]
-    Device {
-        /// The step.
-        step: usize,
-        /// The backend's message.
-        message: String,
-    },
-}
-
 /// What the trainer measures with, beyond the model: the OOM detector and the memory
 /// sources read at phase boundaries.
 #[derive(Clone)]
@@ -121,7 +105,7 @@ pub enum JoinError {
     /// The memory ran out (or the CPU's budget was crossed) before the first step.
     OutOfMemory(Box<OomEvent>),
     /// The other devices could not be joined.
-    Failed(String),
+    Failed(SyncError),
 }
 
 /// Holds the model and optimizer between steps.
@@ -822,7 +806,10 @@ impl<B: super::TrainBackend> Trainer<B> {
         grads: GradientsParams,
         loss_scale: Option<f64>,
     ) -> Result<Option<(Net<B>, AnyOptim<B>)>, TrainError> {
-        let collective = |message: String| TrainError::Device { step, message };
+        let collective = |e: SyncError| TrainError::Device {
+            step,
+            message: e.to_string(),
+        };
         let grads = sync
             .reduce(&model, grads, &self.device)
             .map_err(collective)?;
