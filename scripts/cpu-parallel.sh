@@ -18,16 +18,16 @@ MODEL=(--config tiny --set model.d_model=1024 --set model.n_layers=1 --set model
 # process's peak from run to run: every run is made three times.
 run() { # NAME BUCKET_MIB ARGS...: one training run, three times, in $D/NAME-rK/
   local name=$1 mib=$2; shift 2
-  echo "+ OOMLAB_BUCKET_MIB=$mib oomlab train ${MODEL[*]} $*   (3 times)" >> "$D/commands.txt"
+  echo "+ oomlab train ${MODEL[*]} --set train.bucket_mib=$mib $*   (3 times)" >> "$D/commands.txt"
   for r in 1 2 3; do
-    OOMLAB_BUCKET_MIB=$mib "$BIN" train "${MODEL[@]}" "$@" --quiet --json --out "$D/$name-r$r" > /dev/null
+    "$BIN" train "${MODEL[@]}" --set train.bucket_mib=$mib "$@" --quiet --json --out "$D/$name-r$r" > /dev/null
   done
 }
 run one 64 --device cpu
 # The default: the all-reduce and the gather in 64 MiB buckets.
 run dp 64 --devices cpu,cpu
 run zero 64 --devices cpu,cpu --strategy shard-optimizer
-# One collective operation per parameter (OOMLAB_BUCKET_MIB=0): no bucket copies.
+# One collective operation per parameter (train.bucket_mib=0): no bucket copies.
 run dp-per-param 0 --devices cpu,cpu
 run zero-per-param 0 --devices cpu,cpu --strategy shard-optimizer
 for s in baseline shard-optimizer; do

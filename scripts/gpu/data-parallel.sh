@@ -60,11 +60,9 @@ if [ "$MODE" = one-gpu ]; then
   run single --device cuda:0 --batch 64
   run dp-shared --devices cuda:0,cuda:0 --batch 64
   run zero-shared --devices cuda:0,cuda:0 --batch 64 --strategy shard-optimizer
-  # BUCKET=MiB: the same data-parallel run with OOMLAB_BUCKET_MIB (src/parallel/bucket.rs).
+  # BUCKET=MiB: the same data-parallel run with train.bucket_mib set.
   if [ -n "${BUCKET:-}" ]; then
-    export OOMLAB_BUCKET_MIB=$BUCKET
-    run dp-shared-bucket --devices cuda:0,cuda:0 --batch 64
-    unset OOMLAB_BUCKET_MIB
+    run dp-shared-bucket --devices cuda:0,cuda:0 --batch 64 --set "train.bucket_mib=$BUCKET"
   fi
   run big-zero-shared --devices cuda:0,cuda:0 "${BIG[@]}" --strategy shard-optimizer
   run big-dp-shared --devices cuda:0,cuda:0 "${BIG[@]}"

@@ -167,7 +167,12 @@ impl BackendJob for TrainJob<'_> {
         let syncs: Vec<Arc<dyn GradSync<B>>> = if devices.len() == 1 {
             vec![Arc::new(Alone)]
         } else {
-            crate::parallel::connect::<B>(&self.labels, self.sharded, self.stop)
+            crate::parallel::connect::<B>(
+                &self.labels,
+                self.sharded,
+                self.config.train.bucket_elements,
+                self.stop,
+            )
         };
         let runs = devices
             .into_iter()

@@ -494,6 +494,15 @@ fn validate(f: &ConfigFile, c: &Checker) -> Result<RunConfig, ConfigError> {
         loss_scale,
         memory_mode,
         host_heap: f.memory.host_heap,
+        bucket_elements: match c.non_negative_seed("train.bucket_mib", f.train.bucket_mib)? {
+            0 => None,
+            mib => Some(
+                usize::try_from(mib)
+                    .ok()
+                    .and_then(|m| m.checked_mul(1 << 18))
+                    .ok_or_else(|| c.invalid("train.bucket_mib", format!("= {mib}: too large")))?,
+            ),
+        },
         checkpointing: f.train.checkpointing || preset == Strategy::Checkpointing,
         offload_optimizer: f.train.offload_optimizer || preset == Strategy::OffloadOptimizer,
     };

@@ -120,6 +120,9 @@ pub struct TrainSpec {
     pub loss_scale: Option<LossScaleSpec>,
     /// How burn's GPU pool is filled.
     pub memory_mode: MemoryMode,
+    /// Over several devices: f32 elements sent in one collective operation (`None`: one
+    /// operation per parameter; `train.bucket_mib`).
+    pub bucket_elements: Option<usize>,
     /// Whether the host heap is counted (`memory.host_heap`).
     pub host_heap: crate::vocab::HostHeap,
     /// burn's balanced activation checkpointing (`train.checkpointing`, or the

@@ -259,6 +259,9 @@ pub struct TrainSection {
     /// AdamW's moments in host memory, under any strategy (`strategy =
     /// "offload-optimizer"` is the baseline split with this on).
     pub offload_optimizer: bool,
+    /// Over several devices: MiB of f32 gradients (and, sharded, weights) sent in one
+    /// collective operation; 0: one operation per parameter.
+    pub bucket_mib: i64,
 }
 
 impl Default for TrainSection {
@@ -273,6 +276,7 @@ impl Default for TrainSection {
             empty_cache_every: 0,
             checkpointing: false,
             offload_optimizer: false,
+            bucket_mib: 64,
         }
     }
 }

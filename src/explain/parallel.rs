@@ -33,7 +33,7 @@ estimate --devices cuda:0,cuda:1 [--strategy shard-optimizer]` shows each term p
 
 What it costs: one more collective operation per step (the owners' updated parameters go
 to every device), and a step is only as fast as the slowest device. oomlab sends the
-all-reduce and the gather in 64 MiB buckets (OOMLAB_BUCKET_MIB; 0 sends one operation per
+all-reduce and the gather in 64 MiB buckets (train.bucket_mib; 0 sends one operation per
 parameter): far fewer, larger operations, much faster on CUDA, but their packed copies
 come on top at the gather, which follows the update, when memory is highest, and take
 back part of what sharding saves (measured below; `oomlab estimate` does not count them

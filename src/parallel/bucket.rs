@@ -1,6 +1,6 @@
 //! Gradients all-reduced and shards gathered in buckets: parameters flattened and
 //! concatenated, one collective operation per bucket instead of one per parameter
-//! (the default, 64 MiB; `OOMLAB_BUCKET_MIB=0` goes back to one per parameter).
+//! (`train.bucket_mib`, 64 MiB by default; 0 goes back to one per parameter).
 //!
 //! Measured on the H200 (docs/results/2026-12-01-h200-parallel-one-gpu), two peers on
 //! one GPU, `gpu` config: 2.58 s per step with one operation per parameter, 0.13 s with
@@ -22,19 +22,6 @@ use super::elements::param_elements;
 use super::error::ParallelError;
 use super::shard::ShardPlan;
 use crate::model::Net;
-
-/// MiB of f32 per bucket when `OOMLAB_BUCKET_MIB` is not set.
-pub const DEFAULT_BUCKET_MIB: usize = 64;
-
-/// Elements per bucket: `OOMLAB_BUCKET_MIB` (MiB of f32), else `DEFAULT_BUCKET_MIB`;
-/// `None` for 0: one operation per parameter.
-pub fn bucket_elements() -> Option<usize> {
-    let mib = std::env::var("OOMLAB_BUCKET_MIB")
-        .ok()
-        .and_then(|v| v.trim().parse::<usize>().ok())
-        .unwrap_or(DEFAULT_BUCKET_MIB);
-    (mib > 0).then_some(mib << 18)
-}
 
 /// Replaces each parameter by what `f` returns for (its index, its value flattened, on
 /// the inner backend), reshaped back and keeping its id and whether it requires a

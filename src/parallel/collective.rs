@@ -93,9 +93,10 @@ pub fn all_reduce_grads<B: AutodiffBackend>(
     model: &Net<B>,
     grads: GradientsParams,
     rank: usize,
+    bucket: Option<usize>,
     device: &B::Device,
 ) -> Result<GradientsParams, ParallelError> {
-    if let Some(limit) = super::bucket::bucket_elements() {
+    if let Some(limit) = bucket {
         return super::bucket::all_reduce_grads(model, grads, rank, limit, device);
     }
     struct Reduce<B: AutodiffBackend> {
@@ -178,9 +179,10 @@ pub fn gather_shards<B: AutodiffBackend>(
     model: Net<B>,
     plan: &ShardPlan,
     rank: usize,
+    bucket: Option<usize>,
     device: &B::Device,
 ) -> Result<Net<B>, ParallelError> {
-    if let Some(limit) = super::bucket::bucket_elements() {
+    if let Some(limit) = bucket {
         return super::bucket::gather_shards(model, plan, rank, limit, device);
     }
     let peer = PeerId::from(rank);

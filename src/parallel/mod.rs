@@ -12,7 +12,7 @@ mod shard;
 mod sync;
 mod vote;
 
-pub use bucket::{bucket_elements, buckets};
+pub use bucket::buckets;
 pub use collective::{all_reduce_grads, broadcast_from_first, gather_shards, keep_own};
 pub use elements::param_elements;
 pub use error::ParallelError;

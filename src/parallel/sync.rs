@@ -16,13 +16,17 @@ use crate::train::{GradSync, StopFlag, SyncError, TrainBackend, TrainError};
 /// One device of a data-parallel run, linked to the others through burn's collective.
 pub struct Collective {
     peer: Arc<Peer>,
+    /// f32 elements a collective operation sends at most (`None`: one a parameter).
+    bucket: Option<usize>,
 }
 
 /// The links of a run over the devices `labels` name, one per device in rank order
-/// (`sharded`: each keeps the optimizer state of its share of the parameters only).
+/// (`sharded`: each keeps the optimizer state of its share of the parameters only;
+/// `bucket`: elements a collective operation sends at most, `None` one a parameter).
 pub fn connect<B: TrainBackend>(
     labels: &[String],
     sharded: bool,
+    bucket: Option<usize>,
     stop: &StopFlag,
 ) -> Vec<Arc<dyn GradSync<B>>> {
     let vote = Arc::new(StepVote::new(labels.len().max(1)));
@@ -36,6 +40,7 @@ pub fn connect<B: TrainBackend>(
                     sharded,
                     stop.clone(),
                 )),
+                bucket,
             }) as Arc<dyn GradSync<B>>
         })
         .collect()
@@ -82,7 +87,13 @@ impl<B: TrainBackend> GradSync<B> for Collective {
         grads: GradientsParams,
         device: &B::Device,
     ) -> Result<GradientsParams, SyncError> {
-        Ok(all_reduce_grads(model, grads, self.peer.rank, device)?)
+        Ok(all_reduce_grads(
+            model,
+            grads,
+            self.peer.rank,
+            self.bucket,
+            device,
+        )?)
     }
 
     fn own_share(&self, model: &Net<B>, grads: GradientsParams) -> GradientsParams {
@@ -94,7 +105,13 @@ impl<B: TrainBackend> GradSync<B> for Collective {
 
     fn after_update(&self, updated: Net<B>, device: &B::Device) -> Result<Net<B>, SyncError> {
         match self.peer.plan().filter(|_| self.peer.sharded) {
-            Some(plan) => Ok(gather_shards(updated, plan, self.peer.rank, device)?),
+            Some(plan) => Ok(gather_shards(
+                updated,
+                plan,
+                self.peer.rank,
+                self.bucket,
+                device,
+            )?),
             None => Ok(updated),
         }
     }
@@ -161,7 +178,7 @@ mod tests {
         let (_, cfg) = load(&ConfigSource::Builtin("tiny".into()), &over).unwrap();
         let corpus = Arc::new(Corpus::load(&cfg.data, 16).unwrap());
         let labels = vec!["cpu".to_string(), "cpu".to_string()];
-        let syncs = connect::<CpuBackend>(&labels, false, &StopFlag::new());
+        let syncs = connect::<CpuBackend>(&labels, false, Some(64 << 18), &StopFlag::new());
         let devices = detectors
             .into_iter()
             .zip(syncs)

@@ -145,8 +145,14 @@ fn buckets_and_one_operation_per_parameter_reduce_to_the_same_weights() {
     let tmp = tempfile::tempdir().unwrap();
     let bucketed = train_on(&tmp.path().join("bucketed"), "cpu,cpu", &[]);
     let out = oomlab()
-        .env("OOMLAB_BUCKET_MIB", "0")
-        .args(["train", "--devices", "cpu,cpu", "--json", "--out"])
+        .args([
+            "train",
+            "--devices",
+            "cpu,cpu",
+            "--set",
+            "train.bucket_mib=0",
+        ])
+        .args(["--json", "--out"])
         .arg(tmp.path().join("each"))
         .args(SHAPE)
         .output()
