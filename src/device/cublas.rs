@@ -1266,7 +1266,7 @@ impl ProductBackend for CubeCuda {
     }
 
     /// Both gradient products behind one handshake
-    /// ([`LINEAR_GRADS_ENV`](crate::model::LINEAR_GRADS_ENV) says why).
+    /// ([`linear_grads_together`](crate::model::linear_grads_together) says why).
     fn linear_grads_together_by_default() -> bool {
         true
     }

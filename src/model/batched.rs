@@ -24,11 +24,9 @@
 //! operations as before this module existed.
 
 use burn::prelude::*;
-use burn::tensor::ops::FloatTensor;
 use burn::tensor::{DType, TensorPrimitive};
 
-use super::batched_pair::Operand;
-use super::fusion_op::{custom_op, Operands};
+use super::product_layout::{narrow_heads, Operand, Place, Rows, Span};
 use super::ProductBackend;
 
 /// What `kernels.attention_products` asks for (read once: a run's graph does not change
@@ -53,17 +51,6 @@ impl<B: Backend> Heads<B> {
             (self.tensor, self.start)
         }
     }
-}
-
-/// How a batched product's output `[d0, d1, rows, cols]` is stored.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Rows {
-    /// Contiguous `[d0, d1, rows, cols]`.
-    Heads,
-    /// `[d0, rows, d1, cols]` storage seen as `[d0, d1, rows, cols]`: attention's dQ, dK
-    /// and dV, which the model turns back into `[batch, seq, d_model]` (a swap of the
-    /// middle dimensions and a reshape, then free of copies).
-    Tokens,
 }
 
 /// Heads `start..start + count` of a `[d0, heads, rows, cols]` tensor as an operand of
@@ -137,93 +124,6 @@ impl<B: Backend> From<Tensor<B, 4>> for Heads<B> {
             count,
         }
     }
-}
-
-/// Heads `start..start + count` of `t` (`t` itself when that is all of them).
-fn narrow_heads<B: Backend>(t: Tensor<B, 4>, start: usize, count: usize) -> Tensor<B, 4> {
-    if start == 0 && count == t.dims()[1] {
-        t
-    } else {
-        t.narrow(1, start, count)
-    }
-}
-
-/// Where each operand's heads start in its tensor (dimension 1), and how many a batched
-/// product takes: [`ProductBackend::batched_product`]'s operands are the whole tensors.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Span {
-    /// a's first head.
-    pub a: usize,
-    /// b's first head.
-    pub b: usize,
-    /// How many heads.
-    pub count: usize,
-}
-
-impl Span {
-    /// Every one of `count` heads of both operands.
-    pub fn all(count: usize) -> Span {
-        Span { a: 0, b: 0, count }
-    }
-}
-
-/// burn's matmul of `span`'s heads of two 4-D tensors, times `alpha` unless it is 1 (the
-/// default [`ProductBackend::batched_product`]).
-pub fn burn_batched<B: Backend>(
-    a: FloatTensor<B>,
-    b: FloatTensor<B>,
-    span: Span,
-    alpha: f32,
-) -> FloatTensor<B> {
-    let t = |p| Tensor::<B, 4>::from_primitive(TensorPrimitive::Float(p));
-    let product =
-        narrow_heads(t(a), span.a, span.count).matmul(narrow_heads(t(b), span.b, span.count));
-    if alpha == 1.0 {
-        product.into_primitive().tensor()
-    } else {
-        product.mul_scalar(alpha).into_primitive().tensor()
-    }
-}
-
-/// Where [`ProductBackend::batched_product_into`] writes a product of `count` heads: as
-/// heads `at..at + count` of a `[d0, heads, m, n]` tensor stored as `[d0, m, heads, n]`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Place {
-    /// The whole output's heads.
-    pub heads: usize,
-    /// The first head written.
-    pub at: usize,
-    /// Whether the caller's tensor is the only one sharing the whole output's buffer, so
-    /// that a backend may write into it (else it copies it first).
-    pub owned: bool,
-}
-
-/// The default [`ProductBackend::batched_product_into`]: the backend's
-/// [`ProductBackend::batched_product`], then burn's `slice_assign` into `whole` (a new
-/// tensor where it is `None`).
-pub fn burn_batched_into<B: ProductBackend>(
-    a: FloatTensor<B>,
-    b: FloatTensor<B>,
-    span: Span,
-    alpha: f32,
-    whole: Option<FloatTensor<B>>,
-    place: Place,
-) -> FloatTensor<B> {
-    let t = |p| Tensor::<B, 4>::from_primitive(TensorPrimitive::Float(p));
-    let product = t(B::batched_product(a, b, span, Rows::Tokens, alpha));
-    let [d0, count, m, n] = product.dims();
-    let whole = match whole {
-        Some(w) => t(w),
-        None => Tensor::<B, 4>::empty(
-            [d0, m, place.heads, n],
-            (&product.device(), product.dtype()),
-        )
-        .swap_dims(1, 2),
-    };
-    whole
-        .slice_assign([0..d0, place.at..place.at + count, 0..m, 0..n], product)
-        .into_primitive()
-        .tensor()
 }
 
 /// Products of groups of heads gathered as the heads of one `[d0, heads, m, n]` tensor
@@ -477,105 +377,6 @@ pub fn scaled_scores<B: ProductBackend>(
         super::in_f32(on_library(q, kt, Rows::Heads, scale as f32))
     } else {
         super::in_f32(q.sliced().matmul(kt.sliced())).mul_scalar(scale)
-    }
-}
-
-/// burn's fusion backend: the batched product as a custom operation of the backend it
-/// wraps (super::fusion_op).
-pub fn fusion_batched<B: burn_fusion::FusionBackend + ProductBackend>(
-    a: FloatTensor<burn_fusion::Fusion<B>>,
-    b: FloatTensor<burn_fusion::Fusion<B>>,
-    span: Span,
-    rows: Rows,
-    alpha: f32,
-) -> FloatTensor<burn_fusion::Fusion<B>> {
-    let shape = [a.shape[0], span.count, a.shape[2], b.shape[3]];
-    let op = BatchedOp { span, rows, alpha };
-    let dtype = a.dtype;
-    let [out] = custom_op::<B, BatchedOp, 2, 1>(
-        "oomlab_batched_product",
-        [a, b],
-        [(shape.into(), dtype)],
-        op,
-    );
-    out
-}
-
-/// burn's fusion backend: [`ProductBackend::batched_product_into`] as a custom operation
-/// of the backend it wraps, of a, b and the whole output where there is one; whether the
-/// whole output is the caller's alone is fusion's read-write status of it, whatever
-/// `place.owned` says.
-pub fn fusion_batched_into<B: burn_fusion::FusionBackend + ProductBackend>(
-    a: FloatTensor<burn_fusion::Fusion<B>>,
-    b: FloatTensor<burn_fusion::Fusion<B>>,
-    span: Span,
-    alpha: f32,
-    whole: Option<FloatTensor<burn_fusion::Fusion<B>>>,
-    place: Place,
-) -> FloatTensor<burn_fusion::Fusion<B>> {
-    let shape = [a.shape[0], place.heads, a.shape[2], b.shape[3]];
-    let op = IntoOp { span, alpha, place };
-    let dtype = a.dtype;
-    let output = [(shape.into(), dtype)];
-    let [out] = match whole {
-        None => custom_op::<B, IntoOp, 2, 1>("oomlab_batched_into", [a, b], output, op),
-        Some(w) => custom_op::<B, IntoOp, 3, 1>("oomlab_batched_into", [a, b, w], output, op),
-    };
-    out
-}
-
-/// [`ProductBackend::batched_product_into`]'s settings, as fusion's custom operation.
-#[derive(Debug, Clone, Copy)]
-struct IntoOp {
-    span: Span,
-    alpha: f32,
-    place: Place,
-}
-
-impl<B: ProductBackend> Operands<B, 2, 1> for IntoOp {
-    fn run(self, [a, b]: [FloatTensor<B>; 2]) -> [FloatTensor<B>; 1] {
-        [B::batched_product_into(
-            a, b, self.span, self.alpha, None, self.place,
-        )]
-    }
-}
-
-impl<B: ProductBackend> Operands<B, 3, 1> for IntoOp {
-    fn run(self, inputs: [FloatTensor<B>; 3]) -> [FloatTensor<B>; 1] {
-        <Self as Operands<B, 3, 1>>::run_owned(self, inputs, [false; 3])
-    }
-
-    fn run_owned(
-        self,
-        [a, b, whole]: [FloatTensor<B>; 3],
-        owned: [bool; 3],
-    ) -> [FloatTensor<B>; 1] {
-        let place = Place {
-            owned: owned[2],
-            ..self.place
-        };
-        [B::batched_product_into(
-            a,
-            b,
-            self.span,
-            self.alpha,
-            Some(whole),
-            place,
-        )]
-    }
-}
-
-/// [`ProductBackend::batched_product`]'s settings, as fusion's custom operation.
-#[derive(Debug, Clone, Copy)]
-struct BatchedOp {
-    span: Span,
-    rows: Rows,
-    alpha: f32,
-}
-
-impl<B: ProductBackend> Operands<B, 2, 1> for BatchedOp {
-    fn run(self, [a, b]: [FloatTensor<B>; 2]) -> [FloatTensor<B>; 1] {
-        [B::batched_product(a, b, self.span, self.rows, self.alpha)]
     }
 }
 

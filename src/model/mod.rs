@@ -15,16 +15,16 @@ mod kernel_choices;
 mod mlp;
 pub mod norm;
 mod norm_kernel;
+pub mod norm_rows;
 mod params;
 mod product;
+mod product_fusion;
+mod product_layout;
 mod softmax;
 
 pub use attention::{AttentionBackend, AttentionKind};
-pub use batched::{
-    batched, batched_setting, burn_batched, burn_batched_into, scaled_scores, Heads, Joined, Place,
-    Rows, Span,
-};
-pub use batched_pair::{apart_into_and_new, apart_into_twice, attention_pairs_together, Operand};
+pub use batched::{batched, batched_setting, scaled_scores, Heads, Joined};
+pub use batched_pair::attention_pairs_together;
 pub use block::{Block, BlockConfig};
 pub use embedding::{embed, EmbeddingBackend, MAX_DENSE_VOCAB};
 pub(crate) use fusion_op::{custom_op, Operands};
@@ -39,10 +39,11 @@ pub use params::{
     flat_params, param_count, param_ids, param_tensor_sizes, ParamFingerprint, ParamStats,
 };
 pub use product::{
-    burn_product, custom_products_setting, linear, linear_2d, linear_burn, linear_custom,
-    linear_grads_apart, linear_grads_together, linear_parts, linear_setting, Form, LinearBackend,
-    ProductBackend,
+    apart_into_and_new, apart_into_twice, burn_batched, burn_batched_into, burn_product,
+    custom_products_setting, linear, linear_2d, linear_burn, linear_custom, linear_grads_apart,
+    linear_grads_together, linear_parts, linear_setting, Form, LinearBackend, ProductBackend,
 };
+pub use product_layout::{Operand, Place, Rows, Span};
 pub use softmax::{
     burn_causal_softmax, burn_softmax_grad, causal_softmax, softmax_grad, softmax_setting,
     SoftmaxBackend,

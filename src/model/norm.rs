@@ -22,18 +22,10 @@
 //! LayerNorm in the compute dtype instead (the comparison of
 //! docs/results/2026-11-30-h200-issue12-smoke).
 //!
-//! Backward, with x̂ = (x − mean)·rstd and g = dy·γ, all in f32:
-//! - dγ = Σ_rows dy·x̂, dβ = Σ_rows dy
-//! - dx = rstd·(g − mean(g) − x̂·mean(g·x̂)), means over the normalised dimension
-//!
-//! The sums over rows (dγ, dβ) run in two stages (`column_sum`) where
-//! [`crate::model::LinearBackend::split_sums`] says so for x's dtype (f32 on CUDA, unless
-//! `kernels.column_sums` says otherwise).
-//!
 //! Both passes run as the backend's own kernels where
 //! [`crate::model::NormKernelBackend::norm_on_kernels`] says so (on CUDA for f32 unless
-//! `kernels.layer_norm` says otherwise: super::norm_kernel), else as the tensor operations
-//! below.
+//! `kernels.layer_norm` says otherwise: super::norm_kernel), else as burn's tensor
+//! operations (super::norm_rows, which says how the backward pass is computed).
 
 use std::marker::PhantomData;
 
@@ -50,10 +42,8 @@ use burn::prelude::*;
 use burn::tensor::ops::FloatTensor;
 use burn::tensor::{DType, TensorPrimitive};
 
-use super::column_sum::column_sum;
 use super::norm_kernel::{norm_backward, norm_forward, NormKernelBackend};
 use super::LinearBackend;
-use super::{in_dtype, in_f32};
 
 /// The epsilon of every LayerNorm in oomlab's models (burn's default).
 pub const LAYER_NORM_EPSILON: f64 = 1e-5;
@@ -100,66 +90,6 @@ pub fn layer_norm<B: NormBackend, const D: usize>(
         LAYER_NORM_EPSILON,
     );
     Tensor::<B, 2>::from_primitive(TensorPrimitive::Float(y)).reshape(dims)
-}
-
-/// Forward pass on the inner backend: statistics and normalisation in f32, the output in
-/// x's dtype.
-///
-/// # Shapes
-/// - x: `[rows, d]`; gamma, beta: `[d]`
-/// - output: `[rows, d]`
-pub fn forward_rows<B: Backend>(
-    x: Tensor<B, 2>,
-    gamma: Tensor<B, 1>,
-    beta: Tensor<B, 1>,
-    epsilon: f64,
-) -> Tensor<B, 2> {
-    let dtype = x.dtype();
-    let xhat = normalised(in_f32(x), epsilon).0;
-    let y = xhat * in_f32(gamma).unsqueeze_dim(0) + in_f32(beta).unsqueeze_dim(0);
-    in_dtype(y, dtype)
-}
-
-/// x̂ = (x − mean)·rstd of an f32 matrix, and rstd.
-///
-/// # Shapes
-/// - x: `[rows, d]`
-/// - output: (`[rows, d]`, `[rows, 1]`)
-fn normalised<B: Backend>(x: Tensor<B, 2>, epsilon: f64) -> (Tensor<B, 2>, Tensor<B, 2>) {
-    let (var, mean) = x.clone().var_mean_bias(1);
-    let rstd = var.add_scalar(epsilon).sqrt().recip();
-    ((x - mean) * rstd.clone(), rstd)
-}
-
-/// Backward pass on the inner backend (see the module documentation): dx, dγ, dβ, each
-/// in its input's dtype. The statistics are recomputed from x; dγ and dβ are summed in
-/// two stages when `split_sum` (super::column_sum).
-///
-/// # Shapes
-/// - x, grad: `[rows, d]`; gamma: `[d]`
-/// - output: (`[rows, d]`, `[d]`, `[d]`)
-pub fn backward_rows<B: Backend>(
-    x: Tensor<B, 2>,
-    gamma: Tensor<B, 1>,
-    grad: Tensor<B, 2>,
-    epsilon: f64,
-    beta_dtype: DType,
-    split_sum: bool,
-) -> (Tensor<B, 2>, Tensor<B, 1>, Tensor<B, 1>) {
-    let (x_dtype, gamma_dtype) = (x.dtype(), gamma.dtype());
-    let (xhat, rstd) = normalised(in_f32(x), epsilon);
-    let dy = in_f32(grad);
-    let dgamma = column_sum(dy.clone() * xhat.clone(), split_sum);
-    let dbeta = column_sum(dy.clone(), split_sum);
-    let g = dy * in_f32(gamma).unsqueeze_dim(0);
-    let g_mean = g.clone().mean_dim(1);
-    let gx_mean = (g.clone() * xhat.clone()).mean_dim(1);
-    let dx = (g - g_mean - xhat * gx_mean) * rstd;
-    (
-        in_dtype(dx, x_dtype),
-        in_dtype(dgamma, gamma_dtype),
-        in_dtype(dbeta, beta_dtype),
-    )
 }
 
 /// Recomputes the operation's output from its inputs, for burn's checkpointing (the
@@ -280,6 +210,8 @@ impl<B: super::ProductBackend + NormKernelBackend, C: CheckpointStrategy> NormBa
 
 #[cfg(test)]
 mod tests {
+    use super::super::in_f32;
+    use super::super::norm_rows::backward_rows;
     use super::*;
     use crate::backend::{CpuBackend, CpuCheckpointed};
     use burn::nn::LayerNormConfig;

@@ -25,7 +25,7 @@ use burn::tensor::ops::FloatTensor;
 use burn::tensor::{DType, TensorPrimitive};
 
 use super::fusion_op::{custom_op, Operands};
-use super::norm::{backward_rows, forward_rows};
+use super::norm_rows::{backward_rows, forward_rows};
 
 /// What `kernels.layer_norm` asks for (read once: a run's graph does not change halfway):
 /// `Some(true)` for `kernel`, `Some(false)` for `burn`, `None` otherwise.

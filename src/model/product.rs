@@ -37,9 +37,7 @@ use burn::prelude::*;
 use burn::tensor::ops::FloatTensor;
 use burn::tensor::{DType, TensorPrimitive};
 
-use super::batched::{burn_batched, burn_batched_into, Place, Rows, Span};
-use super::batched_pair::{apart_into_and_new, apart_into_twice, Operand};
-use super::fusion_op::{custom_op, Operands};
+use super::product_layout::{narrow_heads, Operand, Place, Rows, Span};
 
 /// Which of a linear layer's products.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -245,123 +243,6 @@ impl ProductBackend for burn::backend::Flex {
     }
 }
 
-/// burn's fusion backend: the products as custom operations of the backend it wraps
-/// (super::fusion_op).
-impl<B: burn_fusion::FusionBackend + ProductBackend> ProductBackend for burn_fusion::Fusion<B> {
-    fn dense_embedding_grad() -> bool {
-        B::dense_embedding_grad()
-    }
-
-    fn custom_products_by_default(dtype: DType) -> bool {
-        B::custom_products_by_default(dtype)
-    }
-
-    fn linear_grads_together_by_default() -> bool {
-        B::linear_grads_together_by_default()
-    }
-
-    fn linear_2d_by_default() -> bool {
-        B::linear_2d_by_default()
-    }
-
-    fn split_sums_by_default(dtype: DType) -> bool {
-        B::split_sums_by_default(dtype)
-    }
-
-    fn dense_embeddings_by_default(dtype: DType) -> bool {
-        B::dense_embeddings_by_default(dtype)
-    }
-
-    fn batched_on_library(dtype: DType) -> bool {
-        B::batched_on_library(dtype)
-    }
-
-    fn batched_product(
-        a: FloatTensor<Self>,
-        b: FloatTensor<Self>,
-        span: Span,
-        rows: Rows,
-        alpha: f32,
-    ) -> FloatTensor<Self> {
-        super::batched::fusion_batched::<B>(a, b, span, rows, alpha)
-    }
-
-    fn batched_product_into(
-        a: FloatTensor<Self>,
-        b: FloatTensor<Self>,
-        span: Span,
-        alpha: f32,
-        whole: Option<FloatTensor<Self>>,
-        place: Place,
-    ) -> FloatTensor<Self> {
-        super::batched::fusion_batched_into::<B>(a, b, span, alpha, whole, place)
-    }
-
-    fn batched_pairs_together_by_default() -> bool {
-        B::batched_pairs_together_by_default()
-    }
-
-    fn batched_into_and_new(
-        first: Operand<Self>,
-        whole: Option<FloatTensor<Self>>,
-        place: Place,
-        second: Operand<Self>,
-        rows: Rows,
-    ) -> (FloatTensor<Self>, FloatTensor<Self>) {
-        super::batched_pair::fusion_into_and_new::<B>(first, whole, place, second, rows)
-    }
-
-    fn batched_into_twice(
-        first: Operand<Self>,
-        place: Place,
-        second: Operand<Self>,
-        second_at: usize,
-        whole: Option<FloatTensor<Self>>,
-    ) -> FloatTensor<Self> {
-        super::batched_pair::fusion_into_twice::<B>(first, place, second, second_at, whole)
-    }
-
-    /// One custom operation of three inputs and two outputs, so that the wrapped backend
-    /// gets both products at once.
-    fn linear_grads(
-        x: FloatTensor<Self>,
-        grad: FloatTensor<Self>,
-        w: FloatTensor<Self>,
-    ) -> (FloatTensor<Self>, FloatTensor<Self>) {
-        let dims = |s: &burn::tensor::Shape| [s[0], s[1]];
-        let dw = Form::WeightGrad.output(dims(&x.shape), dims(&grad.shape));
-        let dx = Form::InputGrad.output(dims(&grad.shape), dims(&w.shape));
-        let dtype = grad.dtype;
-        let [dw, dx] = custom_op::<B, LinearGrads, 3, 2>(
-            "oomlab_linear_grads",
-            [x, grad, w],
-            [(dw.into(), dtype), (dx.into(), dtype)],
-            LinearGrads,
-        );
-        (dw, dx)
-    }
-
-    fn product(a: FloatTensor<Self>, b: FloatTensor<Self>, form: Form) -> FloatTensor<Self> {
-        let dims = |s: &burn::tensor::Shape| [s[0], s[1]];
-        let shape = form.output(dims(&a.shape), dims(&b.shape));
-        let dtype = a.dtype;
-        let [out] = custom_op::<B, Form, 2, 1>(
-            "oomlab_linear_product",
-            [a, b],
-            [(shape.into(), dtype)],
-            form,
-        );
-        out
-    }
-}
-
-/// A linear layer's product as fusion's custom operation (super::fusion_op).
-impl<B: ProductBackend> Operands<B, 2, 1> for Form {
-    fn run(self, [a, b]: [FloatTensor<B>; 2]) -> [FloatTensor<B>; 1] {
-        [B::product(a, b, self)]
-    }
-}
-
 /// [`ProductBackend::linear_grads`]'s default: dW = xᵀ·dY, then dX = dY·Wᵀ, as two
 /// [`ProductBackend::product`]s.
 pub fn linear_grads_apart<B: ProductBackend>(
@@ -371,18 +252,6 @@ pub fn linear_grads_apart<B: ProductBackend>(
 ) -> (FloatTensor<B>, FloatTensor<B>) {
     let dw = B::product(x, grad.clone(), Form::WeightGrad);
     (dw, B::product(grad, w, Form::InputGrad))
-}
-
-/// A linear layer's two gradient products as one fusion custom operation
-/// ([`ProductBackend::linear_grads`]).
-#[derive(Debug, Clone, Copy)]
-struct LinearGrads;
-
-impl<B: ProductBackend> Operands<B, 3, 2> for LinearGrads {
-    fn run(self, [x, grad, w]: [FloatTensor<B>; 3]) -> [FloatTensor<B>; 2] {
-        let (dw, dx) = B::linear_grads(x, grad, w);
-        [dw, dx]
-    }
 }
 
 /// A backend that can run [`linear`]'s product with its own backward pass: every autodiff
@@ -489,7 +358,7 @@ pub fn custom_products_setting() -> Option<bool> {
 }
 
 /// Whether the backward pass calls [`ProductBackend::linear_grads`]: what
-/// [`LINEAR_GRADS_ENV`] says (read once), else the backend's default.
+/// `kernels.linear_grads` says, else the backend's default.
 ///
 /// The variable that puts a linear layer's two gradient products together
 /// ([`ProductBackend::linear_grads`]): `together` one operation (on CUDA, both cuBLAS calls
@@ -647,6 +516,85 @@ pub fn linear_custom<B: LinearBackend, const D: usize>(
 ) -> Tensor<B, D> {
     let (w, b) = parts(layer);
     on_rows(w, b, x, custom_product)
+}
+
+/// burn's matmul of `span`'s heads of two 4-D tensors, times `alpha` unless it is 1 (the
+/// default [`ProductBackend::batched_product`]).
+pub fn burn_batched<B: Backend>(
+    a: FloatTensor<B>,
+    b: FloatTensor<B>,
+    span: Span,
+    alpha: f32,
+) -> FloatTensor<B> {
+    let t = |p| Tensor::<B, 4>::from_primitive(TensorPrimitive::Float(p));
+    let product =
+        narrow_heads(t(a), span.a, span.count).matmul(narrow_heads(t(b), span.b, span.count));
+    if alpha == 1.0 {
+        product.into_primitive().tensor()
+    } else {
+        product.mul_scalar(alpha).into_primitive().tensor()
+    }
+}
+
+/// The default [`ProductBackend::batched_product_into`]: the backend's
+/// [`ProductBackend::batched_product`], then burn's `slice_assign` into `whole` (a new
+/// tensor where it is `None`).
+pub fn burn_batched_into<B: ProductBackend>(
+    a: FloatTensor<B>,
+    b: FloatTensor<B>,
+    span: Span,
+    alpha: f32,
+    whole: Option<FloatTensor<B>>,
+    place: Place,
+) -> FloatTensor<B> {
+    let t = |p| Tensor::<B, 4>::from_primitive(TensorPrimitive::Float(p));
+    let product = t(B::batched_product(a, b, span, Rows::Tokens, alpha));
+    let [d0, count, m, n] = product.dims();
+    let whole = match whole {
+        Some(w) => t(w),
+        None => Tensor::<B, 4>::empty(
+            [d0, m, place.heads, n],
+            (&product.device(), product.dtype()),
+        )
+        .swap_dims(1, 2),
+    };
+    whole
+        .slice_assign([0..d0, place.at..place.at + count, 0..m, 0..n], product)
+        .into_primitive()
+        .tensor()
+}
+
+/// [`ProductBackend::batched_into_and_new`]'s default: the two products one after the
+/// other, [`ProductBackend::batched_product_into`] then [`ProductBackend::batched_product`].
+pub fn apart_into_and_new<B: ProductBackend>(
+    first: Operand<B>,
+    whole: Option<FloatTensor<B>>,
+    place: Place,
+    second: Operand<B>,
+    rows: Rows,
+) -> (FloatTensor<B>, FloatTensor<B>) {
+    let whole = B::batched_product_into(first.a, first.b, first.span, 1.0, whole, place);
+    let new = B::batched_product(second.a, second.b, second.span, rows, 1.0);
+    (whole, new)
+}
+
+/// [`ProductBackend::batched_into_twice`]'s default: two
+/// [`ProductBackend::batched_product_into`]s, the second into the first's output (then the
+/// caller's alone: the first wrote it or made it).
+pub fn apart_into_twice<B: ProductBackend>(
+    first: Operand<B>,
+    place: Place,
+    second: Operand<B>,
+    second_at: usize,
+    whole: Option<FloatTensor<B>>,
+) -> FloatTensor<B> {
+    let whole = B::batched_product_into(first.a, first.b, first.span, 1.0, whole, place);
+    let place = Place {
+        at: second_at,
+        owned: true,
+        ..place
+    };
+    B::batched_product_into(second.a, second.b, second.span, 1.0, Some(whole), place)
 }
 
 #[cfg(test)]

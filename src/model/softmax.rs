@@ -53,7 +53,7 @@ pub trait SoftmaxBackend: Backend {
 
     /// Whether the efficient attention's backward pass recomputes the probabilities P in
     /// the inputs' `dtype` rather than in f32 when `kernels.backward_probs` is not set
-    /// (crate::model::attention::efficient's `BACKWARD_PROBS_ENV`): not by default.
+    /// (`kernels.backward_probs`): not by default.
     fn probs_in_inputs_by_default(_dtype: DType) -> bool {
         false
     }

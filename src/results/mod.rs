@@ -10,6 +10,7 @@ mod comparison;
 mod leak;
 mod parallel;
 mod row;
+mod stop;
 mod summary;
 
 pub use anatomy::{Category, PointPrediction, PointReading, Slice, StepAnatomy, StepPoint};
@@ -19,7 +20,8 @@ pub use comparison::{Comparison, COMPARE_SCHEMA_VERSION};
 pub use leak::{LeakAlarm, LeakReport, LeakSpec};
 pub use parallel::{ParallelReport, PeerReport};
 pub use row::{DeviceFigures, Row, RowStatus};
+pub use stop::StopReason;
 pub use summary::{
     Adaptation, CacheCleanups, DeviceInfo, KernelCacheReport, LossScaleReport, PrecisionReport,
-    RunSummary, StopReason, StrategySpec, SUMMARY_SCHEMA_VERSION,
+    RunSummary, StrategySpec, SUMMARY_SCHEMA_VERSION,
 };

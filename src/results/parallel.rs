@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::StopReason;
+use super::stop::StopReason;
 use crate::model::ParamFingerprint;
 use crate::units::Bytes;
 

@@ -2,10 +2,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::stop::StopReason;
 use super::AttemptRecord;
 use crate::config::{AutoHalveSpec, ModelSpec, Split};
 use crate::model::{ParamFingerprint, ParamStats};
-use crate::oom::OomEvent;
 use crate::probe::MemoryReport;
 use crate::strategy::StepPlan;
 use crate::units::Bytes;
@@ -27,32 +27,6 @@ pub struct DeviceInfo {
     pub backend: String,
     /// A label for humans, e.g. `cuda:0` or `cpu`.
     pub label: String,
-}
-
-/// Why the loop ended.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case", tag = "kind", content = "detail")]
-pub enum StopReason {
-    /// All configured steps ran.
-    Completed,
-    /// Ctrl-C or SIGTERM: the loop stopped after the step in flight.
-    Interrupted,
-    /// A step failed; the message says how.
-    Failed(String),
-    /// An out-of-memory failure was detected; the step was discarded (not applied).
-    OutOfMemory(Box<OomEvent>),
-}
-
-impl StopReason {
-    /// One word for tables: completed, interrupted, failed, out of memory.
-    pub fn label(&self) -> &'static str {
-        match self {
-            StopReason::Completed => "completed",
-            StopReason::Interrupted => "interrupted",
-            StopReason::Failed(_) => "failed",
-            StopReason::OutOfMemory(_) => "out of memory",
-        }
-    }
 }
 
 /// The split a run started with, every attempt at a split not yet proven to fit, and

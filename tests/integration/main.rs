@@ -16,6 +16,7 @@ mod collective;
 mod compare;
 mod diagnose;
 mod estimate;
+mod file_graph;
 mod first_result;
 mod grad_accum;
 mod guide;

@@ -1,7 +1,7 @@
 //! Memory-efficient causal attention as a custom autodiff operation (burn's
 //! `Backward`/`Ops` API, as in burn's guide to custom kernels with autodiff).
 //!
-//! Forward ([`FORWARD_ENV`] chooses): where the backend's softmax kernels run (on CUDA for
+//! Forward (`kernels.attention_forward` chooses): where the backend's softmax kernels run (on CUDA for
 //! f32 and bf16), the products and the softmax kernel a group of heads at a time
 //! ([`written_forward`]); elsewhere the backend's fused attention with `is_causal` (no mask
 //! tensor): on CUDA burn-cubecl autotunes between flash-attention kernels
@@ -60,7 +60,7 @@ fn backward_probs_setting() -> Option<bool> {
 }
 
 /// The dtype the backward pass recomputes P in for inputs of `inputs`
-/// ([`BACKWARD_PROBS_ENV`], else the backend's default).
+/// (`kernels.backward_probs`, else the backend's default).
 fn backward_probs<B: SoftmaxBackend>(inputs: DType) -> DType {
     let in_inputs =
         backward_probs_setting().unwrap_or_else(|| B::probs_in_inputs_by_default(inputs));
@@ -166,7 +166,7 @@ fn forward_setting() -> Option<bool> {
 }
 
 /// The forward pass: [`written_forward`] or the backend's fused attention
-/// ([`fused_forward`]), as [`FORWARD_ENV`] says.
+/// ([`fused_forward`]), as `kernels.attention_forward` says.
 fn forward<B: ProductBackend + SoftmaxBackend>(
     q: FloatTensor<B>,
     k: FloatTensor<B>,
@@ -388,7 +388,7 @@ pub fn heads_per_chunk(batch: usize, heads: usize, seq_len: usize) -> usize {
 
 /// Gradients of causal attention with respect to Q, K and V, recomputing the scores a
 /// group of heads at a time. Scores, softmax and its gradient are computed in f32 (P is
-/// stored in f32 too unless [`BACKWARD_PROBS_ENV`], or the backend's default, says the
+/// stored in f32 too unless `kernels.backward_probs`, or the backend's default, says the
 /// inputs' dtype); the products with Q, K, V and dO run in their dtype.
 ///
 /// # Shapes
