@@ -613,8 +613,7 @@ pub fn resolve_lesson(
     let compare_of = |part: &crate::lesson::Part, set: Vec<String>, batch: Option<u64>| {
         resolve_compare(CompareArgs {
             strategies: part
-                .stages
-                .iter()
+                .stages_on(gpu)
                 .map(|s| s.variant.name())
                 .collect::<Vec<_>>()
                 .join(","),

@@ -279,7 +279,7 @@ pub fn run_lesson(plan: &LessonPlan, stop: &StopFlag) -> Result<Vec<Comparison>,
             plan.budget
         )
     };
-    let stages: usize = plan.parts.iter().map(|p| p.part.stages.len()).sum();
+    let stages: usize = plan.parts.iter().map(|p| p.compare.rows.len()).sum();
     let _ = write!(
         out,
         "oomlab lesson: {}, {stages} stages, each a training run in a fresh process, under\n{}",
@@ -339,12 +339,21 @@ fn run_part(
         part.part.number, part.part.title
     );
     let _ = write!(out, "{}", wrap(part.part.intro, "  "));
-    let total = part.part.stages.len();
+    if !plan.gpu {
+        for left_out in part.part.stages.iter().filter(|s| s.gpu_only) {
+            let note = format!(
+                "On a GPU this part also runs \"{}\"; on the CPU the host's memory is the budgeted one, so it would move nothing off it and is left out.",
+                left_out.title
+            );
+            let _ = write!(out, "{}", wrap(&note, "  "));
+        }
+    }
+    let total = part.compare.rows.len();
     let mut runs: Vec<RowRun> = Vec::new();
     // The first stage's numbers, the others' reference.
     let mut baseline: Option<StageNumbers> = None;
     let mut last_config = None;
-    for (i, stage) in part.part.stages.iter().enumerate() {
+    for (i, stage) in part.part.stages_on(plan.gpu).enumerate() {
         if stop.requested() {
             break;
         }

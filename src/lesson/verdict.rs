@@ -255,9 +255,26 @@ fn big_model_text(variant: Variant, this: &StageNumbers, base: &StageNumbers) ->
                 per_param(fixed, params)
             ));
         }
+        Variant::OffloadOptimizer => {
+            let against = match (base.fixed_state, base.update) {
+                (Some(bf), Some(bu)) => format!(
+                    ", {} the baseline's {bf}; the update {update}, {} its {bu}",
+                    relative(fixed, bf),
+                    relative(update, bu)
+                ),
+                _ => format!("; the update {update}"),
+            };
+            out.push(format!(
+                "With AdamW's moments in host memory, the card keeps weights and gradients: {fixed} by oomlab estimate's count ({} bytes per parameter){against}.",
+                per_param(fixed, params)
+            ));
+        }
         _ => {}
     }
     out.extend(fit_clause(this));
+    if variant == Variant::OffloadOptimizer {
+        out.push("It is the baseline's training, to rounding: only where the update runs has moved. Each step sends every gradient over the bus and every new weight back, so its steps are slower (its step time is in the table below).".into());
+    }
     // Said once, where the part's first failure shows it.
     if this.failed_step.is_some_and(|n| n > 0) && variant == Variant::Baseline {
         out.push("AdamW makes its moments in the first update, so only from the second on does an update hold old and new moments together.".into());
@@ -431,6 +448,19 @@ mod tests {
         let text = after_text(2, Variant::AmpBf16, &amp, &base);
         assert!(
             text.contains("It ran out of memory in step 2, after 1 step that fitted."),
+            "{text}"
+        );
+        // The moments in host memory: the card's share against the baseline's, then the cost.
+        let text = after_text(
+            2,
+            Variant::OffloadOptimizer,
+            &big(24, 36, Some(50), true),
+            &base,
+        );
+        assert!(text.contains("the card keeps weights and gradients: 24.0 MiB by oomlab estimate's count (8 bytes per parameter), 50% less than the baseline's 48.0 MiB"), "{text}");
+        assert!(text.contains("It fits (peak 50.0 MiB"), "{text}");
+        assert!(
+            text.ends_with("(its step time is in the table below)."),
             "{text}"
         );
         // A run stopped by a time limit did not run out of memory, and does not say so.

@@ -232,3 +232,17 @@ fn every_example_is_what_the_program_prints_and_fits_100_columns() {
         }
     }
 }
+
+/// The train page's table of environment variables is the program's own list, row for
+/// row: a variable oomlab starts to read, or stops reading, changes the page.
+#[test]
+fn the_environment_table_lists_what_the_program_reads() {
+    let page = std::fs::read_to_string(Path::new(ROOT).join("docs/guide/train.md")).unwrap();
+    let start = page.find("<!-- env-table -->").unwrap() + "<!-- env-table -->".len();
+    let end = page.find("<!-- env-table:end -->").unwrap();
+    let mut want = String::from("\n| variable | what it does |\n|---|---|\n");
+    for o in oomlab::env::OVERRIDES {
+        want.push_str(&format!("| `{}` | {} |\n", o.name, o.what));
+    }
+    assert_eq!(&page[start..end], want);
+}
