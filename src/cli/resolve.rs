@@ -660,10 +660,20 @@ pub fn resolve_lesson(
                 .cloned()
                 .chain(big.set.iter().map(|s| s.to_string()))
                 .collect();
+            let mut compare = compare_of(part, set.clone(), Some(big.batch))?;
+            for stage in part.stages_on(gpu) {
+                let Some(cap) = stage.max_steps else { continue };
+                for (_, row) in compare.rows.iter_mut().filter(|(v, _)| *v == stage.variant) {
+                    if let Ok((file, cfg)) = row {
+                        file.train.max_steps = file.train.max_steps.min(cap as i64);
+                        cfg.train.max_steps = cfg.train.max_steps.min(cap as usize);
+                    }
+                }
+            }
             parts.push(crate::cmd::lesson::PartPlan {
                 part,
                 flags: train_flags(&config, &set, Some(big.batch)),
-                compare: compare_of(part, set, Some(big.batch))?,
+                compare,
             });
         } else {
             skipped = Some(format!(

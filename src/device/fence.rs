@@ -39,39 +39,17 @@
 //! is launched before cubecl's wait), and each holds one thread, so it cannot keep the
 //! kernel it waits for from a place on the GPU.
 //!
-//! The two cubecl kernels are oomlab's own: their cache key carries a hash of this file
-//! ([`source_key`]), so a compiled-kernel pack made before an edit cannot serve them.
+//! The two cubecl kernels are oomlab's own, in super::cube::fence: their cache key carries
+//! a hash of that file alone, so an edit of the host code here leaves the shipped
+//! compiled-kernel pack valid (until 2026-12-07 they were here, and any edit of this file
+//! cost a fresh GPU two compiled kernels at its first step).
 
 use cubecl::cuda::CudaRuntime;
 use cubecl::prelude::*;
+
+use super::cube::fence::{fence_signal, fence_wait, source_key};
 use cudarc::driver::result as drv;
 use cudarc::driver::sys as cu;
-
-/// A hash of this file, a compile-time argument of both kernels: part of their cache key
-/// (a test in [`super::compiled`] holds every `#[cube]` kernel of oomlab's to that).
-fn source_key() -> u32 {
-    crc32fast::hash(include_str!("fence.rs").as_bytes())
-}
-
-/// Flag 0 (cubecl to cuBLAS) takes the epoch.
-#[cube(launch)]
-fn fence_signal(flags: &mut Array<Atomic<u32>>, epoch: u32, #[comptime] _source: u32) {
-    if UNIT_POS == 0 {
-        flags[0].store(epoch);
-    }
-}
-
-/// Returns once flag 1 (cuBLAS to cubecl) holds the epoch or a later one.
-#[cube(launch)]
-fn fence_wait(flags: &mut Array<Atomic<u32>>, epoch: u32, #[comptime] _source: u32) {
-    if UNIT_POS == 0 {
-        loop {
-            if flags[1].load() >= epoch {
-                break;
-            }
-        }
-    }
-}
 
 /// The stream side's kernels, in PTX the driver compiles for
 /// the card when the module is loaded: `oomlab_fence_wait(flag, epoch)` returns once the

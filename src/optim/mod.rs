@@ -22,4 +22,4 @@ mod offload;
 
 pub use adamw_kernel::{adamw_setting, burn_adamw_update, AdamWKernelBackend, AdamWScalars};
 pub use fused_adamw::FusedAdamW;
-pub use offload::OffloadAdamW;
+pub use offload::{OffloadAdamW, OffloadRecordError};

@@ -97,10 +97,10 @@ impl OffloadAdamW {
     }
 
     /// This optimizer with the moments [`Self::to_bytes`] wrote.
-    pub fn with_bytes(&self, bytes: &[u8]) -> Result<Self, String> {
-        let bad = || "the optimizer state is not an offloaded AdamW's".to_string();
+    pub fn with_bytes(&self, bytes: &[u8]) -> Result<Self, OffloadRecordError> {
+        let bad = || OffloadRecordError;
         let mut rest = bytes.strip_prefix(MAGIC).ok_or_else(bad)?;
-        let mut next = |n: usize| -> Result<&[u8], String> {
+        let mut next = |n: usize| -> Result<&[u8], OffloadRecordError> {
             if rest.len() < n {
                 return Err(bad());
             }
@@ -139,6 +139,12 @@ impl OffloadAdamW {
         })
     }
 }
+
+/// A checkpoint's optimizer record that is not an offloaded AdamW's (another optimizer's,
+/// or damaged).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the optimizer state is not an offloaded AdamW's")]
+pub struct OffloadRecordError;
 
 /// Visits the module's parameters and updates each on the host.
 struct HostUpdate<'a, B: AutodiffBackend> {

@@ -148,9 +148,8 @@ impl Strategy for AutoHalve {
         serde_json::to_value(self.search).unwrap_or_default()
     }
 
-    fn load_state(&mut self, state: &serde_json::Value) -> Result<(), String> {
-        self.search = serde_json::from_value(state.clone())
-            .map_err(|e| format!("auto-halve's saved search: {e}"))?;
+    fn load_state(&mut self, state: &serde_json::Value) -> Result<(), serde_json::Error> {
+        self.search = serde_json::from_value(state.clone())?;
         Ok(())
     }
 }

@@ -137,7 +137,7 @@ pub trait Strategy: Send {
     }
 
     /// Puts back what [`save_state`](Self::save_state) returned.
-    fn load_state(&mut self, state: &serde_json::Value) -> Result<(), String> {
+    fn load_state(&mut self, state: &serde_json::Value) -> Result<(), serde_json::Error> {
         let _ = state;
         Ok(())
     }

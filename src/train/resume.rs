@@ -95,8 +95,8 @@ impl Checkpointer {
     ) -> Result<String, String> {
         let started = Instant::now();
         let result = crate::oom::contained(|| trainer.snapshot())
-            .unwrap_or_else(|| Err("the backend panicked while reading the weights".into()))
-            .map_err(|e| checkpoint::CheckpointError::Record(e).to_string())
+            .unwrap_or(Err(super::StateError::PanickedReading))
+            .map_err(|e| checkpoint::CheckpointError::Record(e.to_string()).to_string())
             .and_then(|(model, optim)| {
                 let ckpt = Checkpoint {
                     meta: CheckpointMeta {
@@ -152,12 +152,12 @@ pub fn restore<B: super::TrainBackend>(
     strategy: &mut dyn Strategy,
     from: &ResumeFrom,
     fresh_plan: StepPlan,
-) -> Result<(usize, StepPlan), String> {
+) -> Result<(usize, StepPlan), super::StateError> {
     let c = &from.checkpoint;
     crate::oom::contained(|| {
         trainer.restore(c.model.clone(), c.optim.clone(), c.meta.scaler.clone())
     })
-    .unwrap_or_else(|| Err("burn's recorder panicked while decoding the tensors".into()))?;
+    .unwrap_or(Err(super::StateError::PanickedDecoding))?;
     let plan = if from.fresh_plan {
         fresh_plan
     } else {

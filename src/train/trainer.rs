@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use super::anatomy::{AnatomyRecorder, Held};
 use super::error::{SyncError, TrainError};
 use super::optim::AnyOptim;
+use super::state_error::StateError;
 use super::sync::{Alone, GradSync};
 use crate::config::RunConfig;
 use crate::data::{BatchSampler, Corpus, HostBatch};
@@ -251,11 +252,19 @@ impl<B: super::TrainBackend> Trainer<B> {
     /// load): burn 0.21 on CUDA does not report a failed allocation, whose tensor would
     /// read as zeros, so a checkpoint must not be written or trusted without this look.
     /// Call after the work, with the detector armed before it.
-    fn checked<T>(&self, what: &str, result: Result<T, String>) -> Result<T, String> {
+    fn checked<T>(
+        &self,
+        what: &'static str,
+        result: Result<T, StateError>,
+    ) -> Result<T, StateError> {
         let _ = B::sync(&self.device);
         if let Some(e) = self.inst.detector.check(0, Phase::Step) {
             self.inst.detector.arm();
-            return Err(format!("{} while {what}: {}", e.label(), e.message));
+            return Err(StateError::OutOfMemory {
+                label: e.label().to_string(),
+                what,
+                message: e.message,
+            });
         }
         result
     }
@@ -263,23 +272,21 @@ impl<B: super::TrainBackend> Trainer<B> {
     /// The model's and the optimizer's state as burn records (bincode, f32), for a
     /// checkpoint. Reads every tensor back to the host; fails on an out-of-memory failure
     /// found meanwhile.
-    pub fn snapshot(&self) -> Result<(Vec<u8>, Vec<u8>), String> {
+    pub fn snapshot(&self) -> Result<(Vec<u8>, Vec<u8>), StateError> {
         self.inst.detector.arm();
         let result = self.snapshot_unchecked();
         self.checked("reading the weights for a checkpoint", result)
     }
 
-    fn snapshot_unchecked(&self) -> Result<(Vec<u8>, Vec<u8>), String> {
+    fn snapshot_unchecked(&self) -> Result<(Vec<u8>, Vec<u8>), StateError> {
         use burn::record::{BinBytesRecorder, FullPrecisionSettings, Recorder};
         let rec = BinBytesRecorder::<FullPrecisionSettings>::default();
-        let model = Recorder::<B>::record(&rec, self.model.clone().into_record(), ())
-            .map_err(|e| e.to_string())?;
+        let model = Recorder::<B>::record(&rec, self.model.clone().into_record(), ())?;
         let optim = match &self.optim {
-            AnyOptim::AdamW(o) => Recorder::<B>::record(&rec, o.to_record(), ()),
-            AnyOptim::Sgd(o) => Recorder::<B>::record(&rec, o.to_record(), ()),
-            AnyOptim::Offload(o) => Ok(o.to_bytes()),
-        }
-        .map_err(|e| e.to_string())?;
+            AnyOptim::AdamW(o) => Recorder::<B>::record(&rec, o.to_record(), ())?,
+            AnyOptim::Sgd(o) => Recorder::<B>::record(&rec, o.to_record(), ())?,
+            AnyOptim::Offload(o) => o.to_bytes(),
+        };
         Ok((model, optim))
     }
 
@@ -292,7 +299,7 @@ impl<B: super::TrainBackend> Trainer<B> {
         model: Vec<u8>,
         optim: Vec<u8>,
         scaler: Option<LossScaler>,
-    ) -> Result<(), String> {
+    ) -> Result<(), StateError> {
         self.inst.detector.arm();
         let result = self.restore_unchecked(model, optim, scaler);
         self.checked("placing the checkpoint's tensors on the device", result)
@@ -303,18 +310,22 @@ impl<B: super::TrainBackend> Trainer<B> {
         model: Vec<u8>,
         optim: Vec<u8>,
         scaler: Option<LossScaler>,
-    ) -> Result<(), String> {
+    ) -> Result<(), StateError> {
         use burn::record::{BinBytesRecorder, FullPrecisionSettings, Recorder};
         let rec = BinBytesRecorder::<FullPrecisionSettings>::default();
-        let record = Recorder::<B>::load(&rec, model, &self.device).map_err(|e| e.to_string())?;
+        let record = Recorder::<B>::load(&rec, model, &self.device)?;
         self.model = self.model.clone().load_record(record);
         self.optim = match &self.optim {
-            AnyOptim::AdamW(o) => AnyOptim::AdamW(o.clone().load_record(
-                Recorder::<B>::load(&rec, optim, &self.device).map_err(|e| e.to_string())?,
-            )),
-            AnyOptim::Sgd(o) => AnyOptim::Sgd(o.clone().load_record(
-                Recorder::<B>::load(&rec, optim, &self.device).map_err(|e| e.to_string())?,
-            )),
+            AnyOptim::AdamW(o) => AnyOptim::AdamW(o.clone().load_record(Recorder::<B>::load(
+                &rec,
+                optim,
+                &self.device,
+            )?)),
+            AnyOptim::Sgd(o) => AnyOptim::Sgd(o.clone().load_record(Recorder::<B>::load(
+                &rec,
+                optim,
+                &self.device,
+            )?)),
             AnyOptim::Offload(o) => AnyOptim::Offload(o.with_bytes(&optim)?),
         };
         if scaler.is_some() {
