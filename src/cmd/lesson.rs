@@ -488,6 +488,7 @@ fn run_part(
             base_cfg.optim.kind = crate::vocab::OptimKind::AdamW;
             base_cfg.train.precision = crate::config::PrecisionMode::F32;
             base_cfg.train.checkpointing = false;
+            base_cfg.train.offload_optimizer = false;
             // Each device takes its share of the batch and keeps 1/N of AdamW's state.
             let batch = base_cfg.train.batch;
             let per_device: Vec<(usize, Bytes)> = [2, 4]

@@ -266,6 +266,13 @@ mod tests {
             note.starts_with("DIVERGED") && note.contains("explain half"),
             "{note}"
         );
+        // Three steps whose loss rose are AdamW's first updates as often as a divergence:
+        // not called one; a loss that is no number is one at any step.
+        let mut short = f16.clone();
+        short.steps_completed = 3;
+        assert!(!short.diverged());
+        short.final_loss = Some(f32::NAN);
+        assert!(short.diverged());
         let bf16 = read("half-bf16");
         assert!(!bf16.diverged());
         assert_eq!(
