@@ -14,6 +14,8 @@ import difflib, json, os, re, sys, tomllib
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 R = "docs/results"
 NEW_USER = f"{R}/2026-12-07-h100-new-user"
+# The lesson since its part 2 gained the offload stage (first-result.sh's log format).
+LESSON = f"{R}/2026-12-07-h100-settings/call2-pack-and-lesson/log-verify-lesson.txt"
 PAIRED_GPU = f"{R}/2026-12-07-h100-done-when/paired-gpu-2/paired.json"
 PAIRED_H200 = f"{R}/2026-12-07-h100-done-when/paired-h200/paired.json"
 HF_VALIDATION = f"{R}/2026-12-04-hf-estimate-validation.md"
@@ -41,6 +43,14 @@ def first_steps():
     card = short_card(re.search(r"^card: (.*)$", log, re.M).group(1))
     date = re.search(r"^date: (\d{4}-\d\d-\d\d)", log, re.M).group(1)
     return steps, times, card, date
+
+
+def lesson_time():
+    log = read(LESSON)
+    seconds = re.search(r"^lesson: exit 0, ([\d.]+) s", log, re.M).group(1)
+    card = short_card(re.search(r"^NVIDIA .*$", log, re.M).group(0))
+    date = re.search(r"^date: (\d{4}-\d\d-\d\d)", log, re.M).group(1)
+    return float(seconds), card, date
 
 
 def medians(path):
@@ -87,12 +97,13 @@ def table():
     own_rows = [l.split("|") for l in read(OWN_VALIDATION).splitlines() if re.match(r"\| (CPU|H\d+|CUDA) ", l)]
     machines = sorted({r[1].split()[0] for r in own_rows} - {"CUDA"}, reverse=True)
     own_date = max(re.search(r"(\d{4}-\d\d-\d\d)", r[-2]).group(1) for r in own_rows)
+    lesson = lesson_time()
     rows = [
         ("a fresh GPU's first step, `gpu` config, f32 / AMP bf16",
          f"{float(steps['gpu-f32']):.1f} s / {float(steps['gpu-bf16']):.1f} s", f"{card}, {date}", "new-user"),
         ("... `tiny` f32 / `h200` AMP bf16",
          f"{float(steps['tiny-f32']):.1f} s / {float(steps['h200-bf16']):.1f} s", f"{card}, {date}", "new-user"),
-        ("`oomlab lesson --yes`, both parts", f"{float(times['lesson']):.0f} s", f"{card}, {date}", "new-user"),
+        ("`oomlab lesson --yes`, both parts", f"{lesson[0]:.0f} s", f"{lesson[1]}, {lesson[2]}", "lesson"),
         ("`oomlab compare --config gpu --strategies all`", f"{float(times['compare']):.0f} s",
          f"{card}, {date}", "new-user"),
         ("step against PyTorch SDPA, `gpu` f32 (TF32) / AMP bf16",
@@ -114,6 +125,7 @@ def table():
     ]
     links = {
         "new-user": NEW_USER + "/README.md",
+        "lesson": "docs/results/2026-12-07-h100-settings/README.md",
         "paired-gpu": PAIRED_GPU.replace("paired.json", "paired.md"),
         "paired-h200": PAIRED_H200.replace("paired.json", "paired.md"),
         "hf-validation": HF_VALIDATION,

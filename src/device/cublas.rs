@@ -876,7 +876,7 @@ fn float_dtype(dtype: DType) -> FloatDType {
 /// the step it belonged to is wrong. Said where the run can stop on it.
 fn stop_after_queued_failure() {
     if let Some(e) = queued_failure() {
-        panic!("oomlab: a cuBLAS product queued on cubecl's device thread failed ({e}); its output was not written, so this run cannot go on. Run again with kernels.linear_products=burn (cubecl's products), and please report the error");
+        panic!("oomlab: a cuBLAS product queued on cubecl's device thread failed ({e}); its output was not written, so this run cannot go on. Run again with --set kernels.linear_products=burn (cubecl's products), and please report the error");
     }
 }
 

@@ -132,9 +132,9 @@ slower than reusing the pool's pages.
 What it does: `--precision bf16` or `--precision f16` (with any strategy). The model and
 AdamW's moments stay in f32. Each micro-batch casts the weights to half (burn's cast is
 differentiable), runs forward and backward in half, and the cast's backward hands the
-gradients back in f32 for the update (`kernels.amp_cast=step` casts the weights once a
-step and each micro-batch's gradients after its backward pass: the same gradients, fewer
-operations; not yet shown faster). The matrix products run in half. As with
+gradients back in f32 for the update (`--set kernels.amp_cast=step` casts the weights
+once a step and each micro-batch's gradients after its backward pass: the same gradients,
+fewer operations; not yet shown faster). The matrix products run in half. As with
 torch.autocast, LayerNorm statistics and cross-entropy run in f32: oomlab's own LayerNorm
 operation keeps only its half input and recomputes the statistics in f32 in the backward
 pass (on CUDA, for bf16, as kernels of oomlab's). Attention's softmax is computed in f32
