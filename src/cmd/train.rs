@@ -461,9 +461,9 @@ fn abandon_action(
     })
 }
 
-/// The device line, or the restart that puts NVRTC on the library path; then the step's
-/// opt-in variables, where any is set. Returns the CUDA engine line and the opt-in line,
-/// for the summary's notes.
+/// The device line, or the restart that puts NVRTC on the library path; then the config's
+/// `[kernels]` keys that are not `auto`, where any is. Returns the CUDA engine line and the
+/// kernels line, for the summary's notes.
 fn announce(
     selected: &Selected,
     kernels: &crate::config::KernelsSection,

@@ -19,8 +19,8 @@ pub fn compute_copy<B: AutodiffBackend>(model: Net<B>, dtype: FloatDType) -> Net
     })
 }
 
-/// Whether AMP casts the parameters once a step (`kernels.amp_cast` says `step`;
-/// opt-in): then every micro-batch of a step runs on one half-precision copy, each
+/// Whether AMP casts the parameters once a step (`kernels.amp_cast` says `step`; not
+/// the default): then every micro-batch of a step runs on one half-precision copy, each
 /// parameter cast once, outside autodiff, as a leaf of its own with the f32 parameter's id
 /// ([`into_half`], as pure half makes them). Each micro-batch's backward pass ends at these
 /// leaves, and [`super::grads_in_f32`] casts their gradients to f32 as the autodiff cast of

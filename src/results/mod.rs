@@ -23,5 +23,5 @@ pub use row::{DeviceFigures, Row, RowStatus};
 pub use stop::StopReason;
 pub use summary::{
     Adaptation, CacheCleanups, DeviceInfo, KernelCacheReport, LossScaleReport, PrecisionReport,
-    RunSummary, StrategySpec, SUMMARY_SCHEMA_VERSION,
+    RunSummary, StrategySpec, DIVERGENCE_MIN_STEPS, SUMMARY_SCHEMA_VERSION,
 };

@@ -87,7 +87,7 @@ impl<B: AttentionBackend + crate::model::LinearBackend> CausalSelfAttention<B> {
     }
 
     /// [`CausalSelfAttention::forward`], with Q, K and V from one product of x with the
-    /// three weights side by side when `fused` ([`QKV_ENV`]).
+    /// three weights side by side when `fused` (`kernels.qkv`).
     fn forward_with(&self, x: Tensor<B, 3>, fused: bool) -> Tensor<B, 3> {
         let [batch, seq_len, d_model] = x.dims();
         let heads = |t: Tensor<B, 3>| {
