@@ -167,7 +167,7 @@ fn describe(selected: &Selected, suffix: &str) -> (DeviceInfo, BackendExtras) {
     match selected {
         Selected::Cpu { .. } => (
             DeviceInfo {
-                kind: crate::vocab::DeviceKind::Cpu,
+                kind: crate::words::DeviceKind::Cpu,
                 index: 0,
                 backend: format!("flex{suffix}"),
                 label: "cpu".into(),
@@ -179,7 +179,7 @@ fn describe(selected: &Selected, suffix: &str) -> (DeviceInfo, BackendExtras) {
         ),
         Selected::Cuda { index, name, .. } => (
             DeviceInfo {
-                kind: crate::vocab::DeviceKind::Cuda,
+                kind: crate::words::DeviceKind::Cuda,
                 index: *index,
                 backend: format!(
                     "cuda (cubecl{}){suffix}",

@@ -44,7 +44,7 @@ pub enum Error {
     Probe(#[from] crate::probe::ProbeError),
     /// `gpu --kill` refused, or its signal failed.
     #[error(transparent)]
-    Kill(#[from] crate::gpu::KillError),
+    Kill(#[from] crate::holders::KillError),
     /// A report could not be rendered.
     #[error("cannot render the report: {0}")]
     Report(String),

@@ -23,8 +23,8 @@ pub mod error;
 pub mod estimate;
 pub mod evidence;
 pub mod explain;
-pub mod gpu;
 pub mod hf;
+pub mod holders;
 pub mod lesson;
 pub mod model;
 pub mod oom;
@@ -40,7 +40,7 @@ pub mod strategy;
 pub mod text;
 pub mod train;
 pub mod units;
-pub mod vocab;
 pub mod watch;
+pub mod words;
 
 pub use error::Error;

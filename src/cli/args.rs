@@ -12,7 +12,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::config::ConfigError;
 use crate::device::DeviceRequest;
 use crate::units::{parse_size, Bytes};
-use crate::vocab::{AttentionKind, ModelKind, PoolMode, Precision, SearchMode, Strategy, Task};
+use crate::words::{AttentionKind, ModelKind, PoolMode, Precision, SearchMode, Strategy, Task};
 
 /// Train a real model, hit real out-of-memory errors, survive them, and measure every byte.
 #[derive(Debug, Parser)]
@@ -541,7 +541,7 @@ pub struct TrainArgs {
     /// loss-total: `total_loss += loss` on the training loss, which burn's backward pass
     /// mostly frees: see how little stays.
     #[arg(long, value_enum, value_name = "MISTAKE", num_args = 0..=1, default_missing_value = "eval-graph", help_heading = "Leak detector")]
-    pub leak_demo: Option<crate::vocab::LeakDemo>,
+    pub leak_demo: Option<crate::words::LeakDemo>,
     /// Print the summary as JSON on stdout.
     #[arg(long)]
     pub json: bool,
@@ -735,7 +735,7 @@ pub struct EstimateArgs {
 }
 
 /// `--columns`: `all` or a comma-separated list of column words.
-fn columns_arg(s: &str) -> Result<Vec<crate::vocab::CompareColumn>, String> {
+fn columns_arg(s: &str) -> Result<Vec<crate::words::CompareColumn>, String> {
     crate::compare::parse_columns(s)
 }
 
@@ -822,7 +822,7 @@ pub struct CompareArgs {
     /// reserved, overhead, first-step, step-vs-baseline, samples-per-s, skipped, devices.
     /// compare.md, compare.csv, compare.json and report.html always hold every column.
     #[arg(long, value_name = "LIST|all", value_parser = columns_arg)]
-    pub columns: Option<Vec<crate::vocab::CompareColumn>>,
+    pub columns: Option<Vec<crate::words::CompareColumn>>,
     /// Also write the one-page HTML report here (it is always written as report.html in
     /// the compare folder).
     #[arg(long, value_name = "FILE")]

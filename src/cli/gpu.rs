@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use super::args::GpuArgs;
 use crate::error::{Error, EXIT_FAILURE};
-use crate::gpu::{
+use crate::holders::{
     plan_kill, render_gpu_view, signal_planned, snapshot, GpuSnapshot, KillError, ProcState, Signal,
 };
 use crate::probe::NvmlView;
@@ -25,7 +25,7 @@ pub(super) fn run(args: GpuArgs) -> Result<i32, Error> {
     }
     if let Some(wanted) = args.free_check {
         let check =
-            crate::gpu::free_check(&snapshot(&view), args.index, wanted).map_err(|reason| {
+            crate::holders::free_check(&snapshot(&view), args.index, wanted).map_err(|reason| {
                 crate::config::ConfigError::Override {
                     given: format!("--index {}", args.index),
                     reason,
@@ -70,7 +70,7 @@ fn still_holds(view: &NvmlView, pid: u32) -> bool {
         .iter()
         .any(|h| h.pid == pid && h.proc != ProcState::Gone)
         || matches!(
-            crate::gpu::process_state(pid),
+            crate::holders::process_state(pid),
             ProcState::Alive { .. } | ProcState::Stopped { .. }
         )
 }

@@ -224,7 +224,7 @@ fn diagnose(args: DiagnoseArgs) -> Result<i32, Error> {
     // Who holds VRAM now, where NVML answers (not in CI, not without a GPU).
     let live = crate::probe::NvmlView::init()
         .ok()
-        .map(|v| crate::gpu::snapshot(&v));
+        .map(|v| crate::holders::snapshot(&v));
     let report = crate::diagnose::DiagnoseReport::new(&text, live.as_ref(), args.params);
     print_result(args.json, &report, || report.to_terminal());
     Ok(if report.classified() { 0 } else { 1 })

@@ -11,7 +11,7 @@ use crate::config::{self, count, ConfigError, ConfigFile, ConfigSource, Draft};
 use crate::device::DeviceRequest;
 use crate::error::Error;
 use crate::units::Bytes;
-use crate::vocab::{PoolMode, Strategy};
+use crate::words::{PoolMode, Strategy};
 
 /// Writes the named `train` flags into `draft`.
 fn apply_train_flags(a: &TrainArgs, d: &mut Draft) -> Result<(), ConfigError> {
@@ -401,7 +401,7 @@ pub fn resolve_compare(args: CompareArgs) -> Result<crate::cmd::compare::Compare
             "--vram-budget with --devices: its ballast holds memory on one card; compare over several devices without it".into(),
         ));
     }
-    if !several && variants.contains(&crate::vocab::Variant::ShardOptimizer) {
+    if !several && variants.contains(&crate::words::Variant::ShardOptimizer) {
         return Err(shard_needs_devices("--strategies"));
     }
     if several {
@@ -784,12 +784,12 @@ pub fn resolve_estimate(
             config::Split::GradAccum { steps } => steps as u64,
             _ => rows[0].1.train.grad_accum_steps.max(1) as u64,
         };
-        for v in crate::vocab::Variant::ALL {
+        for v in crate::words::Variant::ALL {
             // empty-cache changes nothing before training; shard-optimizer needs devices;
             // pool-exact is the default.
-            if *v == crate::vocab::Variant::EmptyCache
-                || *v == crate::vocab::Variant::PoolExact
-                || (*v == crate::vocab::Variant::ShardOptimizer && world < 2)
+            if *v == crate::words::Variant::EmptyCache
+                || *v == crate::words::Variant::PoolExact
+                || (*v == crate::words::Variant::ShardOptimizer && world < 2)
             {
                 continue;
             }
@@ -911,13 +911,13 @@ pub fn resolve_hf_estimate(
         }
     }
     let precision = match (a.precision, a.strategy) {
-        (None | Some(crate::vocab::Precision::F32), Some(Strategy::Half)) => {
+        (None | Some(crate::words::Precision::F32), Some(Strategy::Half)) => {
             return Err(refuse("--strategy half", "pure half needs --precision bf16"))
         }
-        (None | Some(crate::vocab::Precision::F32), _) => P::F32,
-        (Some(crate::vocab::Precision::Bf16), Some(Strategy::Half)) => P::Bf16,
-        (Some(crate::vocab::Precision::Bf16), _) => P::AmpBf16,
-        (Some(crate::vocab::Precision::F16), _) => {
+        (None | Some(crate::words::Precision::F32), _) => P::F32,
+        (Some(crate::words::Precision::Bf16), Some(Strategy::Half)) => P::Bf16,
+        (Some(crate::words::Precision::Bf16), _) => P::AmpBf16,
+        (Some(crate::words::Precision::F16), _) => {
             return Err(refuse("--precision f16", "the estimate models bf16; f16 AMP keeps the same bytes plus a loss scaler, so read --precision bf16"))
         }
     };

@@ -16,7 +16,7 @@ use crate::config::ConfigFile;
 use crate::error::Error;
 use crate::results::{Comparison, Row, RowStatus, RunSummary};
 use crate::train::StopFlag;
-use crate::vocab::MemoryKind;
+use crate::words::MemoryKind;
 
 /// A row's complete config and its checked form, or why its preset does not fit.
 pub type RowConfig = Result<(ConfigFile, crate::config::RunConfig), String>;

@@ -65,7 +65,7 @@ pub(crate) fn cpu_instruments(
         say(&note);
         kit.notes.push(note);
     }
-    kit.memory_kind = crate::vocab::MemoryKind::Host;
+    kit.memory_kind = crate::words::MemoryKind::Host;
     kit.sampled = Some(Arc::new(HostProbe) as Arc<dyn MemoryProbe>);
     if host::turned_off() {
         kit.notes.push(host::NOT_COUNTED_NOTE.into());
@@ -106,7 +106,7 @@ pub(crate) fn cuda_instruments(
     if plan.memory_budget.is_some() {
         say("--memory-budget applies to the CPU backend; on CUDA use --vram-budget");
     }
-    kit.memory_kind = crate::vocab::MemoryKind::Gpu;
+    kit.memory_kind = crate::words::MemoryKind::Gpu;
     if let Some(available) = host::host_available() {
         offload_host_check(&plan.config, corpus.vocab.len(), available)?;
     }

@@ -20,7 +20,7 @@ use crate::results::{Comparison, RowStatus};
 use crate::text::wrap;
 use crate::train::StopFlag;
 use crate::units::Bytes;
-use crate::vocab::Variant;
+use crate::words::Variant;
 
 /// One part of the lesson: its stages as compare rows sharing one model and the budget.
 #[derive(Debug, Clone)]
@@ -485,7 +485,7 @@ fn run_part(
     if part.part.number == 2 && !stop.requested() {
         if let (Some((cfg, vocab)), Some(target)) = (&last_config, plan.target()) {
             let mut base_cfg = cfg.clone();
-            base_cfg.optim.kind = crate::vocab::OptimKind::AdamW;
+            base_cfg.optim.kind = crate::words::OptimKind::AdamW;
             base_cfg.train.precision = crate::config::PrecisionMode::F32;
             base_cfg.train.checkpointing = false;
             base_cfg.train.offload_optimizer = false;

@@ -3,7 +3,7 @@
 //! comparison from its run folders.
 
 use crate::results::Row;
-use crate::vocab::MemoryKind;
+use crate::words::MemoryKind;
 
 /// `oomlab estimate`'s peak for a row's config, on the kind of memory the row measured.
 pub(crate) fn predicted(

@@ -5,7 +5,7 @@ use super::train_plan::TrainPlan;
 use crate::config::{OptimKind, RunConfig};
 use crate::device::Selected;
 use crate::error::Error;
-use crate::gpu::process_state;
+use crate::holders::process_state;
 use crate::model::param_count;
 use crate::probe::NvmlView;
 use crate::train::RunKit;

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::compare::{report_html, Page, RunDetail, Series};
 use crate::error::Error;
 use crate::results::{Comparison, Row, RowStatus, RunSummary};
-use crate::vocab::Variant;
+use crate::words::Variant;
 
 use super::predicted::predicted;
 

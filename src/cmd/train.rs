@@ -252,8 +252,8 @@ pub fn run_train(plan: &TrainPlan, stop: &StopFlag) -> Result<TrainOutcome, Erro
             "--leak-demo {}: a DELIBERATE leak, for the leak detector to catch: {}",
             demo.name(),
             match demo {
-                crate::vocab::LeakDemo::EvalGraph => "each step also evaluates its first micro-batch with the training model and keeps the loss tensor in a list, graph and activations attached",
-                crate::vocab::LeakDemo::LossTotal => "each step's loss is added, graph attached, to a running total that outlives the step",
+                crate::words::LeakDemo::EvalGraph => "each step also evaluates its first micro-batch with the training model and keeps the loss tensor in a list, graph and activations attached",
+                crate::words::LeakDemo::LossTotal => "each step's loss is added, graph attached, to a running total that outlives the step",
             }
         ));
     }
@@ -507,7 +507,7 @@ fn announce(
 /// threads under a SIMULATED budget).
 fn add_prediction(plan: &TrainPlan, summary: &mut RunSummary) {
     use crate::estimate::{Estimate, Target};
-    use crate::vocab::MemoryKind;
+    use crate::words::MemoryKind;
     let target = match summary.memory.kind {
         MemoryKind::Gpu => match summary.memory.device_total {
             Some(total) => Target::Cuda { total },

@@ -44,7 +44,7 @@ pub struct TrainPlan {
     /// The leak detector's settings.
     pub leak: crate::results::LeakSpec,
     /// `--leak-demo`: a deliberate leak.
-    pub leak_demo: Option<crate::vocab::LeakDemo>,
+    pub leak_demo: Option<crate::words::LeakDemo>,
     /// `--json`: the summary goes to stdout as JSON.
     pub json: bool,
     /// A SIMULATED slow start before step 1, for tests of the stop path.

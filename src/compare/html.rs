@@ -298,7 +298,7 @@ pub fn report_html(
     series: &[Series],
     details: &[RunDetail],
 ) -> String {
-    let gpu = cmp.memory_kind == Some(crate::vocab::MemoryKind::Gpu);
+    let gpu = cmp.memory_kind == Some(crate::words::MemoryKind::Gpu);
     let what = if gpu { "VRAM" } else { "HOST memory" };
     let y_label = super::plot::y_label(gpu, series);
     let mut s = String::from("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">");

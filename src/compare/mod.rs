@@ -8,7 +8,7 @@ mod preset;
 mod table;
 
 pub use crate::results::{Comparison, Row, RowStatus, COMPARE_SCHEMA_VERSION};
-pub use crate::vocab::{CompareColumn, Variant};
+pub use crate::words::{CompareColumn, Variant};
 pub use html::{report_html, Page, RunDetail};
 pub use plot::{memory_svg, memory_svg_over, y_label, Series};
 

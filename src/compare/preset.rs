@@ -3,7 +3,7 @@
 //! memory mode).
 
 use crate::config::{ConfigFile, Draft};
-use crate::vocab::{AttentionKind, OptimKind, PoolMode, Precision, Strategy, Variant};
+use crate::words::{AttentionKind, OptimKind, PoolMode, Precision, Strategy, Variant};
 
 impl Variant {
     /// Writes this row's settings into `draft`; `accum_steps` is grad-accum's K.

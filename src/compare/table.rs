@@ -6,7 +6,7 @@ use comfy_table::{presets, ContentArrangement, Table};
 use crate::results::{Comparison, Row, RowStatus, COMPARE_SCHEMA_VERSION};
 use crate::text::{table_for, Footnotes, Width};
 use crate::units::{fmt_duration, Bytes};
-use crate::vocab::{CompareColumn, MemoryKind, Variant};
+use crate::words::{CompareColumn, MemoryKind, Variant};
 
 /// `s` with a full stop at its end.
 fn sentence(s: &str) -> String {

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use super::resolved::*;
 use super::schema::ConfigFile;
 use super::ConfigError;
-use crate::vocab::{PoolMode, Precision, Strategy};
+use crate::words::{PoolMode, Precision, Strategy};
 
 /// Configs compiled into the binary, so `--config gpu` works from any directory.
 /// They are the files in `configs/`.
@@ -611,7 +611,7 @@ mod tests {
         d.flag("--batch 12", "train.batch", |f| f.train.batch = 12);
         d.flag("--steps 5", "train.grad_accum_steps", |f| {
             f.train.grad_accum_steps = 5;
-            f.train.strategy = crate::vocab::Strategy::GradAccum;
+            f.train.strategy = crate::words::Strategy::GradAccum;
         });
         let err = d.validate().unwrap_err().to_string();
         assert!(

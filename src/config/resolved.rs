@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-pub use crate::vocab::{ModelKind, OptimKind, SearchMode, Task};
-use crate::vocab::{PoolMode, Precision, Strategy};
+pub use crate::words::{ModelKind, OptimKind, SearchMode, Task};
+use crate::words::{PoolMode, Precision, Strategy};
 
 /// Shapes of the network.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -26,7 +26,7 @@ pub struct ModelSpec {
     /// Dropout probability.
     pub dropout: f64,
     /// How attention is computed (gpt only).
-    pub attention: crate::vocab::AttentionKind,
+    pub attention: crate::words::AttentionKind,
     /// LayerNorm runs in f32 whatever the compute dtype (mixed precision with
     /// `model.norm_in_f32`, autocast's policy).
     pub norms_in_f32: bool,
@@ -124,7 +124,7 @@ pub struct TrainSpec {
     /// operation per parameter; `train.bucket_mib`).
     pub bucket_elements: Option<usize>,
     /// Whether the host heap is counted (`memory.host_heap`).
-    pub host_heap: crate::vocab::HostHeap,
+    pub host_heap: crate::words::HostHeap,
     /// burn's balanced activation checkpointing (`train.checkpointing`, or the
     /// `checkpointing` strategy): a property of the autodiff backend, independent of the
     /// split.
@@ -186,8 +186,8 @@ impl PrecisionMode {
     }
 
     /// The mode as one word.
-    pub fn kind(self) -> crate::vocab::PrecisionKind {
-        use crate::vocab::PrecisionKind as K;
+    pub fn kind(self) -> crate::words::PrecisionKind {
+        use crate::words::PrecisionKind as K;
         match self {
             PrecisionMode::F32 => K::F32,
             PrecisionMode::Mixed(HalfDtype::Bf16) => K::AmpBf16,

@@ -3,11 +3,11 @@
 //! Counts are read as signed integers on purpose: `batch = -4` then reaches our own
 //! validation, which names the key and says what would be valid, instead of a serde
 //! message about `usize`. Words (strategy, precision, ...) are the enums of
-//! [`crate::vocab`]: serde refuses a misspelled one, naming the words that exist.
+//! [`crate::words`]: serde refuses a misspelled one, naming the words that exist.
 
 use serde::{Deserialize, Serialize};
 
-use crate::vocab::{
+use crate::words::{
     AttentionKind, HostHeap, ModelKind, OptimKind, PoolMode, Precision, SearchMode, Strategy, Task,
 };
 

@@ -15,7 +15,7 @@ pub use savings::{measured_savings, paired_median, Saving};
 
 use serde::Serialize;
 
-use crate::gpu::GpuSnapshot;
+use crate::holders::GpuSnapshot;
 
 /// Everything `oomlab diagnose` prints, as data (`--json` writes this).
 #[derive(Debug, Clone, Serialize)]

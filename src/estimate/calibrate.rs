@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::config::ConfigFile;
 use crate::results::RunSummary;
 use crate::units::Bytes;
-use crate::vocab::MemoryKind;
+use crate::words::MemoryKind;
 
 /// One measured probe.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -16,9 +16,9 @@ pub struct EstimateRow {
     /// `your run` or a `compare` row (`grad-accum`, `amp-bf16`, ...).
     pub label: String,
     /// Strategy word.
-    pub strategy: crate::vocab::Strategy,
+    pub strategy: crate::words::Strategy,
     /// Precision (`f32`, `amp-bf16`, ...).
-    pub precision: crate::vocab::PrecisionKind,
+    pub precision: crate::words::PrecisionKind,
     /// Checkpointing on.
     pub checkpointing: bool,
     /// The analytic estimate at the configured batch.
@@ -173,7 +173,7 @@ impl EstimateReport {
                 fits,
                 match (r.largest_batch, r.strategy) {
                     (None, _) => "none fits".into(),
-                    (Some(n), crate::vocab::Strategy::AutoHalve) => format!("micro {n}"),
+                    (Some(n), crate::words::Strategy::AutoHalve) => format!("micro {n}"),
                     (Some(n), _) => n.to_string(),
                 },
                 match &r.smallest_card {

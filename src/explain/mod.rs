@@ -19,7 +19,7 @@ use crate::evidence::Evidence;
 use crate::results::{Comparison, Row, RowStatus};
 use crate::text::Width;
 use crate::units::Bytes;
-use crate::vocab::MemoryKind;
+use crate::words::MemoryKind;
 
 use layout::row;
 
@@ -882,7 +882,7 @@ pub(crate) fn explain_at(topic: Option<&str>, width: Width) -> Result<String, Co
     };
     // A compare row's name (amp-bf16, half-f16, attention-math, pool-growth) is explained
     // under its first word.
-    let family = crate::vocab::Variant::ALL
+    let family = crate::words::Variant::ALL
         .iter()
         .any(|v| v.name() == topic)
         .then(|| topic.split('-').next().unwrap_or(topic));
@@ -1003,7 +1003,7 @@ mod tests {
     #[test]
     fn every_strategy_compare_runs_has_a_topic() {
         // amp-bf16 and amp-f16 are explained under `amp`, half-* under `half`.
-        for v in crate::vocab::Variant::ALL {
+        for v in crate::words::Variant::ALL {
             let name = &v.name();
             let topic = name.split('-').next().unwrap_or(name);
             assert!(all_topics().any(|t| t.0 == *name || t.0 == topic), "{name}");

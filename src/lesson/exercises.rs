@@ -5,7 +5,7 @@
 use crate::config::RunConfig;
 use crate::estimate::{largest_batch, Estimate, Target, TermKind};
 use crate::units::Bytes;
-use crate::vocab::Variant;
+use crate::words::Variant;
 
 use super::verdict::relative;
 

@@ -1,7 +1,7 @@
 //! The lesson's stages: which compare row each runs, and what it says before it runs
 //! (what it says after is computed from the numbers, `verdict`).
 
-use crate::vocab::Variant;
+use crate::words::Variant;
 
 /// What the lesson's story says a stage does under the budget.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,7 +6,7 @@
 use crate::results::anatomy::of;
 use crate::results::{Category, StepAnatomy, StepPoint};
 use crate::units::Bytes;
-use crate::vocab::Variant;
+use crate::words::Variant;
 
 /// The figures of one stage the texts use.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -185,7 +185,7 @@ mod tests {
             .map(|(detector, sync)| DeviceRun::<CpuBackend> {
                 device: Default::default(),
                 info: DeviceInfo {
-                    kind: crate::vocab::DeviceKind::Cpu,
+                    kind: crate::words::DeviceKind::Cpu,
                     index: 0,
                     backend: "flex".into(),
                     label: "cpu".into(),

@@ -30,7 +30,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 
 use super::base::{MemoryProbe, MemoryReading};
 use crate::units::Bytes;
-use crate::vocab::HostHeap;
+use crate::words::HostHeap;
 
 /// A value on a cache line of its own (128 bytes: x86's adjacent-line prefetch pairs 64-byte
 /// lines). Written here rather than taken from crossbeam-utils: cargo mixes a crate's

@@ -9,7 +9,7 @@ use super::allocator::AllocatorStats;
 use super::base::MemoryReading;
 use super::sampler::Timeline;
 use crate::units::Bytes;
-use crate::vocab::MemoryKind;
+use crate::words::MemoryKind;
 
 /// Highest allocator figures seen at the end of each phase of a step.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]

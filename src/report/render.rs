@@ -1,7 +1,7 @@
 //! Terminal rendering of a [`RunSummary`].
 
 use crate::text::{table_for, Footnotes, Width};
-use crate::vocab::MemoryKind;
+use crate::words::MemoryKind;
 
 use crate::results::{AttemptOutcome, AttemptRecord};
 use crate::results::{RunSummary, StopReason};
@@ -174,7 +174,7 @@ pub fn render_summary(s: &RunSummary, width: Width) -> String {
     let detector = noted(
         s.oom_detector.to_string(),
         Some(
-            if s.checks == crate::vocab::Checks::Phase {
+            if s.checks == crate::words::Checks::Phase {
                 "Out-of-memory failures are checked after every phase."
             } else {
                 "Out-of-memory failures are checked once per step, at its end."
@@ -532,11 +532,11 @@ pub fn render_memory(s: &RunSummary, width: Width) -> String {
     );
     if m.kind == MemoryKind::Gpu {
         let (label, when) = match s.checks {
-            crate::vocab::Checks::Phase => (
+            crate::words::Checks::Phase => (
                 "allocator in use, highest at phase ends",
                 "Live tensors at the end of forward, backward and optimizer; a peak inside a phase is not seen.",
             ),
-            crate::vocab::Checks::Step => (
+            crate::words::Checks::Step => (
                 "allocator in use, highest at step ends",
                 "Live tensors when each step ended; a peak inside a step is not seen (NVML's process peak above is sampled).",
             ),

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::strategy::StepPlan;
 use crate::units::Bytes;
-use crate::vocab::MemoryKind;
+use crate::words::MemoryKind;
 
 /// Where in a step memory was read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::Row;
-use crate::vocab::MemoryKind;
+use crate::words::MemoryKind;
 
 /// Bumped when a field of `compare.json` changes meaning or disappears. Documented in
 /// docs/compare-json.md.

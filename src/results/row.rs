@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{RunSummary, StopReason};
-use crate::vocab::{MemoryKind, Variant};
+use crate::words::{MemoryKind, Variant};
 
 /// How a strategy's run ended, as the comparison reports it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

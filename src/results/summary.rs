@@ -9,7 +9,7 @@ use crate::model::{ParamFingerprint, ParamStats};
 use crate::probe::MemoryReport;
 use crate::strategy::StepPlan;
 use crate::units::Bytes;
-use crate::vocab::Strategy;
+use crate::words::Strategy;
 
 /// The fewest steps after which a loss above the first step's says a run diverged. Fewer
 /// cannot tell a divergence from AdamW's first updates, which raise the loss of a deep
@@ -26,7 +26,7 @@ pub const SUMMARY_SCHEMA_VERSION: u32 = 3;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DeviceInfo {
     /// `cpu` or `cuda`.
-    pub kind: crate::vocab::DeviceKind,
+    pub kind: crate::words::DeviceKind,
     /// Device index (0 on the CPU).
     pub index: usize,
     /// The burn backend, e.g. `flex`, `cuda (cubecl; linear layers' f32 and bf16 products
@@ -78,7 +78,7 @@ pub struct CacheCleanups {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PrecisionReport {
     /// `f32`, `amp-bf16`, `amp-f16`, `half-bf16` or `half-f16`.
-    pub mode: crate::vocab::PrecisionKind,
+    pub mode: crate::words::PrecisionKind,
     /// dtypes of the stored weights (the optimizer's state follows them).
     pub weight_dtypes: Vec<String>,
     /// dtypes of the weights the forward pass ran on (the AMP cast), read back from them.
@@ -254,7 +254,7 @@ pub struct RunSummary {
     pub kernel_cache: Option<KernelCacheReport>,
     /// When oomlab looked for out-of-memory failures: `phase` (after the forward pass,
     /// the backward pass and the optimizer step) or `step` (once, at the end of each).
-    pub checks: crate::vocab::Checks,
+    pub checks: crate::words::Checks,
     /// Wall time of the whole run.
     pub wall_s: f64,
     /// Peak resident set size of this process (`VmHWM`), where the OS reports it.

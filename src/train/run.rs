@@ -19,7 +19,7 @@ use crate::results::{AttemptRecord, StepAnatomy};
 use crate::results::{CacheCleanups, DeviceInfo, KernelCacheReport, RunSummary, StopReason};
 use crate::strategy::{self, OomResponse, StepPlan, Strategy};
 use crate::units::Bytes;
-use crate::vocab::{Checks, MemoryKind};
+use crate::words::{Checks, MemoryKind};
 
 /// Receives progress as the loop runs (the progress bar, the run folder's step log).
 pub trait StepObserver {
@@ -72,7 +72,7 @@ pub struct RunKit {
     /// The leak detector's settings.
     pub leak: crate::results::LeakSpec,
     /// `--leak-demo`: leak on purpose, for the detector to catch.
-    pub leak_demo: Option<crate::vocab::LeakDemo>,
+    pub leak_demo: Option<crate::words::LeakDemo>,
     /// Called, on a watchdog thread, with the summary of a run that a stop request could
     /// not reach because the device stayed busy (a kernel compilation): it writes the
     /// summary and ends the process. `None`: stops wait for the step to end.
@@ -851,7 +851,7 @@ mod tests {
             ..Default::default()
         };
         let info = DeviceInfo {
-            kind: crate::vocab::DeviceKind::Cpu,
+            kind: crate::words::DeviceKind::Cpu,
             index: 0,
             backend: "flex".into(),
             label: "cpu".into(),

@@ -13,7 +13,7 @@ use crate::results::{
 use crate::results::{AttemptOutcome, AttemptRecord};
 use crate::strategy::StepPlan;
 use crate::units::Bytes;
-use crate::vocab::Checks;
+use crate::words::Checks;
 
 /// What the step loop did (`run`'s `drive`).
 #[derive(Debug, Clone, PartialEq)]
@@ -297,7 +297,7 @@ mod tests {
     fn measured(initial_plan: StepPlan) -> Measured {
         Measured {
             device: DeviceInfo {
-                kind: crate::vocab::DeviceKind::Cpu,
+                kind: crate::words::DeviceKind::Cpu,
                 index: 0,
                 backend: "flex".into(),
                 label: "cpu".into(),

@@ -29,7 +29,7 @@ use crate::probe::{host, AllocatorProbe, MemoryProbe, PhasePeaks};
 use crate::results::{PointReading, StepPoint};
 use crate::strategy::StepPlan;
 use crate::units::Bytes;
-use crate::vocab::LeakDemo;
+use crate::words::LeakDemo;
 
 /// What one optimizer step did (one line of the run folder's steps.jsonl).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

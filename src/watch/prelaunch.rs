@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::gpu::{
+use crate::holders::{
     free_check, plan_kill, signal_planned, snapshot, FreeCheck, GpuSnapshot, ProcState, Signal,
 };
 use crate::probe::NvmlView;
@@ -213,7 +213,7 @@ fn nix_uid() -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gpu::HolderRow;
+    use crate::holders::HolderRow;
 
     #[test]
     fn the_first_visible_card_is_cuda_visible_devices_first_index() {

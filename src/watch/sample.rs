@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::tree::{tree_of, TreeProcess};
-use crate::gpu::GpuSnapshot;
+use crate::holders::GpuSnapshot;
 use crate::probe::NvmlView;
 use crate::units::Bytes;
 
@@ -159,7 +159,7 @@ fn watch(
     loop {
         let t0 = Instant::now();
         let tree: Vec<TreeProcess> = tree_of(root, group);
-        let snap = nvml.as_ref().map(crate::gpu::snapshot);
+        let snap = nvml.as_ref().map(crate::holders::snapshot);
         let t = start.elapsed().as_secs_f64();
         // NVML's PIDs are the host's: in a container without them, no holder is the job's.
         let vram_of = |pid: u32| -> Option<Bytes> {

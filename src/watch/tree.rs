@@ -106,12 +106,12 @@ fn parent_and_group_of(pid: u32) -> Option<(u32, u32)> {
 
 /// The parent PID of a /proc/PID/stat line.
 pub fn parse_ppid(stat: &str) -> Option<u32> {
-    crate::gpu::stat_field(stat, 4)?.parse().ok()
+    crate::holders::stat_field(stat, 4)?.parse().ok()
 }
 
 /// The process group of a /proc/PID/stat line.
 fn parse_pgid(stat: &str) -> Option<u32> {
-    crate::gpu::stat_field(stat, 5)?.parse().ok()
+    crate::holders::stat_field(stat, 5)?.parse().ok()
 }
 
 /// Resident memory from /proc/PID/statm (pages, times the page size).
@@ -131,7 +131,7 @@ fn page_size() -> u64 {
 /// The command line, arguments joined by spaces; a kernel thread or a process that just
 /// exited gives its name in brackets.
 fn command_of(pid: u32) -> String {
-    let command = crate::gpu::command_line(pid);
+    let command = crate::holders::command_line(pid);
     if command.is_empty() {
         let name = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
         format!("[{}]", name.trim())

@@ -80,11 +80,11 @@ fn row_labels(text: &str) -> Vec<String> {
 
 /// The devices and holders of a committed `oomlab gpu` output: its two tables' rows (the
 /// sizes as printed, to the hundredth of a GiB; each holder alive, as that output said).
-fn snapshot_from(text: &str) -> oomlab::gpu::GpuSnapshot {
+fn snapshot_from(text: &str) -> oomlab::holders::GpuSnapshot {
     use oomlab::units::Bytes;
     let gib =
         |s: &str| Bytes((s.trim_end_matches(" GiB").parse::<f64>().unwrap() * 1073741824.0) as u64);
-    let mut snapshot = oomlab::gpu::GpuSnapshot {
+    let mut snapshot = oomlab::holders::GpuSnapshot {
         devices: Vec::new(),
         holders: Vec::new(),
         notes: Vec::new(),
@@ -111,11 +111,11 @@ fn snapshot_from(text: &str) -> oomlab::gpu::GpuSnapshot {
             }
             [gpu, pid, vram, status, command] if pid.parse::<u32>().is_ok() => {
                 assert_eq!(*status, "alive", "{line}");
-                snapshot.holders.push(oomlab::gpu::HolderRow {
+                snapshot.holders.push(oomlab::holders::HolderRow {
                     device: gpu.parse().unwrap(),
                     pid: pid.parse().unwrap(),
                     used: Some(gib(vram)),
-                    proc: oomlab::gpu::ProcState::Alive {
+                    proc: oomlab::holders::ProcState::Alive {
                         command: command.to_string(),
                         ppid: 1,
                     },
@@ -168,7 +168,7 @@ fn every_example_is_what_the_program_prints_and_fits_100_columns() {
                 .and_then(|l| l.split_whitespace().next())
                 .expect("the committed file of the gpu example");
             let committed = std::fs::read_to_string(Path::new(ROOT).join(file)).unwrap();
-            let expected = oomlab::gpu::render_gpu_view_at(
+            let expected = oomlab::holders::render_gpu_view_at(
                 &snapshot_from(&committed),
                 oomlab::text::Width::Columns(100),
             );

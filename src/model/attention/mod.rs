@@ -23,7 +23,7 @@ use crate::model::linear;
 pub use efficient::{causal_attention_backward, AttentionBackend};
 pub use math::math_attention;
 
-pub use crate::vocab::AttentionKind;
+pub use crate::words::AttentionKind;
 
 /// Shapes of a [`CausalSelfAttention`].
 #[derive(Config, Debug)]

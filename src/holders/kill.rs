@@ -197,7 +197,7 @@ pub fn send_signal(pid: u32, signal: Signal) -> Result<(), KillError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gpu::HolderRow;
+    use crate::holders::HolderRow;
 
     fn snap(rows: Vec<HolderRow>) -> GpuSnapshot {
         GpuSnapshot {
@@ -293,7 +293,7 @@ mod tests {
         assert!(plan
             .command
             .contains("keeps an exited process's CUDA context open"));
-        let (stale, advice) = crate::gpu::advice(4243, &ProcState::Gone, &s.inheritors);
+        let (stale, advice) = crate::holders::advice(4243, &ProcState::Gone, &s.inheritors);
         assert!(stale);
         let advice = advice.unwrap();
         assert!(
@@ -318,7 +318,7 @@ mod tests {
             refused.to_string().contains("PID namespace of its own"),
             "{refused}"
         );
-        let advice = crate::gpu::namespace_advice("pid:[4026532511]", &s.inheritors);
+        let advice = crate::holders::namespace_advice("pid:[4026532511]", &s.inheritors);
         assert!(
             advice.contains("PID 777")
                 && advice.contains("cannot tell")

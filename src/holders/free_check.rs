@@ -89,7 +89,7 @@ impl FreeCheck {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gpu::ProcState;
+    use crate::holders::ProcState;
     use crate::probe::NvmlDevice;
 
     const GIB: u64 = 1 << 30;
