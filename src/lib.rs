@@ -33,7 +33,7 @@ pub mod parallel;
 pub mod precision;
 pub mod probe;
 pub mod progress;
-pub mod report;
+pub mod render;
 pub mod results;
 pub mod run_dir;
 pub mod strategy;

@@ -11,7 +11,7 @@ use crate::error::Error;
 use crate::probe::Timeline;
 use crate::results::RunSummary;
 
-use crate::report::render_summary;
+use crate::render::render_summary;
 use crate::results::AttemptRecord;
 use crate::train::{StepObserver, StepRecord};
 

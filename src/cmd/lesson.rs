@@ -443,7 +443,7 @@ fn run_part(
             let _ = write!(
                 out,
                 "{}",
-                crate::report::anatomy_text(a, Some(plan.budget), "  ", crate::text::width())
+                crate::render::anatomy_text(a, Some(plan.budget), "  ", crate::text::width())
             );
         }
         // What to take from it, from this run's numbers and the baseline's.

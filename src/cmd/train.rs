@@ -34,7 +34,7 @@ pub fn print_train_result(json: bool, summary: &RunSummary, run_dir: &std::path:
         write!(
             out,
             "{}\nrun folder: {}\n",
-            crate::report::render_summary(summary, crate::text::width()),
+            crate::render::render_summary(summary, crate::text::width()),
             run_dir.display()
         )
     };

@@ -202,7 +202,7 @@ fn anatomy(d: &RunDetail, budget: Option<Bytes>) -> Option<String> {
     Some(format!(
         "<h3>{}</h3>{}",
         esc(&d.name),
-        crate::report::anatomy_svg(&a, budget)
+        crate::render::anatomy_svg(&a, budget)
     ))
 }
 

@@ -12,18 +12,18 @@
 //!   models of each architecture (src/hf/templates/).
 //! - [`replay`]: a template replayed for the model through the allocator: the reserved
 //!   peak.
-//! - [`report`]: the table, the largest micro-batch, the smallest card, what to change.
+//! - [`table`]: the table, the largest micro-batch, the smallest card, what to change.
 
 pub mod allocator;
 pub mod measured;
 pub mod memory;
 pub mod replay;
-pub mod report;
 pub mod setup;
 pub mod shape;
+pub mod table;
 pub mod template;
 
 pub use memory::{estimate, largest_micro_batch, Estimate};
-pub use report::HfReport;
 pub use setup::{Optimizer, Precision, Setup};
 pub use shape::{Shape, ShapeError};
+pub use table::HfReport;

@@ -166,7 +166,7 @@ fn the_training_loop_does_not_reach_data_parallelism() {
 fn the_result_types_import_nothing_that_produces_or_renders_them() {
     let g = graph();
     let above = [
-        "train", "parallel", "cmd", "cli", "compare", "report", "lesson", "explain", "estimate",
+        "train", "parallel", "cmd", "cli", "compare", "render", "lesson", "explain", "estimate",
         "run_dir", "backend", "progress",
     ];
     let reached = reach(&g, "results");

@@ -3,7 +3,7 @@
 
 mod anatomy;
 mod labels;
-mod render;
+mod summary;
 
 pub use anatomy::{anatomy_svg, anatomy_text};
-pub use render::{render_attempts, render_memory, render_peers, render_summary};
+pub use summary::{render_attempts, render_memory, render_peers, render_summary};
