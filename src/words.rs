@@ -60,6 +60,9 @@ macro_rules! vocabulary {
     };
 }
 
+/// The config's `[kernels]` keys declare their words with it too.
+pub(crate) use vocabulary;
+
 vocabulary! {
     /// A training strategy (`--strategy`, `train.strategy`): how one optimizer step is
     /// split and what it does on an out-of-memory failure.

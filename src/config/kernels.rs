@@ -27,7 +27,8 @@ pub struct KernelChoice {
     pub word: &'static str,
 }
 
-/// Declares each key's type (`auto` and its two words) and the section holding them all.
+/// Declares each key's type (`auto` and its two words, a vocabulary like every other word
+/// oomlab reads) and the section holding them all.
 macro_rules! kernels_section {
     ($(
         $field:ident: $ty:ident { $on:ident = $on_word:literal, $off:ident = $off_word:literal }
@@ -35,19 +36,22 @@ macro_rules! kernels_section {
             what $what:literal;
     )*) => {
         $(
-            #[doc = concat!("`kernels.", stringify!($field), "`: ", $what, ".")]
-            #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-            pub enum $ty {
-                #[doc = concat!("oomlab's choice: ", $auto, ".")]
-                #[default]
-                #[serde(rename = "auto")]
-                Auto,
-                #[doc = concat!("`", $on_word, "`.")]
-                #[serde(rename = $on_word)]
-                $on,
-                #[doc = concat!("`", $off_word, "`.")]
-                #[serde(rename = $off_word)]
-                $off,
+            crate::words::vocabulary! {
+                #[doc = concat!("`kernels.", stringify!($field), "`: ", $what, ".")]
+                pub enum $ty {
+                    #[doc = concat!("oomlab's choice: ", $auto, ".")]
+                    Auto = "auto",
+                    #[doc = concat!("`", $on_word, "`.")]
+                    $on = $on_word,
+                    #[doc = concat!("`", $off_word, "`.")]
+                    $off = $off_word,
+                }
+            }
+
+            impl Default for $ty {
+                fn default() -> Self {
+                    Self::Auto
+                }
             }
 
             impl $ty {
@@ -57,15 +61,6 @@ macro_rules! kernels_section {
                         Self::Auto => None,
                         Self::$on => Some(true),
                         Self::$off => Some(false),
-                    }
-                }
-
-                /// The word as written in a config.
-                pub fn word(self) -> &'static str {
-                    match self {
-                        Self::Auto => "auto",
-                        Self::$on => $on_word,
-                        Self::$off => $off_word,
                     }
                 }
             }
@@ -90,7 +85,7 @@ macro_rules! kernels_section {
                         values: concat!($on_word, "|", $off_word),
                         auto: $auto,
                         what: $what,
-                        word: self.$field.word(),
+                        word: self.$field.name(),
                     },
                 )*]
             }

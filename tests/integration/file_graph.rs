@@ -5,24 +5,9 @@
 //! environment is read in one module.
 
 use std::collections::{BTreeMap, BTreeSet};
+
+use crate::module_graph::{code_of, reach, Graph};
 use std::path::{Path, PathBuf};
-
-type Graph = BTreeMap<String, BTreeSet<String>>;
-
-/// The code of a file without line comments and without its test module.
-fn code_of(text: &str) -> String {
-    let text = match text.find("#[cfg(test)]") {
-        Some(i) => &text[..i],
-        None => text,
-    };
-    text.lines()
-        .map(|l| match l.find("//") {
-            Some(i) if !l[..i].contains('"') => &l[..i],
-            _ => l,
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
 
 /// The identifiers named right after each `prefix` in `code`: the path's first segment
 /// and its second, or every word of a `{...}` group in either place.
@@ -121,20 +106,6 @@ fn folders(src: &Path) -> BTreeMap<PathBuf, Graph> {
         out.insert(dir, graph);
     }
     out
-}
-
-/// The files `from` reaches in `graph`.
-fn reach(graph: &Graph, from: &str) -> BTreeSet<String> {
-    let mut seen = BTreeSet::new();
-    let mut stack = vec![from.to_string()];
-    while let Some(m) = stack.pop() {
-        for next in graph.get(&m).into_iter().flatten() {
-            if seen.insert(next.clone()) {
-                stack.push(next.clone());
-            }
-        }
-    }
-    seen
 }
 
 fn src() -> PathBuf {

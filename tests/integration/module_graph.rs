@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-type Graph = BTreeMap<String, BTreeSet<String>>;
+pub(crate) type Graph = BTreeMap<String, BTreeSet<String>>;
 
 /// The top-level module of a file under src/ (`train/run.rs` -> `train`).
 fn top_module(rel: &Path) -> Option<String> {
@@ -15,7 +15,7 @@ fn top_module(rel: &Path) -> Option<String> {
 }
 
 /// The code of a file without line comments and without its test module.
-fn code_of(text: &str) -> String {
+pub(crate) fn code_of(text: &str) -> String {
     let text = match text.find("#[cfg(test)]") {
         Some(i) => &text[..i],
         None => text,
@@ -112,7 +112,7 @@ fn graph() -> Graph {
 }
 
 /// Modules reachable from `from`.
-fn reach(graph: &Graph, from: &str) -> BTreeSet<String> {
+pub(crate) fn reach(graph: &Graph, from: &str) -> BTreeSet<String> {
     let mut seen = BTreeSet::new();
     let mut stack = vec![from.to_string()];
     while let Some(m) = stack.pop() {
