@@ -6,7 +6,7 @@
 # returned; see scripts/gpu/setup.sh).
 # 1. (unless SKIP_COLD=1) cold start on this fresh machine: `oomlab train --config $CONFIG` (f32, defaults) with
 #    an empty kernel cache into which oomlab installs the autotune results it ships
-#    (kernels/), then, if TRULY_COLD=1, once more without them (--no-tuned-pack);
+#    (crates/oomlab-kernels/pack/), then, if TRULY_COLD=1, once more without them (--no-tuned-pack);
 # 2. benches/paired.py: oomlab and PyTorch, every configuration REPEATS times, interleaved;
 # 3. PROFILE=1: cubecl's kernel profiler on two oomlab runs (3 and 8 steps, same warm
 #    cache), so the difference is what 5 steady steps spend in each kernel.

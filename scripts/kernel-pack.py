@@ -2,7 +2,7 @@
 """Makes the kernel pack oomlab ships for a card from a kernel cache folder a device run
 returned (scripts/gpu/first-result.sh leaves it as kernel-cache.tar.xz).
 
-    python3 scripts/kernel-pack.py KERNEL-CACHE.tar.xz [kernels/nvidia-h200]
+    python3 scripts/kernel-pack.py KERNEL-CACHE.tar.xz [crates/oomlab-kernels/pack/nvidia-h200]
 
 Writes into the card folder:
 - the autotune result files (one per tuned operation family), as the union of the lines
@@ -71,7 +71,7 @@ def min_driver(chunk):
 
 def main():
     tarball = Path(sys.argv[1])
-    card = Path(sys.argv[2] if len(sys.argv) > 2 else "kernels/nvidia-h200")
+    card = Path(sys.argv[2] if len(sys.argv) > 2 else "crates/oomlab-kernels/pack/nvidia-h200")
     with lzma.open(tarball) as f:
         tar = tarfile.open(fileobj=io.BytesIO(f.read()))
     members = {m.name.lstrip("./"): m for m in tar.getmembers() if m.isfile()}

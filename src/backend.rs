@@ -183,7 +183,7 @@ fn describe(selected: &Selected, suffix: &str) -> (DeviceInfo, BackendExtras) {
                 index: *index,
                 backend: format!(
                     "cuda (cubecl{}){suffix}",
-                    crate::device::cublas::label()
+                    oomlab_kernels::cuda::cublas::label()
                         .map(|l| format!("; {l}"))
                         .unwrap_or_default()
                 ),

@@ -4,22 +4,16 @@
 //! keeps it, a resume checks it). What is read here does not: it says where something is
 //! on this machine (a library, a cache folder), it is another program's own variable
 //! (CUDA's, cuBLAS's, cubecl's, the shell's), or it turns on a diagnostic that prints more.
-//! [`OVERRIDES`] lists those a user may set, with the reason; the guide's table is checked
-//! against it.
+//! [`OVERRIDES`] lists those a user may set, with the reason, and [`overrides`] adds the
+//! CUDA operations' own (the kernels crate reads those, in its own one module); the
+//! guide's table is checked against that list.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-/// A variable a user may set, and why one would.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Override {
-    /// The variable.
-    pub name: &'static str,
-    /// What it does.
-    pub what: &'static str,
-}
+pub use oomlab_kernels::env::Override;
 
-/// The variables a user may set (the guide lists them all).
+/// oomlab's variables a user may set, besides the CUDA operations' ([`overrides`] has both).
 pub const OVERRIDES: &[Override] = &[
     Override {
         name: KERNEL_CACHE,
@@ -38,24 +32,12 @@ pub const OVERRIDES: &[Override] = &[
         what: "a file that gets every kernel compiled, with its source: what a slow first step compiled (slows compiling; not for timing)",
     },
     Override {
-        name: CUBLAS_TIMING,
-        what: "1 prints where the host's time goes in each cuBLAS product, every 500 products (a profiling aid)",
-    },
-    Override {
-        name: CUBLAS_WORKSPACE_CONFIG,
-        what: "cuBLAS's own variable for its workspace (`:KiB:count`); unset, oomlab sets one buffer of 4 MiB",
-    },
-    Override {
         name: "CUBECL_AUTOTUNE_LEVEL",
         what: "cubecl's own autotune level; unset, oomlab runs at the level its shipped results were measured at",
     },
     Override {
         name: "CUDA_VISIBLE_DEVICES",
         what: "CUDA's own list of the cards a process may use; oomlab's device numbers count within it",
-    },
-    Override {
-        name: "CUDA_HOME, CUDA_PATH, CUDA_ROOT",
-        what: "where the CUDA toolkit is, searched for NVRTC and cuBLAS when they are not on the library path",
     },
     Override {
         name: "COLUMNS",
@@ -67,15 +49,20 @@ pub const OVERRIDES: &[Override] = &[
     },
 ];
 
+/// Every variable a user may set: oomlab's, then the CUDA operations' (the guide lists
+/// them all).
+pub fn overrides() -> Vec<Override> {
+    OVERRIDES
+        .iter()
+        .chain(oomlab_kernels::env::OVERRIDES)
+        .copied()
+        .collect()
+}
+
 const KERNEL_CACHE: &str = "OOMLAB_KERNEL_CACHE";
 const CALIBRATION: &str = "OOMLAB_CALIBRATION";
 const NVML_LIB: &str = "OOMLAB_NVML_LIB";
 const COMPILE_LOG: &str = "OOMLAB_COMPILE_LOG";
-const CUBLAS_TIMING: &str = "OOMLAB_CUBLAS_TIMING";
-const CUBLAS_WORKSPACE_CONFIG: &str = "CUBLAS_WORKSPACE_CONFIG";
-/// Set by oomlab itself on the process it restarts with NVRTC's folder on the library
-/// path, so that the restarted one does not offer the same folder again.
-pub const NVRTC_RESTARTED: &str = "OOMLAB_NVRTC_REEXEC";
 
 /// `name`'s value, unless unset or empty.
 fn os(name: &str) -> Option<OsString> {
@@ -126,45 +113,9 @@ pub fn nvml_lib() -> Option<OsString> {
     os(NVML_LIB)
 }
 
-/// Whether `OOMLAB_CUBLAS_TIMING=1` asks for the cuBLAS products' host timing.
-pub fn cublas_timing() -> bool {
-    text(CUBLAS_TIMING).as_deref() == Some("1")
-}
-
-/// `CUBLAS_WORKSPACE_CONFIG`, as this process has it.
-pub fn cublas_workspace_config() -> Option<String> {
-    text(CUBLAS_WORKSPACE_CONFIG)
-}
-
-/// Sets `CUBLAS_WORKSPACE_CONFIG` for cuBLAS to read. Only before any other thread starts
-/// (the binary's first line): setting a variable while another thread reads the
-/// environment is a data race in the C library.
-pub fn set_cublas_workspace_config(value: &str) {
-    std::env::set_var(CUBLAS_WORKSPACE_CONFIG, value);
-}
-
 /// `CUDA_VISIBLE_DEVICES`, as set (empty included: no card visible).
 pub fn cuda_visible_devices() -> Option<String> {
     std::env::var("CUDA_VISIBLE_DEVICES").ok()
-}
-
-/// The CUDA toolkit folders the user's `CUDA_HOME`, `CUDA_PATH` and `CUDA_ROOT` name.
-pub fn cuda_toolkits() -> Vec<PathBuf> {
-    ["CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"]
-        .into_iter()
-        .filter_map(os)
-        .map(PathBuf::from)
-        .collect()
-}
-
-/// `LD_LIBRARY_PATH` as it is (empty when unset).
-pub fn library_path() -> OsString {
-    std::env::var_os("LD_LIBRARY_PATH").unwrap_or_default()
-}
-
-/// Whether this process is the one oomlab restarted with NVRTC's folder added.
-pub fn nvrtc_restarted() -> bool {
-    os(NVRTC_RESTARTED).is_some()
 }
 
 /// `COLUMNS` as a number, when it is one.
@@ -179,16 +130,8 @@ mod tests {
     #[test]
     fn every_variable_of_oomlab_read_here_is_listed_for_users_but_the_restart_marker() {
         let names: Vec<&str> = OVERRIDES.iter().map(|o| o.name).collect();
-        for ours in [
-            KERNEL_CACHE,
-            CALIBRATION,
-            NVML_LIB,
-            COMPILE_LOG,
-            CUBLAS_TIMING,
-            CUBLAS_WORKSPACE_CONFIG,
-        ] {
+        for ours in [KERNEL_CACHE, CALIBRATION, NVML_LIB, COMPILE_LOG] {
             assert!(names.contains(&ours), "{ours}");
         }
-        assert!(!names.contains(&NVRTC_RESTARTED));
     }
 }

@@ -10,7 +10,7 @@ static ALLOC: oomlab::probe::host::CountingAlloc = oomlab::probe::host::Counting
 
 fn main() -> ExitCode {
     // Before any thread starts: it may set a variable cuBLAS reads.
-    oomlab::device::cublas::Workspace::apply();
+    oomlab::device::CublasWorkspace::apply();
     let cli = oomlab::cli::Cli::parse();
     let code = match oomlab::cli::run(cli) {
         Ok(code) => code,

@@ -28,7 +28,7 @@
 # A diagnostic of what the pack lacks: it slows compiling, so its first-step times are
 # not a new user's.
 # build/build2/build3/update leave $OUT/kernel-cache.tar.xz, from which scripts/kernel-pack.py makes
-# kernels/nvidia-h200/. Every timing here is wall-clock on the device machine.
+# crates/oomlab-kernels/pack/nvidia-h200/. Every timing here is wall-clock on the device machine.
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 LOG=$OUT/log-${MODE:-build}.txt

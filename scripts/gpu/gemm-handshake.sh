@@ -1,9 +1,9 @@
 # Issue 29: cuBLAS products beside cubecl's inside burn's CUDA pipeline
-# (benches/gemm_handshake.rs: the linear layers of the gpu and h200 configs, forward and
+# (crates/oomlab-kernels/benches/gemm_handshake.rs: the linear layers of the gpu and h200 configs, forward and
 # both backward products, f32 as TF32 and bf16; per-product milliseconds of cubecl, of the
 # cuBLAS kernel, of the two host syncs alone, and of an element-wise kernel followed by the
 # product either way). Needs .device-bin/gemm_handshake.xz (the binary of `cargo build
-# --release --bench gemm_handshake`, target/release/deps/gemm_handshake-*). An experiment:
+# --release -p oomlab-kernels --bench gemm_handshake`, target/release/deps/gemm_handshake-*). An experiment:
 # setup.sh sets CUBECL_AUTOTUNE_LEVEL=minimal (said beside the figures). libcublas is taken
 # from the CUDA toolkit, else from PyTorch's nvidia wheels.
 #   [COMMIT=<sha>] OUT=... bash scripts/gpu/run.sh gemm-handshake

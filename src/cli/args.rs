@@ -489,7 +489,7 @@ pub struct TrainArgs {
     #[arg(long, value_name = "DIR|off")]
     pub kernel_cache: Option<String>,
     /// CUDA: do not install the compiled kernels and autotune results oomlab ships for
-    /// this card (kernels/) into the kernel cache: what a GPU oomlab has no pack for gets,
+    /// this card into the kernel cache: what a GPU oomlab has no pack for gets,
     /// e.g. to measure its cold first step (with a --kernel-cache folder of its own).
     #[arg(long)]
     pub no_tuned_pack: bool,

@@ -485,7 +485,7 @@ fn announce(
         }
         Selected::Cuda { .. } => {
             for line in [
-                crate::device::cublas::engine(),
+                oomlab_kernels::cuda::cublas::engine(),
                 crate::device::kernels_line(),
             ] {
                 say(&line);

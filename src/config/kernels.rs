@@ -77,6 +77,13 @@ macro_rules! kernels_section {
         }
 
         impl KernelsSection {
+            /// The section as the operations read it: each key's choice, `None` for `auto`.
+            pub fn to_choices(&self) -> oomlab_kernels::Choices {
+                oomlab_kernels::Choices {
+                    $($field: self.$field.choice(),)*
+                }
+            }
+
             /// Every key, in the order of the section, with this configuration's words.
             pub fn choices(&self) -> Vec<KernelChoice> {
                 vec![$(

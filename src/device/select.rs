@@ -2,8 +2,8 @@
 
 use std::path::PathBuf;
 
-use super::cuda_libs::{cuda_driver, locate_nvrtc, CudaDriver, NvrtcStatus};
 use super::request::DeviceRequest;
+use oomlab_kernels::cuda::{cuda_driver, locate_nvrtc, CudaDriver, NvrtcStatus};
 
 /// The device a run will use.
 #[derive(Debug, Clone, PartialEq, Eq)]

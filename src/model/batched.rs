@@ -26,19 +26,12 @@
 use burn::prelude::*;
 use burn::tensor::{DType, TensorPrimitive};
 
-use super::product_layout::{narrow_heads, Operand, Place, Rows, Span};
-use super::ProductBackend;
-
-/// What `kernels.attention_products` asks for (read once: a run's graph does not change
-/// halfway): `Some(true)` for `cublas`, `Some(false)` for `burn`, `None` otherwise.
-pub fn batched_setting() -> Option<bool> {
-    crate::model::kernels().attention_products.choice()
-}
+use oomlab_kernels::ops::{narrow_heads, Operand, Place, ProductBackend, Rows, Span};
 
 /// What `kernels.attention_heads` asks for (read once): `Some(true)` for `offset`,
 /// `Some(false)` for `slice`, `None` otherwise.
 fn heads_setting() -> Option<bool> {
-    crate::model::kernels().attention_heads.choice()
+    oomlab_kernels::chosen().attention_heads
 }
 
 impl<B: Backend> Heads<B> {
@@ -297,7 +290,7 @@ impl<B: ProductBackend> Joined<B> {
 /// What `kernels.attention_join` asks for (read once): `Some(true)` for `in-place`,
 /// `Some(false)` for `cat`, `None` otherwise.
 fn join_setting() -> Option<bool> {
-    crate::model::kernels().attention_join.choice()
+    oomlab_kernels::chosen().attention_join
 }
 
 /// a·b for every batch index: the backend's batched product where

@@ -31,9 +31,8 @@ use super::ProductBackend;
 /// Whether attention's backward pass hands its independent products to the backend in
 /// pairs: what `kernels.attention_pairs` says, else the backend's default.
 pub fn attention_pairs_together<B: ProductBackend>() -> bool {
-    crate::model::kernels()
+    oomlab_kernels::chosen()
         .attention_pairs
-        .choice()
         .unwrap_or_else(B::batched_pairs_together_by_default)
 }
 

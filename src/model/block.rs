@@ -8,8 +8,8 @@ use burn::prelude::*;
 
 use super::attention::{AttentionKind, CausalSelfAttention, CausalSelfAttentionConfig};
 use super::gelu::linear_gelu;
+use super::linear::linear;
 use super::norm::{layer_norm, LAYER_NORM_EPSILON};
-use super::product::linear;
 
 /// Shapes of a [`Block`].
 #[derive(Config, Debug)]

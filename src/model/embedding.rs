@@ -60,7 +60,7 @@ pub const MAX_DENSE_VOCAB: usize = 512;
 /// What `kernels.embedding_grad` chooses (read once): `Some(true)` for `dense`,
 /// `Some(false)` for `scatter`, `None` otherwise.
 fn dense_setting() -> Option<bool> {
-    crate::model::kernels().embedding_grad.choice()
+    oomlab_kernels::chosen().embedding_grad
 }
 
 /// A backend that can run [`embed`]'s operation: every autodiff backend over a

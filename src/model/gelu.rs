@@ -29,9 +29,8 @@ use burn::prelude::*;
 use burn::tensor::ops::FloatTensor;
 use burn::tensor::{DType, FloatDType, TensorMetadata, TensorPrimitive};
 
-use super::column_sum::column_sum;
-use super::gelu_kernel::GeluKernelBackend;
-use super::product::{linear, linear_parts, LinearBackend, ProductBackend};
+use super::linear::{linear, linear_parts, LinearBackend};
+use oomlab_kernels::ops::{column_sum, GeluKernelBackend, ProductBackend};
 
 /// A backend that can run [`GeluBackend::bias_gelu`]: every autodiff backend over a
 /// [`ProductBackend`] and [`GeluKernelBackend`].

@@ -75,7 +75,7 @@ impl<B: super::ModelBackend> Gpt<B> {
         for block in &self.blocks {
             x = block.forward(x);
         }
-        super::product::linear_burn(
+        super::linear::linear_burn(
             &self.head,
             super::norm::layer_norm(&self.norm, x, self.norms_in_f32),
         )

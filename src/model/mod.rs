@@ -5,51 +5,41 @@ pub mod attention;
 mod batched;
 mod batched_pair;
 mod block;
-mod column_sum;
 mod embedding;
-mod fusion_op;
 mod gelu;
-mod gelu_kernel;
 mod gpt;
 mod kernel_choices;
+mod linear;
 mod mlp;
 pub mod norm;
-mod norm_kernel;
-pub mod norm_rows;
 mod params;
-mod product;
-mod product_fusion;
-mod product_layout;
-mod softmax;
 
 pub use attention::{AttentionBackend, AttentionKind};
-pub use batched::{batched, batched_setting, scaled_scores, Heads, Joined};
+pub use batched::{batched, scaled_scores, Heads, Joined};
 pub use batched_pair::attention_pairs_together;
 pub use block::{Block, BlockConfig};
 pub use embedding::{embed, EmbeddingBackend, MAX_DENSE_VOCAB};
-pub(crate) use fusion_op::{custom_op, Operands};
 pub use gelu::{linear_gelu, GeluBackend};
-pub use gelu_kernel::{burn_bias_gelu, burn_bias_gelu_backward, gelu_setting, GeluKernelBackend};
 pub use gpt::{Gpt, GptConfig};
-pub use kernel_choices::{chosen_line, kernels, use_kernels};
+pub use kernel_choices::{chosen_line, use_kernels};
+pub use linear::{linear, linear_2d, linear_burn, linear_custom, linear_parts, LinearBackend};
 pub use mlp::{Mlp, MlpConfig};
 pub use norm::NormBackend;
-pub use norm_kernel::{burn_layer_norm, burn_layer_norm_backward, norm_setting, NormKernelBackend};
+// The operations the networks call, each a backend trait with burn's plain operations as
+// its default; the kernels crate runs them faster on CUDA.
+pub use oomlab_kernels::ops::{
+    burn_bias_gelu, burn_bias_gelu_backward, burn_causal_softmax, burn_layer_norm,
+    burn_layer_norm_backward, burn_softmax_grad, causal_softmax, softmax_grad, Form,
+    GeluKernelBackend, NormKernelBackend, Operand, Place, ProductBackend, Rows, SoftmaxBackend,
+    Span,
+};
 pub use params::{
     flat_params, param_count, param_ids, param_tensor_sizes, ParamFingerprint, ParamStats,
 };
-pub use product::{
-    apart_into_and_new, apart_into_twice, burn_batched, burn_batched_into, burn_product,
-    custom_products_setting, linear, linear_2d, linear_burn, linear_custom, linear_grads_apart,
-    linear_grads_together, linear_parts, linear_setting, Form, LinearBackend, ProductBackend,
-};
-pub use product_layout::{Operand, Place, Rows, Span};
-pub use softmax::{
-    burn_causal_softmax, burn_softmax_grad, causal_softmax, softmax_grad, softmax_setting,
-    SoftmaxBackend,
-};
 
 use burn::prelude::*;
+
+use oomlab_kernels::ops::{in_dtype, in_f32};
 
 use crate::config::{ModelKind, ModelSpec};
 
@@ -115,22 +105,5 @@ impl<B: ModelBackend> Net<B> {
             Net::Gpt(m) => m.loss(inputs, targets),
             Net::Mlp(m) => m.loss(inputs, targets),
         }
-    }
-}
-
-/// `t` in f32: unchanged when it already is, else the (differentiable) cast.
-fn in_f32<B: Backend, const D: usize>(t: Tensor<B, D>) -> Tensor<B, D> {
-    in_dtype(t, burn::tensor::DType::F32)
-}
-
-/// `t` in `dtype`: unchanged when it already is, else the (differentiable) cast.
-fn in_dtype<B: Backend, const D: usize>(
-    t: Tensor<B, D>,
-    dtype: burn::tensor::DType,
-) -> Tensor<B, D> {
-    if t.dtype() == dtype {
-        t
-    } else {
-        t.cast(burn::tensor::FloatDType::from(dtype))
     }
 }

@@ -42,8 +42,8 @@ use burn::prelude::*;
 use burn::tensor::ops::FloatTensor;
 use burn::tensor::{DType, TensorPrimitive};
 
-use super::norm_kernel::{norm_backward, norm_forward, NormKernelBackend};
 use super::LinearBackend;
+use oomlab_kernels::ops::{norm_backward, norm_forward, NormKernelBackend};
 
 /// The epsilon of every LayerNorm in oomlab's models (burn's default).
 pub const LAYER_NORM_EPSILON: f64 = 1e-5;
@@ -211,12 +211,12 @@ impl<B: super::ProductBackend + NormKernelBackend, C: CheckpointStrategy> NormBa
 #[cfg(test)]
 mod tests {
     use super::super::in_f32;
-    use super::super::norm_rows::backward_rows;
     use super::*;
     use crate::backend::{CpuBackend, CpuCheckpointed};
     use burn::nn::LayerNormConfig;
     use burn::tensor::backend::AutodiffBackend;
     use burn::tensor::{DType, Distribution, FloatDType, Tolerance};
+    use oomlab_kernels::ops::backward_rows;
 
     /// Output and gradients (x, γ, β) of `norm(x)` for a loss of sum(out ⊙ w), with the
     /// custom operation (`ours`) or burn's LayerNorm, γ and β made non-trivial first.

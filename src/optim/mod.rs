@@ -16,10 +16,9 @@
 //! step 347.0 against 353.3. The same NVML peaks; final losses after 100 steps against the
 //! binary before it 3.7e-4 (f32) and 9.7e-4 (bf16) apart, relative.
 
-mod adamw_kernel;
 mod fused_adamw;
 mod offload;
 
-pub use adamw_kernel::{adamw_setting, burn_adamw_update, AdamWKernelBackend, AdamWScalars};
 pub use fused_adamw::FusedAdamW;
 pub use offload::{OffloadAdamW, OffloadRecordError};
+pub use oomlab_kernels::ops::{adamw_setting, burn_adamw_update, AdamWKernelBackend, AdamWScalars};

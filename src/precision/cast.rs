@@ -33,7 +33,7 @@ pub fn compute_copy<B: AutodiffBackend>(model: Net<B>, dtype: FloatDType) -> Net
 /// config and 4 on the h200 config (`verify-ac6cb6e/`; most likely its fused casts, which
 /// meet fusion elsewhere than the autodiff casts do).
 pub fn cast_once_a_step() -> bool {
-    crate::model::kernels().amp_cast.choice() == Some(true)
+    oomlab_kernels::chosen().amp_cast == Some(true)
 }
 
 /// `model` stored in half: every parameter becomes a new half-precision leaf with the same

@@ -11,8 +11,8 @@ use burn::backend::cuda::CudaDevice;
 use burn::optim::{AdamWConfig, AdamWState, SimpleOptimizer};
 use burn::prelude::*;
 use burn::tensor::Distribution;
-use oomlab::device::adamw_kernels::kernel_calls;
 use oomlab::optim::{AdamWKernelBackend, FusedAdamW};
+use oomlab_kernels::cuda::adamw_kernels::kernel_calls;
 
 use crate::batched::check;
 use crate::{relative, Inner};

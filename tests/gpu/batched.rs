@@ -17,8 +17,8 @@ use burn::prelude::*;
 use burn::tensor::TensorPrimitive;
 use burn::tensor::{Distribution, FloatDType};
 use oomlab::config::kernels;
-use oomlab::device::cublas;
 use oomlab::model::{batched, scaled_scores, Heads, Joined, Place, ProductBackend, Rows, Span};
+use oomlab_kernels::cuda::cublas;
 
 use crate::{relative, Inner};
 

@@ -15,10 +15,10 @@ use burn::prelude::*;
 use burn::tensor::{DType, Distribution, FloatDType, TensorPrimitive};
 use oomlab::backend::CudaBackend;
 use oomlab::config::kernels;
-use oomlab::device::gelu_kernels::kernel_calls;
 use oomlab::model::{
     burn_bias_gelu, burn_bias_gelu_backward, linear, linear_gelu, GeluKernelBackend,
 };
+use oomlab_kernels::cuda::gelu_kernels::kernel_calls;
 
 use crate::batched::check;
 use crate::{relative, Inner};

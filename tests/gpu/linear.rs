@@ -62,10 +62,10 @@ fn run(
 fn the_cublas_product_equals_burns_linear_on_cuda() {
     crate::choose(|k| k.linear_products = kernels::LinearProducts::Cublas);
     assert!(
-        oomlab::device::cublas::available(),
+        oomlab_kernels::cuda::cublas::available(),
         "libcublas does not load: put the CUDA toolkit's lib64 on LD_LIBRARY_PATH"
     );
-    println!("{}", oomlab::device::cublas::engine());
+    println!("{}", oomlab_kernels::cuda::cublas::engine());
     let setup = configure_cubecl(&CubeclSettings {
         kernel_cache: default_kernel_cache(),
         exact_memory: false,
@@ -111,7 +111,7 @@ fn the_cublas_product_equals_burns_linear_on_cuda() {
             };
             let x = random(shape);
             let w = random([batch, seq, d_out]);
-            let pairs = oomlab::device::cublas::linear_grad_pairs_submitted();
+            let pairs = oomlab_kernels::cuda::cublas::linear_grad_pairs_submitted();
             let ours = run(&|l, x| linear_custom(l, x), &layer, &x, &w);
             let theirs = run(&|l, x| l.forward(x), &layer, &x, &w);
             let errors = [
@@ -123,8 +123,8 @@ fn the_cublas_product_equals_burns_linear_on_cuda() {
             // Read after the comparisons, which ran the queued work: unless
             // kernels.linear_grads=apart, dW and dX went to cuBLAS as one pair behind one
             // handshake.
-            let paired = oomlab::device::cublas::linear_grad_pairs_submitted() - pairs;
-            if oomlab::model::linear_grads_together::<Inner>() && paired != 1 {
+            let paired = oomlab_kernels::cuda::cublas::linear_grad_pairs_submitted() - pairs;
+            if oomlab_kernels::ops::linear_grads_together::<Inner>() && paired != 1 {
                 problems.push(format!(
                     "{rows}x{d_in}->{d_out} {dtype:?}: {paired} gradient pairs on cuBLAS, not 1"
                 ));

@@ -32,9 +32,14 @@ type Inner = <oomlab::backend::CudaBackend as AutodiffBackend>::InnerBackend;
 /// Sets one `[kernels]` key for the rest of this process, keeping the others as they are
 /// (as a run's config would; the tests run one at a time).
 fn choose(edit: impl FnOnce(&mut oomlab::config::KernelsSection)) {
-    let mut section = oomlab::model::kernels();
-    edit(&mut section);
-    oomlab::model::use_kernels(section);
+    static SECTION: std::sync::Mutex<Option<oomlab::config::KernelsSection>> =
+        std::sync::Mutex::new(None);
+    let mut kept = SECTION
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let section = kept.get_or_insert_with(Default::default);
+    edit(section);
+    oomlab::model::use_kernels(*section);
 }
 
 /// cubecl configured as `oomlab train` does it (its kernel cache folder, the default pool),

@@ -11,8 +11,8 @@ use burn::backend::cuda::CudaDevice;
 use burn::prelude::*;
 use burn::tensor::{DType, Distribution, FloatDType, TensorPrimitive};
 use oomlab::config::kernels;
-use oomlab::device::norm_kernels::kernel_calls;
 use oomlab::model::{burn_layer_norm, burn_layer_norm_backward, NormKernelBackend};
+use oomlab_kernels::cuda::norm_kernels::kernel_calls;
 
 use crate::batched::check;
 use crate::{relative, Inner};

@@ -13,10 +13,10 @@ use burn::backend::cuda::CudaDevice;
 use burn::prelude::*;
 use burn::tensor::{DType, Distribution, FloatDType, TensorPrimitive};
 use oomlab::config::kernels;
-use oomlab::device::softmax_kernels::kernel_calls;
 use oomlab::model::{
     burn_causal_softmax, burn_softmax_grad, causal_softmax, softmax_grad, SoftmaxBackend,
 };
+use oomlab_kernels::cuda::softmax_kernels::kernel_calls;
 
 use crate::batched::check;
 use crate::{relative, Inner};

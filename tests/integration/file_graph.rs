@@ -1,8 +1,9 @@
-//! Inside each folder of src/, the files' own graph: a file's arrow goes to a sibling when
+//! Inside each folder of src/ (oomlab's and the kernels crate's), the files' own graph: a file's arrow goes to a sibling when
 //! its code (comments and the test module left out) names, after `super::` or after the
 //! folder's own `crate::` path, the sibling's module or an item only that sibling
-//! defines. No file may reach itself: each folder reads from the bottom up. And the
-//! environment is read in one module.
+//! defines. No file may reach itself: each folder reads from the bottom up. The
+//! environment is read in one module of each crate, and oomlab's own src/ holds no cuBLAS
+//! binding and no cubecl kernel (the kernels crate does).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -108,8 +109,28 @@ fn folders(src: &Path) -> BTreeMap<PathBuf, Graph> {
     out
 }
 
-fn src() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+/// oomlab's src/ and the kernels crate's.
+fn both_srcs() -> [PathBuf; 2] {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    [root.join("src"), root.join("crates/oomlab-kernels/src")]
+}
+
+/// Every .rs file under `dir`, with its text.
+fn rust_files(dir: &Path) -> Vec<(PathBuf, String)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                out.push((path, text));
+            }
+        }
+    }
+    out
 }
 
 #[test]
@@ -125,7 +146,7 @@ fn the_reader_follows_super_and_the_folders_own_path() {
 
 #[test]
 fn no_file_reaches_itself_inside_its_folder() {
-    let all = folders(&src());
+    let all: BTreeMap<PathBuf, Graph> = both_srcs().iter().flat_map(|s| folders(s)).collect();
     let edges: usize = all
         .values()
         .flat_map(|g| g.values())
@@ -146,23 +167,45 @@ fn no_file_reaches_itself_inside_its_folder() {
 }
 
 #[test]
-fn the_environment_is_read_in_one_module() {
+fn the_environment_is_read_in_one_module_of_each_crate() {
     let mut readers = Vec::new();
-    let mut stack = vec![src()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("src/env.rs") {
-                let code = std::fs::read_to_string(&path).unwrap();
-                for reader in ["env::var(", "env::var_os(", "env::vars(", "env::set_var("] {
-                    if code.contains(reader) {
-                        readers.push(format!("{}: {reader}", path.display()));
-                    }
+    for src in both_srcs() {
+        for (path, code) in rust_files(&src) {
+            if path == src.join("env.rs") {
+                continue;
+            }
+            for reader in ["env::var(", "env::var_os(", "env::vars(", "env::set_var("] {
+                if code.contains(reader) {
+                    readers.push(format!("{}: {reader}", path.display()));
                 }
             }
         }
     }
-    assert!(readers.is_empty(), "read outside src/env.rs: {readers:#?}");
+    assert!(
+        readers.is_empty(),
+        "read outside a crate's env.rs: {readers:#?}"
+    );
+}
+
+#[test]
+fn oomlab_holds_no_cublas_binding_and_no_cubecl_kernel_the_kernels_crate_does() {
+    let marks = ["#[cube", "cudarc::cublas", "::launch::<CudaRuntime>("];
+    let found = |src: &Path| -> Vec<String> {
+        rust_files(src)
+            .into_iter()
+            .flat_map(|(path, text)| {
+                marks
+                    .iter()
+                    .filter(|m| text.contains(**m))
+                    .map(|m| format!("{}: {m}", path.display()))
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    };
+    let [oomlab, kernels] = both_srcs();
+    assert!(found(&oomlab).is_empty(), "{:#?}", found(&oomlab));
+    let theirs = found(&kernels).join("\n");
+    for mark in marks {
+        assert!(theirs.contains(mark), "the kernels crate has no {mark}");
+    }
 }

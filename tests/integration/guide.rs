@@ -241,7 +241,7 @@ fn the_environment_table_lists_what_the_program_reads() {
     let start = page.find("<!-- env-table -->").unwrap() + "<!-- env-table -->".len();
     let end = page.find("<!-- env-table:end -->").unwrap();
     let mut want = String::from("\n| variable | what it does |\n|---|---|\n");
-    for o in oomlab::env::OVERRIDES {
+    for o in oomlab::env::overrides() {
         want.push_str(&format!("| `{}` | {} |\n", o.name, o.what));
     }
     assert_eq!(&page[start..end], want);

@@ -56,7 +56,7 @@ use crate::model::{
 /// seed rule (scripts/seed-spread.py) before it became bf16's default on CUDA:
 /// docs/results/2026-12-06-h100-probs-bf16.
 fn backward_probs_setting() -> Option<bool> {
-    crate::model::kernels().backward_probs.choice()
+    oomlab_kernels::chosen().backward_probs
 }
 
 /// The dtype the backward pass recomputes P in for inputs of `inputs`
@@ -162,7 +162,7 @@ pub fn causal_attention_packed<B: AttentionBackend>(
 /// that one run (seed 42). bf16 takes it by default with the softmax kernels since
 /// docs/results/2026-12-06-h100-bf16-kernels judged them over five seeds.
 fn forward_setting() -> Option<bool> {
-    crate::model::kernels().attention_forward.choice()
+    oomlab_kernels::chosen().attention_forward
 }
 
 /// The forward pass: [`written_forward`] or the backend's fused attention

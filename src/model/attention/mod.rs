@@ -19,6 +19,7 @@ use burn::nn::{Dropout, DropoutConfig, Linear, LinearConfig};
 use burn::prelude::*;
 
 use crate::model::linear;
+pub(crate) use oomlab_kernels::ops::future_mask;
 
 pub use efficient::{causal_attention_backward, AttentionBackend};
 pub use math::math_attention;
@@ -148,26 +149,12 @@ impl<B: AttentionBackend + crate::model::LinearBackend> CausalSelfAttention<B> {
 /// (scripts/gpu/step-levers.sh, variant `qkv`); the parameters stay three layers, so
 /// checkpoints do not change.
 fn qkv_fused() -> bool {
-    crate::model::kernels().qkv.choice() == Some(true)
+    oomlab_kernels::chosen().qkv == Some(true)
 }
 
 /// The scale of the scores: 1/√head_dim.
 fn scale(head_dim: usize) -> f64 {
     1.0 / (head_dim as f64).sqrt()
-}
-
-/// `true` above the diagonal: the future positions a query must not see.
-///
-/// # Shapes
-/// - output: `[batch, heads, seq_len, seq_len]` (a broadcast view of one `[seq_len,
-///   seq_len]` mask)
-pub(crate) fn future_mask<B: Backend>(
-    [batch, heads, seq_len]: [usize; 3],
-    device: &B::Device,
-) -> Tensor<B, 4, Bool> {
-    Tensor::<B, 2, Bool>::tril_mask([seq_len, seq_len], 0, device)
-        .unsqueeze::<4>()
-        .expand([batch, heads, seq_len, seq_len])
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! LayerNorm's forward and backward passes as cubecl kernels, on CUDA (crate::model's
+//! LayerNorm's forward and backward passes as cubecl kernels, on CUDA (crate::ops's
 //! norm_kernel module says why).
 //!
 //! The row kernels give one plane (32 threads) to each row of the `[rows, d]` input, 8
@@ -30,7 +30,7 @@ use super::cublas::CubeCuda;
 use super::plane_rows::{
     contiguous, on_kernels_by_default, packed_empty, planes_fit, row_grid, Calls, Fallback,
 };
-use crate::model::{burn_layer_norm, burn_layer_norm_backward, norm_setting, NormKernelBackend};
+use crate::ops::{burn_layer_norm, burn_layer_norm_backward, norm_setting, NormKernelBackend};
 
 /// `[rows, d]` of a 2-D float tensor the kernels read, and `[d]` of the 1-D ones; or why
 /// the kernels cannot take them.
@@ -180,7 +180,7 @@ pub fn kernel_calls() -> u64 {
 
 impl NormKernelBackend for CubeCuda {
     /// f32's and bf16's inputs unless `kernels.layer_norm` says otherwise
-    /// (super::plane_rows's `on_kernels_by_default`; crate::model's norm_kernel module has
+    /// (super::plane_rows's `on_kernels_by_default`; crate::ops's norm_kernel module has
     /// the measurements).
     fn norm_on_kernels(dtype: DType) -> bool {
         norm_setting().unwrap_or(on_kernels_by_default(dtype))

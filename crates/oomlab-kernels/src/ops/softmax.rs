@@ -5,7 +5,7 @@
 //!
 //! Measured on the H200 (docs/results/2026-12-06-h200-row-kernels, the `gpu` config,
 //! paired with PyTorch, 2 repeats), with the written-out forward pass that the kernel
-//! makes the default (super::attention::efficient) and LayerNorm's kernels
+//! makes the default (the model's efficient attention) and LayerNorm's kernels
 //! (super::norm_kernel): the f32 step 39.5 ms against 56.7 (0.696x; 1.46x PyTorch TF32
 //! SDPA where it was 2.10x), the final loss after 100 steps 2.4e-4 (relative) away, the
 //! NVML peak 32 MiB lower. AMP bf16 stepped 0.681x but its final loss moved by 5.0e-3 in
@@ -39,7 +39,7 @@ use super::{in_dtype, in_f32};
 /// What `kernels.attention_softmax` asks for (read once: a run's graph does not change
 /// halfway): `Some(true)` for `kernel`, `Some(false)` for `burn`, `None` otherwise.
 pub fn softmax_setting() -> Option<bool> {
-    crate::model::kernels().attention_softmax.choice()
+    crate::choices::chosen().attention_softmax
 }
 
 /// A backend's causal softmax over attention's scores and its gradient. The defaults are
@@ -140,7 +140,7 @@ pub fn burn_causal_softmax<B: Backend>(
     let [batch, heads, seq_len, _] = scores.dims();
     let device = scores.device();
     let masked = scores.mul_scalar(scale).mask_fill(
-        super::attention::future_mask::<B>([batch, heads, seq_len], &device),
+        future_mask::<B>([batch, heads, seq_len], &device),
         f32::NEG_INFINITY,
     );
     in_dtype(softmax(masked, 3), out).into_primitive().tensor()
@@ -159,6 +159,20 @@ pub fn burn_softmax_grad<B: Backend>(
     in_dtype((p * (dp - row)).mul_scalar(scale), out)
         .into_primitive()
         .tensor()
+}
+
+/// `true` above the diagonal: the future positions a query must not see.
+///
+/// # Shapes
+/// - output: `[batch, heads, seq_len, seq_len]` (a broadcast view of one `[seq_len,
+///   seq_len]` mask)
+pub fn future_mask<B: Backend>(
+    [batch, heads, seq_len]: [usize; 3],
+    device: &B::Device,
+) -> Tensor<B, 4, Bool> {
+    Tensor::<B, 2, Bool>::tril_mask([seq_len, seq_len], 0, device)
+        .unsqueeze::<4>()
+        .expand([batch, heads, seq_len, seq_len])
 }
 
 /// The CPU: burn's tensor operations.
@@ -219,7 +233,7 @@ impl<B: SoftmaxBackend> Operands<B, 2, 1> for SoftmaxOp {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::CpuBackend;
+    use crate::test_backend::CpuBackend;
     use burn::tensor::Distribution;
 
     type B = <CpuBackend as burn::tensor::backend::AutodiffBackend>::InnerBackend;

@@ -44,13 +44,13 @@ pub struct CompiledPack {
     pub origin: &'static str,
 }
 
-/// The packs oomlab ships (`kernels/<card>/ptx/`, made by `scripts/kernel-pack.py`).
+/// The packs oomlab ships (`pack/<card>/ptx/`, made by `scripts/kernel-pack.py`).
 pub const PACKS: &[CompiledPack] = &[CompiledPack {
     device: H200,
-    min_driver: include!("../../kernels/nvidia-h200/ptx/min-driver.txt"),
-    toc: include_str!("../../kernels/nvidia-h200/ptx/toc.json.log"),
-    chunk_xz: include_bytes!("../../kernels/nvidia-h200/ptx/chunk.cbor.xz"),
-    origin: "kernels/nvidia-h200/ptx/, written by oomlab warm-up on an H200",
+    min_driver: include!("../../pack/nvidia-h200/ptx/min-driver.txt"),
+    toc: include_str!("../../pack/nvidia-h200/ptx/toc.json.log"),
+    chunk_xz: include_bytes!("../../pack/nvidia-h200/ptx/chunk.cbor.xz"),
+    origin: "pack/nvidia-h200/ptx/, written by oomlab warm-up on an H200",
 }];
 
 #[derive(Deserialize)]

@@ -1,9 +1,9 @@
-//! AdamW's update of one f32 parameter as one cubecl kernel, on CUDA (crate::optim says
+//! AdamW's update of one f32 parameter as one cubecl kernel, on CUDA (crate::ops says
 //! why).
 //!
 //! One thread per element (consecutive threads, consecutive elements) reads the parameter,
 //! its gradient and both moments and writes the three updated, in f32, the operations in
-//! the order burn's `AdamW` writes them (crate::optim's `burn_adamw_update`). Where an
+//! the order burn's `AdamW` writes them (crate::ops's `burn_adamw_update`). Where an
 //! input's buffer is the operation's alone (the old parameter or moment, dropped after the
 //! update: cubecl's `can_mut`) and contiguous, its update is written into it, as burn's
 //! fused element-wise kernels write in place; elsewhere into a new buffer.
@@ -20,7 +20,7 @@ use cubecl::prelude::*;
 use super::cube::adamw::{adamw_kernel, source_key};
 use super::cublas::CubeCuda;
 use super::plane_rows::{contiguous, packed_empty, Calls, Fallback};
-use crate::optim::{adamw_setting, burn_adamw_update, AdamWKernelBackend, AdamWScalars};
+use crate::ops::{adamw_setting, burn_adamw_update, AdamWKernelBackend, AdamWScalars};
 
 /// Threads per cube.
 const CUBE_THREADS: u32 = 256;
@@ -112,7 +112,7 @@ pub fn kernel_calls() -> u64 {
 }
 
 impl AdamWKernelBackend for CubeCuda {
-    /// f32 parameters (the kernel's one dtype) unless `kernels.adamw=burn` (crate::optim has
+    /// f32 parameters (the kernel's one dtype) unless `kernels.adamw=burn` (crate::ops has
     /// the measurements).
     fn adamw_on_kernel(dtype: DType) -> bool {
         dtype == DType::F32 && adamw_setting() != Some(false)

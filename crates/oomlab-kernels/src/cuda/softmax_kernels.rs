@@ -1,5 +1,5 @@
 //! Attention's causal softmax and its gradient as one cubecl kernel each, on CUDA
-//! (crate::model's softmax module says why).
+//! (crate::ops's softmax module says why).
 //!
 //! One plane (32 threads) per row of the `[batch, heads, seq, seq]` scores, 8 rows per
 //! cube. A row's query position i is its index modulo seq; only columns 0..=i are read,
@@ -21,7 +21,7 @@ use super::cublas::CubeCuda;
 use super::plane_rows::{
     contiguous, on_kernels_by_default, packed_empty, planes_fit, row_grid, Calls, Fallback,
 };
-use crate::model::{burn_causal_softmax, burn_softmax_grad, softmax_setting, SoftmaxBackend};
+use crate::ops::{burn_causal_softmax, burn_softmax_grad, softmax_setting, SoftmaxBackend};
 
 /// The rows (`batch·heads·seq`) and the row length `seq` of square `[batch, heads, seq,
 /// seq]` scores of a float dtype the kernels read, or why the kernels cannot take them.
@@ -128,7 +128,7 @@ pub fn kernel_calls() -> u64 {
 
 impl SoftmaxBackend for CubeCuda {
     /// f32's and bf16's scores unless `kernels.attention_softmax` says otherwise
-    /// (super::plane_rows's `on_kernels_by_default`; crate::model's softmax module has
+    /// (super::plane_rows's `on_kernels_by_default`; crate::ops's softmax module has
     /// the measurements).
     fn softmax_on_kernels(dtype: DType) -> bool {
         softmax_setting().unwrap_or(on_kernels_by_default(dtype))

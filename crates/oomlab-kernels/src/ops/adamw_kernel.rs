@@ -6,12 +6,12 @@ use burn::prelude::*;
 use burn::tensor::ops::FloatTensor;
 use burn::tensor::{DType, TensorMetadata, TensorPrimitive};
 
-use crate::model::{custom_op, Operands};
+use crate::ops::{custom_op, Operands};
 
 /// What `kernels.adamw` asks for (read once: a run's graph does not change halfway):
 /// `Some(true)` for `kernel`, `Some(false)` for `burn`, `None` otherwise.
 pub fn adamw_setting() -> Option<bool> {
-    crate::model::kernels().adamw.choice()
+    crate::choices::chosen().adamw
 }
 
 /// One update's numbers: AdamW's settings, the step's learning rate and the moments' time
@@ -132,11 +132,11 @@ pub fn burn_adamw_update<B: Backend>(
     [back(updated), back(moment_1), back(moment_2)]
 }
 
-/// The CPU: burn's `AdamW` (crate::optim's `FusedAdamW` calls it whole).
+/// The CPU: burn's `AdamW` (crate::ops's `FusedAdamW` calls it whole).
 impl AdamWKernelBackend for burn::backend::Flex {}
 
 /// burn's fusion backend: the update as one custom operation of the backend it wraps
-/// (crate::model's fusion_op), where it runs; else the default.
+/// (crate::ops's fusion_op), where it runs; else the default.
 impl<B: burn_fusion::FusionBackend + AdamWKernelBackend> AdamWKernelBackend
     for burn_fusion::Fusion<B>
 {

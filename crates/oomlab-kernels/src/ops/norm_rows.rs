@@ -8,7 +8,7 @@
 //! - dx = rstd·(g − mean(g) − x̂·mean(g·x̂)), means over the normalised dimension
 //!
 //! The sums over rows (dγ, dβ) run in two stages (`column_sum`) where
-//! [`crate::model::LinearBackend::split_sums`] says so for x's dtype (f32 on CUDA, unless
+//! [`crate::ops::LinearBackend::split_sums`] says so for x's dtype (f32 on CUDA, unless
 //! `kernels.column_sums` says otherwise).
 
 use burn::prelude::*;

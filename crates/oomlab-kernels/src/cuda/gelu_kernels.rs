@@ -1,5 +1,5 @@
 //! The feed-forward layer's bias and GELU as one cubecl kernel each way, on CUDA
-//! (crate::model's gelu module says why).
+//! (crate::ops's gelu module says why).
 //!
 //! Both are element-wise over the `[rows, width]` product y = x·W (no bias), one thread
 //! per element (consecutive threads, consecutive elements), computing in f32 whatever they
@@ -25,7 +25,7 @@ use cubecl::prelude::*;
 use super::cube::gelu::{bias_gelu_grad_kernel, bias_gelu_kernel, source_key};
 use super::cublas::CubeCuda;
 use super::plane_rows::{contiguous, on_kernels_by_default, packed_empty, Calls, Fallback};
-use crate::model::{burn_bias_gelu, burn_bias_gelu_backward, gelu_setting, GeluKernelBackend};
+use crate::ops::{burn_bias_gelu, burn_bias_gelu_backward, gelu_setting, GeluKernelBackend};
 
 /// Threads per cube.
 const CUBE_THREADS: u32 = 256;
@@ -143,7 +143,7 @@ pub fn kernel_calls() -> u64 {
 
 impl GeluKernelBackend for CubeCuda {
     /// f32's and bf16's products unless `kernels.gelu` says otherwise
-    /// (super::plane_rows's `on_kernels_by_default`; crate::model's gelu_kernel module has
+    /// (super::plane_rows's `on_kernels_by_default`; crate::ops's gelu_kernel module has
     /// the measurements).
     fn gelu_on_kernels(dtype: DType) -> bool {
         gelu_setting().unwrap_or(on_kernels_by_default(dtype))

@@ -15,7 +15,7 @@
 //! `d` outputs of `k` values. The order of the additions changes (the result differs in
 //! the last bits), the arithmetic does not.
 //!
-//! On CUDA the f32 sums are split by default ([`crate::model::ProductBackend::split_sums_by_default`]):
+//! On CUDA the f32 sums are split by default ([`crate::ops::ProductBackend::split_sums_by_default`]):
 //! on the H200 (docs/results/2026-12-05-h200-step-levers) the gpu config's f32 step took
 //! 63.3 ms split against 73.1, its final loss after 100 steps 1.1e-4 (relative) away and
 //! its NVML peak 2 MiB higher. bf16's sums (AMP) stayed in one stage then: split, on
@@ -33,7 +33,7 @@ use burn::prelude::*;
 /// What `kernels.column_sums` chooses (read once): `Some(true)` for `split`, `Some(false)`
 /// for `one`, `None` (the backend's default for the dtype) otherwise.
 pub fn split_setting() -> Option<bool> {
-    crate::model::kernels().column_sums.choice()
+    crate::choices::chosen().column_sums
 }
 
 /// `(m, k)` with `m·k = rows` and `k` the largest divisor of `rows` not above √rows (1
@@ -92,7 +92,7 @@ pub fn add_to_rows<B: Backend>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::CpuBackend;
+    use crate::test_backend::CpuBackend;
     use burn::tensor::{Distribution, Tolerance};
 
     type B = CpuBackend;

@@ -357,7 +357,7 @@ mod tests {
 
     #[test]
     fn a_product_is_written_into_its_heads_of_the_whole_output() {
-        // dQ of heads 2..4 written as heads 2..4 of a `[b, t, 6, d]` buffer (crate::model's
+        // dQ of heads 2..4 written as heads 2..4 of a `[b, t, 6, d]` buffer (crate::ops's
         // Joined), and as heads 8..10 of a packed `[b, t, 18, d]` one (dQ, dK, dV side by
         // side: dK's heads 2..4).
         let (b, t, d) = (3, 4, 5);

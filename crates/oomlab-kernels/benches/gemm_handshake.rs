@@ -30,8 +30,8 @@ use burn::prelude::*;
 use burn::tensor::{DType, Distribution, FloatDType};
 use burn_cubecl::CubeBackend;
 use cubecl::cuda::{CudaDevice, CudaRuntime};
-use oomlab::device::cublas::Handle;
-use oomlab::model::Form;
+use oomlab_kernels::cuda::cublas::Handle;
+use oomlab_kernels::ops::Form;
 
 type B = CubeBackend<CudaRuntime, f32, i32, u8>;
 

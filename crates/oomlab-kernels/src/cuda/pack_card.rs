@@ -1,4 +1,4 @@
-//! Which cards a pack made on one card is installed on (`kernels/<card>/`: the compiled
+//! Which cards a pack made on one card is installed on (`pack/<card>/`: the compiled
 //! kernels of [`super::compiled`] and the autotune results of [`super::tuned`]).
 //!
 //! The PTX cubecl 0.10 compiled on the H200 targets `sm_90a`: architecture-specific PTX,

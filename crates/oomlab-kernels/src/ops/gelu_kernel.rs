@@ -29,7 +29,7 @@ use super::fusion_op::{custom_op, Operands};
 /// What `kernels.gelu` asks for (read once: a run's graph does not change halfway):
 /// `Some(true)` for `kernel`, `Some(false)` for `burn`, `None` otherwise.
 pub fn gelu_setting() -> Option<bool> {
-    crate::model::kernels().gelu.choice()
+    crate::choices::chosen().gelu
 }
 
 /// A backend's z = gelu(y + b) over the rows of a matrix, with burn's GELU and burn's

@@ -17,7 +17,7 @@ pub enum Rows {
 }
 
 /// Where each operand's heads start in its tensor (dimension 1), and how many a batched
-/// product takes: [`crate::model::ProductBackend::batched_product`]'s operands are the whole tensors.
+/// product takes: [`crate::ops::ProductBackend::batched_product`]'s operands are the whole tensors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Span {
     /// a's first head.
@@ -35,7 +35,7 @@ impl Span {
     }
 }
 
-/// Where [`crate::model::ProductBackend::batched_product_into`] writes a product of `count` heads: as
+/// Where [`crate::ops::ProductBackend::batched_product_into`] writes a product of `count` heads: as
 /// heads `at..at + count` of a `[d0, heads, m, n]` tensor stored as `[d0, m, heads, n]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Place {
@@ -49,7 +49,7 @@ pub struct Place {
 }
 
 /// One product of a pair: a·b of `span`'s heads of two 4-D tensors (the factor is 1), as
-/// [`crate::model::ProductBackend::batched_product`] takes it.
+/// [`crate::ops::ProductBackend::batched_product`] takes it.
 pub struct Operand<B: Backend> {
     /// The left operand, `[d0, ≥ span.a + span.count, m, k]`.
     pub a: FloatTensor<B>,
@@ -60,11 +60,7 @@ pub struct Operand<B: Backend> {
 }
 
 /// Heads `start..start + count` of `t` (`t` itself when that is all of them).
-pub(super) fn narrow_heads<B: Backend>(
-    t: Tensor<B, 4>,
-    start: usize,
-    count: usize,
-) -> Tensor<B, 4> {
+pub fn narrow_heads<B: Backend>(t: Tensor<B, 4>, start: usize, count: usize) -> Tensor<B, 4> {
     if start == 0 && count == t.dims()[1] {
         t
     } else {

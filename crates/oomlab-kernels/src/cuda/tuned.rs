@@ -27,36 +27,42 @@ struct TunedPack {
 
 const PACKS: &[TunedPack] = &[TunedPack {
     device: H200,
-    origin: "kernels/nvidia-h200/, measured by scripts/gpu/cold-first-step.sh and benches/paired.sh",
+    origin: "pack/nvidia-h200/, measured by scripts/gpu/cold-first-step.sh and benches/paired.sh",
     files: &[
-            (
-                "burn_cubecl-kernel-attention-tune.json.log",
-                include_str!("../../kernels/nvidia-h200/burn_cubecl-kernel-attention-tune.json.log"),
+        (
+            "burn_cubecl-kernel-attention-tune.json.log",
+            include_str!("../../pack/nvidia-h200/burn_cubecl-kernel-attention-tune.json.log"),
+        ),
+        (
+            "burn_cubecl-kernel-matmul-tune-base.json.log",
+            include_str!("../../pack/nvidia-h200/burn_cubecl-kernel-matmul-tune-base.json.log"),
+        ),
+        (
+            "burn_cubecl-kernel-reduce-tune-autotune-sum.json.log",
+            include_str!(
+                "../../pack/nvidia-h200/burn_cubecl-kernel-reduce-tune-autotune-sum.json.log"
             ),
-            (
-                "burn_cubecl-kernel-matmul-tune-base.json.log",
-                include_str!("../../kernels/nvidia-h200/burn_cubecl-kernel-matmul-tune-base.json.log"),
+        ),
+        (
+            "burn_cubecl-kernel-reduce-tune-reduce-dim.json.log",
+            include_str!(
+                "../../pack/nvidia-h200/burn_cubecl-kernel-reduce-tune-reduce-dim.json.log"
             ),
-            (
-                "burn_cubecl-kernel-reduce-tune-autotune-sum.json.log",
-                include_str!("../../kernels/nvidia-h200/burn_cubecl-kernel-reduce-tune-autotune-sum.json.log"),
+        ),
+        (
+            "burn_cubecl_fusion-optim-matmul-tune.json.log",
+            include_str!("../../pack/nvidia-h200/burn_cubecl_fusion-optim-matmul-tune.json.log"),
+        ),
+        (
+            "burn_cubecl_fusion-optim-reduce-tune.json.log",
+            include_str!("../../pack/nvidia-h200/burn_cubecl_fusion-optim-reduce-tune.json.log"),
+        ),
+        (
+            "burn_cubecl_fusion-optim-reduce_broadcasted-tune.json.log",
+            include_str!(
+                "../../pack/nvidia-h200/burn_cubecl_fusion-optim-reduce_broadcasted-tune.json.log"
             ),
-            (
-                "burn_cubecl-kernel-reduce-tune-reduce-dim.json.log",
-                include_str!("../../kernels/nvidia-h200/burn_cubecl-kernel-reduce-tune-reduce-dim.json.log"),
-            ),
-            (
-                "burn_cubecl_fusion-optim-matmul-tune.json.log",
-                include_str!("../../kernels/nvidia-h200/burn_cubecl_fusion-optim-matmul-tune.json.log"),
-            ),
-            (
-                "burn_cubecl_fusion-optim-reduce-tune.json.log",
-                include_str!("../../kernels/nvidia-h200/burn_cubecl_fusion-optim-reduce-tune.json.log"),
-            ),
-            (
-                "burn_cubecl_fusion-optim-reduce_broadcasted-tune.json.log",
-                include_str!("../../kernels/nvidia-h200/burn_cubecl_fusion-optim-reduce_broadcasted-tune.json.log"),
-            ),
+        ),
     ],
 }];
 
@@ -211,7 +217,7 @@ mod tests {
 
     #[test]
     fn the_cache_layout_is_the_one_of_the_locked_cubecl() {
-        let lock = include_str!("../../Cargo.lock");
+        let lock = include_str!("../../../../Cargo.lock");
         assert!(
             lock.contains(&format!(
                 "name = \"cubecl-runtime\"\nversion = \"{CUBECL_VERSION}\""

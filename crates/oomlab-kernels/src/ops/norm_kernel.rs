@@ -30,7 +30,7 @@ use super::norm_rows::{backward_rows, forward_rows};
 /// What `kernels.layer_norm` asks for (read once: a run's graph does not change halfway):
 /// `Some(true)` for `kernel`, `Some(false)` for `burn`, `None` otherwise.
 pub fn norm_setting() -> Option<bool> {
-    crate::model::kernels().layer_norm.choice()
+    crate::choices::chosen().layer_norm
 }
 
 /// A backend's LayerNorm over the rows of a matrix, statistics in f32. The defaults are
@@ -246,7 +246,7 @@ mod tests {
 
     #[test]
     fn off_the_kernels_the_passes_are_burns_tensor_operations_bit_for_bit() {
-        use crate::backend::CpuBackend;
+        use crate::test_backend::CpuBackend;
         use burn::tensor::Distribution;
         type B = <CpuBackend as burn::tensor::backend::AutodiffBackend>::InnerBackend;
         let device = Default::default();

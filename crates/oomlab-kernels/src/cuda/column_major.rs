@@ -5,7 +5,7 @@
 //! C = op(A)·op(B) in row-major is Cᵀ = op(B)ᵀ·op(A)ᵀ in column-major: the call's first
 //! operand is b, its second a, its output c.
 
-use crate::model::Form;
+use crate::ops::Form;
 
 /// The column-major call for one product.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

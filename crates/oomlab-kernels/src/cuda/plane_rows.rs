@@ -176,7 +176,7 @@ pub fn kernels_line() -> String {
         ),
     }
     };
-    let adamw = match crate::optim::adamw_setting() {
+    let adamw = match crate::ops::adamw_setting() {
         Some(false) => format!("AdamW's update: burn's AdamW ({ADAMW}=burn)"),
         _ => format!(
             "AdamW's update: oomlab's kernel for f32 parameters (AMP's included), burn's AdamW for half-precision ones ({ADAMW}=burn for all)"
@@ -186,17 +186,17 @@ pub fn kernels_line() -> String {
         "{}; {}; {}; {adamw}",
         part(
             "attention's softmax (its forward pass written out around it where it runs)",
-            crate::model::softmax_setting(),
+            crate::ops::softmax_setting(),
             "kernels.attention_softmax"
         ),
         part(
             "LayerNorm",
-            crate::model::norm_setting(),
+            crate::ops::norm_setting(),
             "kernels.layer_norm"
         ),
         part(
             "the feed-forward layer's bias and GELU",
-            crate::model::gelu_setting(),
+            crate::ops::gelu_setting(),
             "kernels.gelu"
         )
     )

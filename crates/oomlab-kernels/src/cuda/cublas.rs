@@ -47,11 +47,10 @@ use cudarc::driver::result as drv;
 use super::column_major::Call;
 use super::fence::Fence;
 use super::strided_batch::{self, Layout, StridedCall};
-use crate::model::{
+use crate::ops::{
     apart_into_and_new, apart_into_twice, batched_setting, burn_batched, burn_batched_into,
     burn_product, custom_products_setting, Form, Operand, Place, ProductBackend, Rows, Span,
 };
-use crate::units::Bytes;
 
 /// cuBLAS's own variable for its workspace pool (`:KiB:count`), read when a handle is
 /// created.
@@ -63,7 +62,7 @@ pub const CUBLAS_WORKSPACE_ENV: &str = "CUBLAS_WORKSPACE_CONFIG";
 /// products with cuBLAS's own pool and 6 MiB above with this one; f32 (on cuBLAS already)
 /// peaked 62 MiB lower with it than with cuBLAS's own pool and stepped 1.5% slower (82.4 ms
 /// against 81.2 in the paired rows), its final loss 4.9e-4 (relative) away.
-pub const WORKSPACE_DEFAULT: Bytes = Bytes(4 << 20);
+pub const WORKSPACE_DEFAULT: u64 = 4 << 20;
 
 /// How large cuBLAS's workspace is.
 ///
@@ -102,7 +101,7 @@ impl Workspace {
 
     /// cuBLAS's variable for the default: one buffer of that many KiB.
     fn default_config() -> String {
-        format!(":{}:1", WORKSPACE_DEFAULT.0.div_ceil(1024))
+        format!(":{}:1", WORKSPACE_DEFAULT.div_ceil(1024))
     }
 
     /// Sets `CUBLAS_WORKSPACE_CONFIG` to the default unless the user set it. Call it
@@ -117,7 +116,8 @@ impl Workspace {
     fn describe(&self) -> String {
         match self {
             Workspace::Default => format!(
-                "a {WORKSPACE_DEFAULT} cuBLAS workspace, outside burn's pool (as {CUBLAS_WORKSPACE_ENV}={}; set that variable for another size)",
+                "a {:.1} MiB cuBLAS workspace, outside burn's pool (as {CUBLAS_WORKSPACE_ENV}={}; set that variable for another size)",
+                WORKSPACE_DEFAULT as f64 / f64::from(1u32 << 20),
                 Workspace::default_config()
             ),
             Workspace::Users(v) => format!("cuBLAS's workspace as {CUBLAS_WORKSPACE_ENV}={v} sets it"),
@@ -603,7 +603,7 @@ struct Fallback {
 }
 
 /// Attention's batched product alpha·a·b of `span`'s heads on cuBLAS (super::strided_batch;
-/// crate::model's batched module says why), each operand read where its heads start in
+/// crate::ops's batched module says why), each operand read where its heads start in
 /// its tensor (no slice), the output written as `output` asks (into `whole` where it is
 /// [`Output::Into`] and one is given); `Err` gives everything back for burn's matmul
 /// ([`Fallback`]).
@@ -655,7 +655,7 @@ fn submit_batched(prepared: BatchedJob) -> Result<CubeTensor<CudaRuntime>, Box<F
 }
 
 /// Two prepared batched products of one dtype handed to cuBLAS one after the other behind
-/// one handshake (crate::model's batched_pair module says why); their outputs, or, where
+/// one handshake (crate::ops's batched_pair module says why); their outputs, or, where
 /// the submission failed, what burn's matmul needs of each.
 fn submit_pair(
     first: BatchedJob,
@@ -1266,18 +1266,18 @@ impl ProductBackend for CubeCuda {
     }
 
     /// Both gradient products behind one handshake
-    /// ([`linear_grads_together`](crate::model::linear_grads_together) says why).
+    /// ([`linear_grads_together`](crate::ops::linear_grads_together) says why).
     fn linear_grads_together_by_default() -> bool {
         true
     }
 
-    /// f32's and bf16's sums in two stages (crate::model's column_sum module says why, and
+    /// f32's and bf16's sums in two stages (crate::ops's column_sum module says why, and
     /// why not f16's).
     fn split_sums_by_default(dtype: DType) -> bool {
         matches!(dtype, DType::F32 | DType::BF16)
     }
 
-    /// f32's and bf16's embeddings on the dense path (crate::model's embedding module says
+    /// f32's and bf16's embeddings on the dense path (crate::ops's embedding module says
     /// why, and why not f16's).
     fn dense_embeddings_by_default(dtype: DType) -> bool {
         matches!(dtype, DType::F32 | DType::BF16)
@@ -1314,7 +1314,7 @@ impl ProductBackend for CubeCuda {
     }
 
     /// cuBLAS where cuBLAS runs the dtype's products, unless `kernels.attention_products=burn`
-    /// (crate::model's batched module has the measurements).
+    /// (crate::ops's batched module has the measurements).
     fn batched_on_library(dtype: DType) -> bool {
         batched_setting() != Some(false) && runs(dtype)
     }
@@ -1333,7 +1333,7 @@ impl ProductBackend for CubeCuda {
     }
 
     /// On cuBLAS as [`Self::batched_product`], the product written straight into its heads
-    /// of the whole output (crate::model's [`Joined`](crate::model::Joined) says why).
+    /// of the whole output (crate::ops's [`Joined`](crate::ops::Joined) says why).
     fn batched_product_into(
         a: CubeTensor<CudaRuntime>,
         b: CubeTensor<CudaRuntime>,
@@ -1348,7 +1348,7 @@ impl ProductBackend for CubeCuda {
         }
     }
 
-    /// Both products behind one handshake (crate::model's batched_pair module says why and
+    /// Both products behind one handshake (crate::ops's batched_pair module says why and
     /// what was measured; `kernels.attention_pairs=apart` goes back).
     fn batched_pairs_together_by_default() -> bool {
         true
