@@ -1,5 +1,5 @@
 # Issue 29: the linear layers' products on cuBLAS ordered with cubecl's kernels on the
-# device (flags in device memory, src/device/fence.rs) against the host syncs of the first
+# device (flags in device memory, crates/oomlab-kernels/src/cuda/fence.rs) against the host syncs of the first
 # version and against cubecl's own products, with PyTorch's rows in the same script run.
 # 1. (unless SKIP_TEST=1) tests/gpu/linear.rs in both orders (OOMLAB_CUBLAS_ORDER=device,
 #    host; TEST_ORDERS reorders, TEST_TIMEOUT (default 150 s) bounds each; TEST_APIS="gemmex

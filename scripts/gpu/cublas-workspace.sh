@@ -1,6 +1,6 @@
 # Issue 29: is the +66 MiB NVML peak of bf16's products on cuBLAS (OOMLAB_CUBLAS=1;
 # docs/results/2026-12-04-h200-cublas-queued) cuBLAS's workspace? That peak is what keeps
-# bf16 off cuBLAS by default (src/device/cublas.rs, by_default). Three `gpu`-config AMP
+# bf16 off cuBLAS by default (crates/oomlab-kernels/src/cuda/cublas.rs, by_default). Three `gpu`-config AMP
 # bf16 runs of $STEPS (default 20) steps, side by side: the defaults (bf16's products on
 # cubecl), OOMLAB_CUBLAS=1, and OOMLAB_CUBLAS=1 with CUBLAS_WORKSPACE_CONFIG=:4096:1
 # (cuBLAS's own variable: one 4 MiB workspace instead of its default pool). NVML's figure is

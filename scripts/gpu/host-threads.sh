@@ -9,7 +9,7 @@
 #              cubecl's device service threads (DS-…: fusion's graphs run, kernels launched,
 #              the cuBLAS products queued there);
 #   timing-P:  the same run with OOMLAB_CUBLAS_TIMING=1: the host's microseconds per cuBLAS
-#              product in each phase of the handshake (src/device/cublas.rs, Clock), every
+#              product in each phase of the handshake (crates/oomlab-kernels/src/cuda/cublas.rs, Clock), every
 #              500 products, on stderr (timing-P.stderr.txt).
 # An experiment, not what a new user meets: setup.sh sets CUBECL_AUTOTUNE_LEVEL=minimal and
 # the shipped kernel pack's cache folder.

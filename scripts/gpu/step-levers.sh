@@ -9,7 +9,7 @@
 #           over the batch instead of burn's scatter (src/model/embedding.rs)
 #   linear2d: OOMLAB_LINEAR=2d, burn's linear on 2-D inputs where cuBLAS does not run the
 #           products (bf16 by default): the weight gradient one product instead of a
-#           batched one summed over the batch (src/model/product.rs, linear_2d); f32's
+#           batched one summed over the batch (src/model/linear.rs, linear_2d); f32's
 #           products run on cuBLAS by default, so its f32 rows are the defaults' graph
 #   levers: all three
 #   cublas16: OOMLAB_CUBLAS=1, bf16's products on cuBLAS too (f32's are by default, so only its
@@ -55,7 +55,7 @@
 #           attention's output written as [batch, seq, heads, head_dim] (no copy before the
 #           output projection)
 #   smk:    OOMLAB_ATTENTION_SOFTMAX=kernel, the backward pass's causal softmax and its
-#           gradient as one kernel of oomlab's each (src/device/softmax_kernels.rs) instead
+#           gradient as one kernel of oomlab's each (crates/oomlab-kernels/src/cuda/softmax_kernels.rs) instead
 #           of burn's tensor operations, reading and writing the products' dtypes (since
 #           ba156f2, OOMLAB_ATTENTION_FORWARD unset writes the forward pass out wherever the
 #           softmax kernels run, so smk is smkw's graph)
@@ -65,14 +65,14 @@
 #   smkf:   smk with OOMLAB_ATTENTION_FORWARD=fused: the softmax kernels in the backward pass
 #           only, the forward pass burn-cubecl's attention
 #   lnk:    OOMLAB_LAYER_NORM=kernel, LayerNorm's forward and backward passes as kernels of
-#           oomlab's (src/device/norm_kernels.rs) instead of burn's tensor operations
+#           oomlab's (crates/oomlab-kernels/src/cuda/norm_kernels.rs) instead of burn's tensor operations
 #   rowk:   smkw and lnk together (f32's default on CUDA since it was measured in
 #           docs/results/2026-12-06-h200-row-kernels; so only its bf16 rows differ from the
 #           defaults)
 #   rowb:   OOMLAB_ATTENTION_SOFTMAX=burn,OOMLAB_ATTENTION_FORWARD=fused,OOMLAB_LAYER_NORM=burn:
 #           f32's defaults before rowk became them
 #   gelk:   OOMLAB_GELU=kernel, the feed-forward layer's bias and GELU as one kernel of
-#           oomlab's each way (src/device/gelu_kernels.rs) instead of burn's tensor
+#           oomlab's each way (crates/oomlab-kernels/src/cuda/gelu_kernels.rs) instead of burn's tensor
 #           operations (the bias added, then burn's GELU and its gradient); f32's default on
 #           CUDA since docs/results/2026-12-06-h100-gelu-kernels measured it, so only its
 #           bf16 rows differ from the defaults
@@ -105,7 +105,7 @@
 #           before f044144
 #   grads2: OOMLAB_LINEAR_GRADS=together, a linear layer's dW and dX as one operation,
 #           both cuBLAS calls behind one handshake with cubecl's stream instead of one each
-#           (src/model/product.rs, src/device/cublas.rs's linear_grads): fewer launches and
+#           (src/model/linear.rs, crates/oomlab-kernels/src/cuda/cublas.rs's linear_grads): fewer launches and
 #           less host time where the host bounds the step (the gpu config's AMP bf16,
 #           docs/results/2026-12-06-h100-probs-bf16/host-threads-a3b32e1); CUDA's default
 #           since docs/results/2026-12-06-h100-grads-together measured it (run it against a

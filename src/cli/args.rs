@@ -910,7 +910,7 @@ fn size_arg(s: &str) -> Result<Bytes, String> {
 }
 
 /// `--set KEY=VALUE` flags as overrides, in the order given.
-pub fn set_overrides(set: &[String]) -> Result<Vec<(String, toml::Value)>, ConfigError> {
+pub(super) fn set_overrides(set: &[String]) -> Result<Vec<(String, toml::Value)>, ConfigError> {
     set.iter()
         .map(|s| {
             let Some((key, raw)) = s.split_once('=') else {

@@ -165,7 +165,7 @@ fn apply_train_flags(a: &TrainArgs, d: &mut Draft) -> Result<(), ConfigError> {
 
 /// `(key, --flag)` for every `train` flag that sets a config key, read from the flags' own
 /// help texts (each names its keys), so that no key-to-flag table is kept by hand.
-pub fn flags_by_key() -> Vec<(String, String)> {
+pub(super) fn flags_by_key() -> Vec<(String, String)> {
     use clap::CommandFactory;
     let keys = Draft::keys();
     let cli = super::args::Cli::command();
@@ -532,19 +532,19 @@ pub fn resolve_warm_up(
 }
 
 /// The lesson's batch with its own model (`tiny` on the CPU, `gpu` on a GPU).
-pub const LESSON_BATCH: u64 = 96;
+pub(super) const LESSON_BATCH: u64 = 96;
 
 /// The CPU lesson's budget before the matrix library's buffers. With 6.1 MiB of them (2
 /// MiB of L2 per core) part 1's baseline crossed the 67 MiB this makes at 69.2 MiB of heap
 /// and checkpointing, the largest stage that fits, peaked at 62.7
 /// (docs/results/2026-12-05-cpu-lesson): a few MiB either side, whatever the L2.
-pub const LESSON_CPU_TENSORS: Bytes = Bytes(60 << 20);
+pub(super) const LESSON_CPU_TENSORS: Bytes = Bytes(60 << 20);
 
 /// The CPU lesson's default budget: [`LESSON_CPU_TENSORS`] plus the packing buffers this
 /// processor's matrix library keeps for the budget's threads, rounded up to a whole MiB
 /// (so that the command lines the lesson prints stay short): 62 MiB with 512 KiB of L2
 /// per core, 67 MiB with 2 MiB.
-pub fn lesson_cpu_budget() -> Bytes {
+pub(super) fn lesson_cpu_budget() -> Bytes {
     let buffers = crate::estimate::measured::cpu_workspace(crate::device::BUDGET_THREADS);
     let mib = 1u64 << 20;
     Bytes((LESSON_CPU_TENSORS.0 + buffers.0).div_ceil(mib) * mib)
@@ -719,7 +719,7 @@ fn train_flags(config: &str, set: &[String], batch: Option<u64>) -> String {
 }
 
 /// Part 2's model: the lesson's own, bigger, at a small batch.
-pub struct BigModel {
+pub(super) struct BigModel {
     /// The config keys that make it (on top of `tiny` or `gpu`).
     pub set: &'static [&'static str],
     /// Its batch.
@@ -732,7 +732,7 @@ pub struct BigModel {
 /// nothing). Sized with `oomlab estimate` against the default budgets: the f32 AdamW
 /// update (24 bytes per parameter while old and new weights and moments are both held)
 /// is well over the budget, pure bf16 (12) and SGD (8) well under it.
-pub fn big_model(gpu: bool) -> BigModel {
+pub(super) fn big_model(gpu: bool) -> BigModel {
     if gpu {
         BigModel {
             set: &["model.n_layers=128"],
@@ -834,7 +834,7 @@ pub fn resolve_estimate(
 
 /// `oomlab estimate --model NAME` (a Hugging Face shape) or `--hf-config PATH`: the shape,
 /// the run and the card; None for oomlab's own model.
-pub fn resolve_hf_estimate(
+pub(super) fn resolve_hf_estimate(
     args: &super::args::EstimateArgs,
 ) -> Result<
     Option<(
@@ -998,7 +998,7 @@ const MAX_WAIT_S: f64 = 30.0 * 86400.0;
 
 /// Turns `run` flags into a plan: the job, the check before it, the sampling interval and
 /// the folder. CUDA_VISIBLE_DEVICES is read here, once, as the job will see it.
-pub fn resolve_run(args: super::args::RunArgs) -> Result<crate::cmd::run::RunPlan, Error> {
+pub(super) fn resolve_run(args: super::args::RunArgs) -> Result<crate::cmd::run::RunPlan, Error> {
     if args.interval == 0 {
         return Err(ConfigError::Override {
             given: "--interval 0".into(),

@@ -7,7 +7,7 @@ use crate::units::Bytes;
 
 /// The series' colours, in row order, in memory.svg and in report.html's chart alike (a
 /// lecturer showing both sees each row in one colour).
-pub const COLORS: [&str; 12] = [
+pub(super) const COLORS: [&str; 12] = [
     "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
     "#bcbd22", "#17becf", "#393b79", "#637939",
 ];
@@ -152,7 +152,7 @@ pub(crate) const X_TITLE: &str =
     "optimizer steps from the first (each step one unit wide, whatever it took; setup before it cut)";
 
 /// Errors come from plotters' drawing backend, as text.
-pub type PlotError = String;
+pub(super) type PlotError = String;
 
 /// The SVG document.
 pub fn memory_svg(

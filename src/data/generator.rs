@@ -12,7 +12,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::config::Task;
 
 /// Every character the generator can emit, in vocabulary order.
-pub const ALPHABET: &str = "\n()+0123456789:=[]abcdefghijklmnopqrstuvwxyz{|}";
+pub(super) const ALPHABET: &str = "\n()+0123456789:=[]abcdefghijklmnopqrstuvwxyz{|}";
 
 /// Generates at least `chars` characters of `task`, ending at a line boundary, from `seed`.
 /// The same arguments always give the same text.

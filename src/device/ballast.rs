@@ -81,7 +81,7 @@ pub fn hold_budget(index: usize, budget: Bytes) -> Result<BudgetSetup, BudgetErr
         move |e| BudgetError::Driver(format!("{what} failed: {e}"))
     }
     // Loads and initialises the driver (cudarc panics on a call when it is missing).
-    let driver = crate::device::cuda_driver().map_err(BudgetError::Driver)?;
+    let driver = crate::device::cuda_driver().map_err(|e| BudgetError::Driver(e.to_string()))?;
     if index >= driver.devices {
         return Err(BudgetError::Driver(format!(
             "no CUDA device {index}: the driver sees {}",

@@ -27,7 +27,7 @@ pub fn default_kernel_cache() -> Option<PathBuf> {
 /// handed to NVRTC, appended. What a slow first step compiled, and which kernels the
 /// shipped pack lacks (a fresh H200's AMP bf16 first step compiled 11 kernels in 20-28 s
 /// with no way to name them: docs/results/2026-12-04-h200-cublas-queued).
-pub const COMPILE_LOG_ENV: &str = crate::env::COMPILE_LOG_VAR;
+pub(super) const COMPILE_LOG_ENV: &str = crate::env::COMPILE_LOG_VAR;
 
 /// Points cubecl's compilation log at `path` (every compiled kernel in full, appended) and
 /// says so. cubecl also attaches debug information to each kernel it then compiles and

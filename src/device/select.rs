@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use super::request::DeviceRequest;
-use oomlab_kernels::cuda::{cuda_driver, locate_nvrtc, CudaDriver, NvrtcStatus};
+use oomlab_kernels::cuda::{cuda_driver, locate_nvrtc, CudaDriver, CudaOpError, NvrtcStatus};
 
 /// The device a run will use.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,7 +33,7 @@ pub enum DeviceError {
         /// What was asked.
         requested: DeviceRequest,
         /// The driver's complaint.
-        reason: String,
+        reason: CudaOpError,
     },
     /// An index past the last device.
     #[error("--device cuda:{index}: this machine has {count} CUDA device(s){}", if *count > 0 { format!("; use cuda:0 to cuda:{}", count - 1) } else { " visible (check CUDA_VISIBLE_DEVICES); use --device cpu or --device auto to train on the CPU".to_string() })]
@@ -67,9 +67,9 @@ pub fn select(request: DeviceRequest) -> Result<Selected, DeviceError> {
 }
 
 /// The policy itself, on given facts (so it can be tested on any machine).
-pub fn decide(
+pub(super) fn decide(
     request: DeviceRequest,
-    driver: Result<CudaDriver, String>,
+    driver: Result<CudaDriver, CudaOpError>,
     nvrtc: NvrtcStatus,
 ) -> Result<Selected, DeviceError> {
     let index = match request {
@@ -140,7 +140,7 @@ pub fn decide(
 mod tests {
     use super::*;
 
-    fn gpu(n: usize) -> Result<CudaDriver, String> {
+    fn gpu(n: usize) -> Result<CudaDriver, CudaOpError> {
         Ok(CudaDriver {
             devices: n,
             names: (0..n).map(|i| format!("GPU{i}")).collect(),
@@ -151,12 +151,14 @@ mod tests {
     fn auto_falls_back_to_the_cpu_and_says_why() {
         let s = decide(
             DeviceRequest::Auto,
-            Err("no libcuda".into()),
+            Err(CudaOpError::NoDriver),
             NvrtcStatus::Loadable,
         )
         .unwrap();
         match s {
-            Selected::Cpu { note: Some(n) } => assert!(n.contains("no libcuda"), "{n}"),
+            Selected::Cpu { note: Some(n) } => {
+                assert!(n.contains("libcuda.so.1, cannot be loaded"), "{n}")
+            }
             other => panic!("{other:?}"),
         }
     }
@@ -165,7 +167,7 @@ mod tests {
     fn asking_for_cuda_without_a_driver_is_an_error() {
         let e = decide(
             DeviceRequest::Cuda(0),
-            Err("no libcuda".into()),
+            Err(CudaOpError::NoDriver),
             NvrtcStatus::Loadable,
         )
         .unwrap_err();

@@ -45,7 +45,7 @@ fn ratio(a: Bytes, b: Bytes) -> String {
 }
 
 /// The report as text.
-pub fn render(r: &DiagnoseReport) -> String {
+pub(super) fn render(r: &DiagnoseReport) -> String {
     let mut s = String::new();
     let f = &r.facts;
     let d = &r.diagnosis;

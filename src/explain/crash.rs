@@ -10,7 +10,7 @@ use crate::evidence::Evidence;
 use crate::units::Bytes;
 
 /// Topics, their one-line summary and their text (the measured part is appended).
-pub const TOPICS: &[(&str, &str, &str)] = &[
+pub(super) const TOPICS: &[(&str, &str, &str)] = &[
     (
         "stuck-vram",
         "VRAM still used after a crash: who holds it, and what frees it",
@@ -226,7 +226,7 @@ fn resume() -> String {
 }
 
 /// The measured part of `topic`, if it is one of these.
-pub fn measured(topic: &str) -> Option<String> {
+pub(super) fn measured(topic: &str) -> Option<String> {
     Some(match topic {
         "stuck-vram" => stuck_vram(),
         "leak" => leak(),

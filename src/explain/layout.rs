@@ -33,7 +33,7 @@ enum Block {
 }
 
 /// The columns prose is wrapped at for `width`: at most [`PROSE_WIDTH`].
-pub fn prose_columns(width: Width) -> usize {
+pub(super) fn prose_columns(width: Width) -> usize {
     width.columns().unwrap_or(PROSE_WIDTH).min(PROSE_WIDTH)
 }
 
@@ -46,7 +46,7 @@ fn table_row(line: &str) -> Option<Vec<String>> {
 
 /// A table row of `cells`, as [`layout`] reads it (an empty cell is written `-`; a cell's
 /// own ` | ` becomes ` / `, so that it stays one cell).
-pub fn row<S: AsRef<str>>(cells: &[S]) -> String {
+pub(super) fn row<S: AsRef<str>>(cells: &[S]) -> String {
     let cells: Vec<String> = cells
         .iter()
         .map(|c| {
@@ -119,7 +119,7 @@ fn blocks(text: &str) -> Vec<Block> {
 /// `text` as one paragraph starting with `first`, its following lines indented by as many
 /// spaces, wrapped at `columns`; ends with a newline (as [`crate::text::hang`], at a width
 /// given).
-pub fn hang_to(first: &str, text: &str, columns: usize) -> String {
+pub(super) fn hang_to(first: &str, text: &str, columns: usize) -> String {
     let indent = " ".repeat(first.chars().count());
     let wrapped = wrap_to(text, &indent, columns);
     match wrapped.strip_prefix(indent.as_str()) {
@@ -172,7 +172,7 @@ fn table_to(rows: &[Vec<String>], width: Width) -> String {
 }
 
 /// `text` laid out for `width` (see the module's documentation).
-pub fn layout(text: &str, width: Width) -> String {
+pub(super) fn layout(text: &str, width: Width) -> String {
     let prose = prose_columns(width);
     let mut out = String::new();
     for block in blocks(text) {

@@ -9,7 +9,7 @@ use crate::evidence::Evidence;
 use crate::units::Bytes;
 
 /// Topics, their one-line summary and their text (the measured part is appended).
-pub const TOPICS: &[(&str, &str, &str)] = &[(
+pub(super) const TOPICS: &[(&str, &str, &str)] = &[(
     "offload-optimizer",
     "AdamW's moments in host memory, the update on the CPU",
     "\
@@ -69,7 +69,7 @@ fn pytorch() -> String {
 }
 
 /// The measured part of `topic`, if it is this module's.
-pub fn measured(topic: &str) -> Option<String> {
+pub(super) fn measured(topic: &str) -> Option<String> {
     (topic == "offload-optimizer").then(|| {
         measured_compare_in(
             topic,

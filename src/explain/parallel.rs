@@ -12,7 +12,7 @@ use crate::evidence::Evidence;
 use crate::units::Bytes;
 
 /// Topics, their one-line summary and their text (the measured part is appended).
-pub const TOPICS: &[(&str, &str, &str)] = &[(
+pub(super) const TOPICS: &[(&str, &str, &str)] = &[(
     "shard-optimizer",
     "several devices: data parallel, each keeping 1/N of the optimizer state",
     "\
@@ -230,7 +230,7 @@ fn cpu() -> String {
 }
 
 /// The measured part of `topic`, if it is this module's.
-pub fn measured(topic: &str) -> Option<String> {
+pub(super) fn measured(topic: &str) -> Option<String> {
     (topic == "shard-optimizer").then(|| h200() + &cpu())
 }
 

@@ -14,7 +14,7 @@ use crate::evidence::Evidence;
 use crate::units::Bytes;
 
 /// Topics, their one-line summary and their text (the measured part is appended).
-pub const TOPICS: &[(&str, &str, &str)] = &[
+pub(super) const TOPICS: &[(&str, &str, &str)] = &[
     (
         "anatomy",
         "where training memory goes: bytes per parameter, activations, slack",
@@ -489,7 +489,7 @@ fn glossary_example() -> String {
 }
 
 /// The measured part of `topic`, if it is one of these.
-pub fn measured(topic: &str) -> Option<String> {
+pub(super) fn measured(topic: &str) -> Option<String> {
     Some(match topic {
         "anatomy" => optimizer_state() + &glossary_example(),
         "sgd" => optimizer_state(),

@@ -7,7 +7,7 @@ use crate::evidence::Evidence;
 
 /// Topics, their one-line summary and their text (the keys and the measured part are
 /// appended).
-pub const TOPICS: &[(&str, &str, &str)] = &[(
+pub(super) const TOPICS: &[(&str, &str, &str)] = &[(
     "step-speed",
     "why a CUDA step takes as long as it does; the settings that change it",
     "\
@@ -55,7 +55,7 @@ docs/results/2026-12-06-h100-bf16-kernels/seeds/table.md).
 )];
 
 /// The keys, then the paired yardstick's rows.
-pub fn measured(topic: &str) -> Option<String> {
+pub(super) fn measured(topic: &str) -> Option<String> {
     (topic == "step-speed").then(|| variables() + &paired())
 }
 

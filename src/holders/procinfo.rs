@@ -48,10 +48,10 @@ impl ProcState {
 
 /// `/proc/self/ns/pid` of a process in the host's (the initial) PID namespace: the kernel
 /// gives that namespace the fixed inode `PROC_PID_INIT_INO` (0xEFFFFFFC).
-pub const HOST_PID_NAMESPACE: &str = "pid:[4026531836]";
+pub(super) const HOST_PID_NAMESPACE: &str = "pid:[4026531836]";
 
 /// This process's PID namespace as `/proc/self/ns/pid` names it.
-pub fn pid_namespace() -> Option<String> {
+pub(super) fn pid_namespace() -> Option<String> {
     std::fs::read_link("/proc/self/ns/pid")
         .ok()
         .map(|p| p.to_string_lossy().into_owned())
@@ -63,7 +63,10 @@ pub fn pid_namespace() -> Option<String> {
 /// open may be one of its holders under another number, not a dead holder's heir.
 /// Returns the namespace, for the message. In the host's namespace, or with one holder
 /// visible here, the PIDs are this namespace's.
-pub fn unmatched_namespace(holders: &[ProcState], namespace: Option<&str>) -> Option<String> {
+pub(super) fn unmatched_namespace(
+    holders: &[ProcState],
+    namespace: Option<&str>,
+) -> Option<String> {
     let ns = namespace?;
     let all_gone = !holders.is_empty() && holders.iter().all(|p| *p == ProcState::Gone);
     (all_gone && ns != HOST_PID_NAMESPACE).then(|| ns.to_string())
@@ -85,7 +88,7 @@ pub fn cuda_file_holders() -> Vec<Inheritor> {
 }
 
 /// Processes (visible here) with a file descriptor whose target passes `matches`.
-pub fn pids_with_open_file(matches: impl Fn(&std::path::Path) -> bool) -> Vec<Inheritor> {
+pub(super) fn pids_with_open_file(matches: impl Fn(&std::path::Path) -> bool) -> Vec<Inheritor> {
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
     };
@@ -113,7 +116,7 @@ pub fn pids_with_open_file(matches: impl Fn(&std::path::Path) -> bool) -> Vec<In
 
 /// When `pid` started, in clock ticks since boot (field 22 of `/proc/<pid>/stat`): with the
 /// PID, it names one process, so a PID reused by a new process is told apart.
-pub fn start_time(pid: u32) -> Option<u64> {
+pub(super) fn start_time(pid: u32) -> Option<u64> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     stat_field(&stat, 22)?.parse().ok()
 }

@@ -81,7 +81,7 @@ impl StageNumbers {
 }
 
 /// `new` against `old` in words: "62% less than", "8% more than", "the same as".
-pub fn relative(new: Bytes, old: Bytes) -> String {
+pub(super) fn relative(new: Bytes, old: Bytes) -> String {
     if old.0 == 0 {
         return "not comparable with".into();
     }

@@ -159,7 +159,7 @@ fn unpack<B: AutodiffBackend>(
 
 /// The mean of every peer's gradients, through burn's all-reduce, a bucket of
 /// parameters (in visiting order) per operation.
-pub fn all_reduce_grads<B: AutodiffBackend>(
+pub(super) fn all_reduce_grads<B: AutodiffBackend>(
     model: &Net<B>,
     mut grads: GradientsParams,
     rank: usize,
@@ -229,7 +229,7 @@ fn register_all<B: AutodiffBackend>(
 
 /// Every parameter as its owner updated it: each owner broadcasts its parameters, a
 /// bucket at a time, the others receive them.
-pub fn gather_shards<B: AutodiffBackend>(
+pub(super) fn gather_shards<B: AutodiffBackend>(
     model: Net<B>,
     plan: &ShardPlan,
     rank: usize,

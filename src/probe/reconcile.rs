@@ -113,11 +113,11 @@ pub struct MemoryReport {
 }
 
 /// The line of what a GPU process holds beyond burn's pool (CUDA context, modules).
-pub const OUTSIDE_THE_POOL: &str = "+ outside the pool";
+pub(super) const OUTSIDE_THE_POOL: &str = "+ outside the pool";
 /// The line of what a CPU process holds beyond its counted heap.
-pub const OUTSIDE_THE_HEAP: &str = "+ outside the heap count";
+pub(super) const OUTSIDE_THE_HEAP: &str = "+ outside the heap count";
 /// The line of heap counted but not resident (a CPU process whose heap exceeds its RSS).
-pub const HEAP_NOT_RESIDENT: &str = "- heap not resident";
+pub(super) const HEAP_NOT_RESIDENT: &str = "- heap not resident";
 
 impl MemoryReport {
     /// The bytes of the reconciliation line `label`.

@@ -11,7 +11,7 @@ use crate::text::html_escape as esc;
 
 /// One label: centred on `x`, its baseline at `y`.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Label {
+pub(super) struct Label {
     pub x: f64,
     pub y: f64,
     pub size: f64,
@@ -41,7 +41,7 @@ impl Label {
 }
 
 /// The labels moved up, in order, until none overlaps one before it.
-pub fn place(labels: Vec<Label>) -> Vec<Label> {
+pub(super) fn place(labels: Vec<Label>) -> Vec<Label> {
     let mut placed: Vec<Label> = Vec::with_capacity(labels.len());
     for mut label in labels {
         // Bounded: each move clears at least one line, and there are finitely many labels.
@@ -57,7 +57,7 @@ pub fn place(labels: Vec<Label>) -> Vec<Label> {
 }
 
 /// The placed labels as SVG `<text>` elements.
-pub fn write_all(s: &mut String, labels: Vec<Label>) {
+pub(super) fn write_all(s: &mut String, labels: Vec<Label>) {
     for l in place(labels) {
         let _ = write!(
             s,

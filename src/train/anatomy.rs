@@ -10,7 +10,7 @@ use crate::units::Bytes;
 
 /// What the trainer holds besides activations, in bytes, for the known categories.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Held {
+pub(super) struct Held {
     /// The stored parameters (read from the tensors: count x dtype).
     pub weights: Bytes,
     /// Optimizer state per copy (0 before the optimizer's first update, or for SGD).
@@ -25,7 +25,7 @@ pub struct Held {
 
 impl Held {
     /// The known categories at `at` (gradients share the weights' dtype and count).
-    pub fn known(&self, at: StepPoint) -> Vec<Slice> {
+    pub(super) fn known(&self, at: StepPoint) -> Vec<Slice> {
         let w = self.weights;
         let accum = if self.accumulation > 1 { w } else { Bytes(0) };
         let mut out = match at {
@@ -63,7 +63,7 @@ impl Held {
 
 /// The recorder's state.
 #[derive(Debug, Clone, Default)]
-pub struct AnatomyRecorder {
+pub(super) struct AnatomyRecorder {
     armed: bool,
     points: Vec<PointReading>,
     done: Option<(usize, StepPlan, Vec<PointReading>)>,
@@ -71,31 +71,31 @@ pub struct AnatomyRecorder {
 
 impl AnatomyRecorder {
     /// Record the next step that completes (no-op once one is recorded).
-    pub fn arm(&mut self) {
+    pub(super) fn arm(&mut self) {
         if self.done.is_none() {
             self.armed = true;
         }
     }
 
     /// Whether this step is read.
-    pub fn armed(&self) -> bool {
+    pub(super) fn armed(&self) -> bool {
         self.armed
     }
 
     /// A step starts: forget a failed step's readings.
-    pub fn begin(&mut self) {
+    pub(super) fn begin(&mut self) {
         self.points.clear();
     }
 
     /// A reading at `r.at`; a later one at the same point (the next micro-batch's)
     /// replaces it, so the last micro-batch's stays.
-    pub fn read(&mut self, r: PointReading) {
+    pub(super) fn read(&mut self, r: PointReading) {
         self.points.retain(|p| p.at != r.at);
         self.points.push(r);
     }
 
     /// The step completed: keep its readings, in step order.
-    pub fn finish(&mut self, step: usize, plan: StepPlan) {
+    pub(super) fn finish(&mut self, step: usize, plan: StepPlan) {
         if !self.armed {
             return;
         }
@@ -106,7 +106,7 @@ impl AnatomyRecorder {
     }
 
     /// The recorded step, its split and its readings.
-    pub fn recorded(&self) -> Option<&(usize, StepPlan, Vec<PointReading>)> {
+    pub(super) fn recorded(&self) -> Option<&(usize, StepPlan, Vec<PointReading>)> {
         self.done.as_ref()
     }
 }

@@ -147,7 +147,7 @@ impl Checkpointer {
 
 /// Puts a resumed run back: weights, optimizer state, loss scaler, the strategy's search
 /// and split. Returns the first step to run and the split.
-pub fn restore<B: super::TrainBackend>(
+pub(super) fn restore<B: super::TrainBackend>(
     trainer: &mut Trainer<B>,
     strategy: &mut dyn Strategy,
     from: &ResumeFrom,

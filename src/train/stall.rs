@@ -23,9 +23,9 @@ use crate::results::{AttemptRecord, CacheCleanups, StopReason};
 use crate::strategy::StepPlan;
 
 /// The shortest wait between a stop request and abandoning the busy loop.
-pub const MIN_GRACE: Duration = Duration::from_secs(3);
+pub(super) const MIN_GRACE: Duration = Duration::from_secs(3);
 /// The longest: schedulers' grace periods before SIGKILL are often 30 s.
-pub const MAX_GRACE: Duration = Duration::from_secs(20);
+pub(super) const MAX_GRACE: Duration = Duration::from_secs(20);
 
 /// What the loop is doing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -125,7 +125,7 @@ pub struct Measured {
 }
 
 /// Mean loss of the last 10% of steps (at least one).
-pub fn final_loss(records: &[StepRecord]) -> Option<f32> {
+pub(super) fn final_loss(records: &[StepRecord]) -> Option<f32> {
     let tail = (records.len() / 10).max(1).min(records.len());
     (!records.is_empty()).then(|| {
         records[records.len() - tail..]
@@ -138,7 +138,7 @@ pub fn final_loss(records: &[StepRecord]) -> Option<f32> {
 
 /// Median duration of the steps after the first (of an even count, the mean of the two
 /// middle ones: of two steps, their mean rather than the slower).
-pub fn steady_step_s(records: &[StepRecord]) -> Option<f64> {
+pub(super) fn steady_step_s(records: &[StepRecord]) -> Option<f64> {
     let mut steady: Vec<f64> = records
         .iter()
         .skip(1)
@@ -157,7 +157,7 @@ pub fn steady_step_s(records: &[StepRecord]) -> Option<f64> {
 /// (AdamW: two, in the weights' dtype; SGD without momentum, or AdamW's moments offloaded
 /// to host memory: none), and for AMP the half copy of the weights that exists during a
 /// step.
-pub fn bytes_per_param(cfg: &RunConfig, weights: &ParamStats, compute: &ParamStats) -> f64 {
+pub(super) fn bytes_per_param(cfg: &RunConfig, weights: &ParamStats, compute: &ParamStats) -> f64 {
     let per = |s: &ParamStats| {
         if s.count == 0 {
             0.0

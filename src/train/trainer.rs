@@ -64,10 +64,12 @@ pub struct StepRecord {
 mod secs {
     use serde::Deserialize;
     use std::time::Duration;
-    pub fn serialize<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    pub(super) fn serialize<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_f64(d.as_secs_f64())
     }
-    pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
+    pub(super) fn deserialize<'de, D: serde::Deserializer<'de>>(
+        d: D,
+    ) -> Result<Duration, D::Error> {
         let secs = f64::deserialize(d)?;
         Duration::try_from_secs_f64(secs).map_err(serde::de::Error::custom)
     }

@@ -1,5 +1,5 @@
-//! GPU-only: AdamW's update on oomlab's kernel (src/device/adamw_kernels.rs, crate::optim's
-//! `FusedAdamW`) equals burn's `AdamW` on burn's CUDA backend: the parameter and both
+//! GPU-only: AdamW's update on oomlab's kernel (the kernels crate's cuda/adamw_kernels.rs, behind
+//! oomlab's `FusedAdamW`) equals burn's `AdamW` on burn's CUDA backend: the parameter and both
 //! moments after five updates (the first is burn's own in both), with and without weight
 //! decay, at small, odd and the `gpu` config's largest shapes; once with every input the
 //! update's alone (the kernel writes in place) and once with a copy of the parameter and of

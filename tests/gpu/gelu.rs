@@ -1,5 +1,5 @@
 //! GPU-only: the feed-forward layer's bias-and-GELU kernels (`kernels.gelu=kernel`,
-//! src/device/gelu_kernels.rs) equal burn's tensor operations on burn's CUDA backend: the
+//! crates/oomlab-kernels/src/cuda/gelu_kernels.rs) equal burn's tensor operations on burn's CUDA backend: the
 //! forward pass and the backward pass's dy, in f32 and bf16 (the bias in the product's
 //! dtype, as autocast casts it), at small and odd shapes (a row shorter than a cube, widths
 //! that are no multiple of 32) and at the `gpu` config's (16,384 rows of 2,048); then the

@@ -1,4 +1,4 @@
-//! GPU-only: LayerNorm's kernels (`kernels.layer_norm=kernel`, src/device/norm_kernels.rs)
+//! GPU-only: LayerNorm's kernels (`kernels.layer_norm=kernel`, crates/oomlab-kernels/src/cuda/norm_kernels.rs)
 //! equal burn's tensor operations on burn's CUDA backend: the forward pass and the
 //! backward pass's dx, dγ and dβ, in f32 and bf16 (γ and β in the input's dtype, as
 //! autocast casts them), at small and odd shapes (rows shorter than a plane, a row count

@@ -1,5 +1,5 @@
 //! GPU-only: attention's softmax kernels (`kernels.attention_softmax=kernel`,
-//! src/device/softmax_kernels.rs) equal burn's tensor operations on burn's CUDA backend:
+//! crates/oomlab-kernels/src/cuda/softmax_kernels.rs) equal burn's tensor operations on burn's CUDA backend:
 //! the causal softmax and its gradient (from P in f32, and in bf16 where the inputs are:
 //! `kernels.backward_probs=inputs`), read and written in f32 and bf16, at small and
 //! odd shapes (rows shorter than a plane, not a multiple of it) and at the `gpu` config's

@@ -19,6 +19,7 @@ use cubecl::prelude::*;
 
 use super::cube::adamw::{adamw_kernel, source_key};
 use super::cublas::CubeCuda;
+use super::error::CudaOpError::{self, Unfit};
 use super::plane_rows::{contiguous, packed_empty, Calls, Fallback};
 use crate::ops::{adamw_setting, burn_adamw_update, AdamWKernelBackend, AdamWScalars};
 
@@ -26,23 +27,25 @@ use crate::ops::{adamw_setting, burn_adamw_update, AdamWKernelBackend, AdamWScal
 const CUBE_THREADS: u32 = 256;
 
 /// The elements of the four tensors (one shape, f32); or why the kernel cannot take them.
-fn elements(tensors: [&CubeTensor<CudaRuntime>; 4]) -> Result<u32, String> {
+fn elements(tensors: [&CubeTensor<CudaRuntime>; 4]) -> Result<u32, CudaOpError> {
     let shape = tensors[0].meta.shape();
     for t in tensors {
         if t.dtype != DType::F32 {
-            return Err(format!("a tensor of {:?}, not f32", t.dtype));
+            return Err(Unfit(format!("a tensor of {:?}, not f32", t.dtype)));
         }
         if t.meta.shape() != shape {
-            return Err(format!(
+            return Err(Unfit(format!(
                 "tensors of shapes {shape:?} and {:?}",
                 t.meta.shape()
-            ));
+            )));
         }
     }
     let len = shape.num_elements();
     match u32::try_from(len) {
         Ok(n) if n > 0 && len < u32::MAX as usize - CUBE_THREADS as usize => Ok(n),
-        _ => Err(format!("a parameter {shape:?}: empty or too many elements")),
+        _ => Err(Unfit(format!(
+            "a parameter {shape:?}: empty or too many elements"
+        ))),
     }
 }
 
@@ -63,7 +66,7 @@ fn launch(
     moment_1: &CubeTensor<CudaRuntime>,
     moment_2: &CubeTensor<CudaRuntime>,
     scalars: AdamWScalars,
-) -> Result<[CubeTensor<CudaRuntime>; 3], String> {
+) -> Result<[CubeTensor<CudaRuntime>; 3], CudaOpError> {
     let len = elements([param, grad, moment_1, moment_2])?;
     // The targets first: `can_mut` counts the references to a buffer, and the contiguous
     // views below are more.

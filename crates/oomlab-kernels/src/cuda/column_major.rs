@@ -9,7 +9,7 @@ use crate::ops::Form;
 
 /// The column-major call for one product.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Call {
+pub(super) struct Call {
     /// Whether the call transposes its first operand (b) and its second (a).
     pub transposed: (bool, bool),
     /// The output's column-major rows and columns, and the inner dimension.
@@ -20,7 +20,7 @@ pub struct Call {
 
 impl Call {
     /// The call for `form` with [`Form::mkn`]'s m, k, n.
-    pub fn new(form: Form, (m, k, n): (usize, usize, usize)) -> Call {
+    pub(super) fn new(form: Form, (m, k, n): (usize, usize, usize)) -> Call {
         let (transposed, rows, cols, inner) = match form {
             // Yᵀ[n,m] = Wᵀ[n,k]·xᵀ[k,m]
             Form::Forward => ((false, false), n, m, k),

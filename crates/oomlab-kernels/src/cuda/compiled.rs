@@ -30,7 +30,7 @@ use serde::Deserialize;
 use super::pack_card::{CardId, MadeOn, H200};
 
 /// A pack of compiled kernels.
-pub struct CompiledPack {
+pub(super) struct CompiledPack {
     /// The card it was made on ([`MadeOn::fit`]: the cards it is installed on).
     pub device: MadeOn,
     /// The lowest CUDA driver version (as `cuDriverGetVersion` gives it: 13000 = 13.0)
@@ -45,7 +45,7 @@ pub struct CompiledPack {
 }
 
 /// The packs oomlab ships (`pack/<card>/ptx/`, made by `scripts/kernel-pack.py`).
-pub const PACKS: &[CompiledPack] = &[CompiledPack {
+pub(super) const PACKS: &[CompiledPack] = &[CompiledPack {
     device: H200,
     min_driver: include!("../../pack/nvidia-h200/ptx/min-driver.txt"),
     toc: include_str!("../../pack/nvidia-h200/ptx/toc.json.log"),

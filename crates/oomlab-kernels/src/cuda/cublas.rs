@@ -45,6 +45,7 @@ use cudarc::cublas::{result as blas, sys};
 use cudarc::driver::result as drv;
 
 use super::column_major::Call;
+use super::error::CudaOpError::{self, Unfit};
 use super::fence::Fence;
 use super::strided_batch::{self, Layout, StridedCall};
 use crate::ops::{
@@ -243,7 +244,7 @@ impl Lane {
         work: &Work,
         ptrs: (u64, u64, u64),
         dtype: DType,
-    ) -> Result<(), String> {
+    ) -> Result<(), CudaOpError> {
         let &Work::Matrix { form, mkn, lds } = work else {
             // Attention's batched products: cuBLAS's strided batched calls.
             if let Work::Batched { calls, alpha } = work {
@@ -281,14 +282,14 @@ fn with_lane<T>(
         };
         // SAFETY: the context was retained by Handle::new and lives as long as the process.
         unsafe { drv::ctx::set_current(lane.handle.ctx) }
-            .map_err(|e| Failure::Library(e.to_string()))?;
+            .map_err(|e| Failure::Library(CudaOpError::driver("cuCtxSetCurrent")(e)))?;
         f(lane)
     })
 }
 
 /// [`types`] for a call: `Err` where cuBLAS has none.
-fn call_types(dtype: DType) -> Result<(sys::cudaDataType, sys::cublasComputeType_t), String> {
-    types(dtype).ok_or_else(|| format!("no cuBLAS type for {dtype:?}"))
+fn call_types(dtype: DType) -> Result<(sys::cudaDataType, sys::cublasComputeType_t), CudaOpError> {
+    types(dtype).ok_or_else(|| Unfit(format!("no cuBLAS type for {dtype:?}")))
 }
 
 /// cuBLAS's operation flag: transposed or not.
@@ -479,13 +480,14 @@ enum Failure {
     /// out-of-memory failure, which oomlab's detector sees and discards the step for).
     Buffers(String),
     /// The fence or cuBLAS itself failed.
-    Library(String),
+    Library(CudaOpError),
 }
 
 impl Failure {
-    fn text(&self) -> &str {
+    fn text(&self) -> String {
         match self {
-            Failure::Buffers(e) | Failure::Library(e) => e,
+            Failure::Buffers(e) => e.clone(),
+            Failure::Library(e) => e.to_string(),
         }
     }
 }
@@ -603,7 +605,7 @@ struct Fallback {
 }
 
 /// Attention's batched product alpha·a·b of `span`'s heads on cuBLAS (super::strided_batch;
-/// crate::ops's batched module says why), each operand read where its heads start in
+/// oomlab's model::batched module says why), each operand read where its heads start in
 /// its tensor (no slice), the output written as `output` asks (into `whole` where it is
 /// [`Output::Into`] and one is given); `Err` gives everything back for burn's matmul
 /// ([`Fallback`]).
@@ -655,7 +657,7 @@ fn submit_batched(prepared: BatchedJob) -> Result<CubeTensor<CudaRuntime>, Box<F
 }
 
 /// Two prepared batched products of one dtype handed to cuBLAS one after the other behind
-/// one handshake (crate::ops's batched_pair module says why); their outputs, or, where
+/// one handshake (oomlab's model::batched_pair module says why); their outputs, or, where
 /// the submission failed, what burn's matmul needs of each.
 fn submit_pair(
     first: BatchedJob,
@@ -896,7 +898,7 @@ fn submit(job: Job, mut clock: Clock) -> Result<(), Box<Job>> {
             match result {
                 Ok(()) => clock.record(),
                 Err(Failure::Buffers(e)) => say_skipped(&e),
-                Err(Failure::Library(e)) => record_queued_failure(e),
+                Err(Failure::Library(e)) => record_queued_failure(e.to_string()),
             }
         });
         return Ok(());
@@ -1101,7 +1103,7 @@ fn run(lane: &mut Lane, job: &Job, clock: &mut Clock) -> Result<(), Failure> {
                 ptrs.push((address(&part.a)?, address(&part.b)?, address(&part.out)?));
             }
             clock.lap(3);
-            drv::ctx::synchronize().map_err(|e| lib(e.to_string()))?;
+            drv::ctx::synchronize().map_err(|e| lib(CudaOpError::driver("cuCtxSynchronize")(e)))?;
             // The host's wait for the device is the signal phase's in this order.
             clock.lap(1);
             for (part, ptrs) in job.chain().zip(ptrs) {
@@ -1122,19 +1124,21 @@ fn run(lane: &mut Lane, job: &Job, clock: &mut Clock) -> Result<(), Failure> {
 impl Handle {
     /// A handle for `device`: its primary context retained and made current on this
     /// thread, a non-blocking stream, cuBLAS on it.
-    pub fn new(device: usize) -> Result<Handle, String> {
+    pub fn new(device: usize) -> Result<Handle, CudaOpError> {
         // SAFETY: the device index is checked by the driver; the primary context is the
         // one cubecl retains.
         unsafe {
-            drv::init().map_err(|e| e.to_string())?;
-            let dev = drv::device::get(device as i32).map_err(|e| e.to_string())?;
-            let ctx = drv::primary_ctx::retain(dev).map_err(|e| e.to_string())?;
-            drv::ctx::set_current(ctx).map_err(|e| e.to_string())?;
+            drv::init().map_err(CudaOpError::driver("cuInit"))?;
+            let dev =
+                drv::device::get(device as i32).map_err(CudaOpError::driver("cuDeviceGet"))?;
+            let ctx = drv::primary_ctx::retain(dev)
+                .map_err(CudaOpError::driver("cuDevicePrimaryCtxRetain"))?;
+            drv::ctx::set_current(ctx).map_err(CudaOpError::driver("cuCtxSetCurrent"))?;
             let stream = drv::stream::create(drv::stream::StreamKind::NonBlocking)
-                .map_err(|e| e.to_string())?;
-            let handle = blas::create_handle().map_err(|e| e.to_string())?;
+                .map_err(CudaOpError::driver("cuStreamCreate"))?;
+            let handle = blas::create_handle()?;
             // The workspace is cuBLAS's, sized by CUBLAS_WORKSPACE_CONFIG ([`Workspace`]).
-            blas::set_stream(handle, stream as sys::cudaStream_t).map_err(|e| e.to_string())?;
+            blas::set_stream(handle, stream as sys::cudaStream_t)?;
             Ok(Handle {
                 ctx,
                 handle,
@@ -1144,9 +1148,10 @@ impl Handle {
     }
 
     /// Waits for everything queued on this handle's stream.
-    pub fn sync(&self) -> Result<(), String> {
+    pub fn sync(&self) -> Result<(), CudaOpError> {
         // SAFETY: the stream was created by Handle::new and is never destroyed.
-        unsafe { drv::stream::synchronize(self.stream) }.map_err(|e| e.to_string())
+        unsafe { drv::stream::synchronize(self.stream) }
+            .map_err(CudaOpError::driver("cuStreamSynchronize"))
     }
 
     /// Row-major C = op(A)·op(B) for `form` ([`Form::mkn`]'s m, k, n; a, b, c the
@@ -1165,9 +1170,10 @@ impl Handle {
         (a, b, c): (u64, u64, u64),
         (sa, sb, sc): (usize, usize, usize),
         dtype: DType,
-    ) -> Result<(), String> {
+    ) -> Result<(), CudaOpError> {
         let (dt, compute) = call_types(dtype)?;
-        let ld = |s: usize| i32::try_from(s).map_err(|_| format!("row stride {s} too large"));
+        let ld =
+            |s: usize| i32::try_from(s).map_err(|_| Unfit(format!("row stride {s} too large")));
         // The call's first operand is b, its second a, its output c (super::column_major).
         let (lda, ldb, ldc) = (ld(sb)?, ld(sa)?, ld(sc)?);
         let call = Call::new(form, (m, k, n));
@@ -1196,7 +1202,7 @@ impl Handle {
             compute,
             sys::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
         )
-        .map_err(|e| format!("{e:?}"))
+        .map_err(CudaOpError::from)
     }
 
     /// One strided batched call of super::strided_batch's plan times `alpha`, a, b and c
@@ -1214,10 +1220,12 @@ impl Handle {
         alpha: f32,
         (a, b, c): (u64, u64, u64),
         dtype: DType,
-    ) -> Result<(), String> {
+    ) -> Result<(), CudaOpError> {
         let (dt, compute) = call_types(dtype)?;
-        let int = |x: usize| i32::try_from(x).map_err(|_| format!("{x} is over cuBLAS's int"));
-        let long = |x: usize| i64::try_from(x).map_err(|_| format!("{x} is over cuBLAS's long"));
+        let int =
+            |x: usize| i32::try_from(x).map_err(|_| Unfit(format!("{x} is over cuBLAS's int")));
+        let long =
+            |x: usize| i64::try_from(x).map_err(|_| Unfit(format!("{x} is over cuBLAS's long")));
         let size = dtype.size() as u64;
         let at = |base: u64, offset: usize| base + offset as u64 * size;
         let (first, second, out) = (&call.first, &call.second, &call.output);
@@ -1249,7 +1257,7 @@ impl Handle {
             compute,
             sys::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
         )
-        .map_err(|e| format!("{e:?}"))
+        .map_err(CudaOpError::from)
     }
 }
 
@@ -1277,7 +1285,7 @@ impl ProductBackend for CubeCuda {
         matches!(dtype, DType::F32 | DType::BF16)
     }
 
-    /// f32's and bf16's embeddings on the dense path (crate::ops's embedding module says
+    /// f32's and bf16's embeddings on the dense path (oomlab's model::embedding module says
     /// why, and why not f16's).
     fn dense_embeddings_by_default(dtype: DType) -> bool {
         matches!(dtype, DType::F32 | DType::BF16)
@@ -1314,7 +1322,7 @@ impl ProductBackend for CubeCuda {
     }
 
     /// cuBLAS where cuBLAS runs the dtype's products, unless `kernels.attention_products=burn`
-    /// (crate::ops's batched module has the measurements).
+    /// (oomlab's model::batched module has the measurements).
     fn batched_on_library(dtype: DType) -> bool {
         batched_setting() != Some(false) && runs(dtype)
     }
@@ -1333,7 +1341,7 @@ impl ProductBackend for CubeCuda {
     }
 
     /// On cuBLAS as [`Self::batched_product`], the product written straight into its heads
-    /// of the whole output (crate::ops's [`Joined`](crate::ops::Joined) says why).
+    /// of the whole output (oomlab's model::batched module, its `Joined`, says why).
     fn batched_product_into(
         a: CubeTensor<CudaRuntime>,
         b: CubeTensor<CudaRuntime>,
@@ -1348,7 +1356,7 @@ impl ProductBackend for CubeCuda {
         }
     }
 
-    /// Both products behind one handshake (crate::ops's batched_pair module says why and
+    /// Both products behind one handshake (oomlab's model::batched_pair module says why and
     /// what was measured; `kernels.attention_pairs=apart` goes back).
     fn batched_pairs_together_by_default() -> bool {
         true

@@ -5,6 +5,7 @@
 //! (whether the driver library is present, then the devices) and say what to do, and when NVRTC is installed but not on the library path (the usual case:
 //! `/usr/local/cuda-*/lib64`) we restart ourselves with it added.
 
+use super::error::CudaOpError;
 use std::path::{Path, PathBuf};
 
 /// The names cudarc 0.19 tries for NVRTC on Linux.
@@ -26,17 +27,16 @@ pub struct CudaDriver {
 
 /// Loads the CUDA driver (through cudarc, as burn's backend will) and asks it for the
 /// devices. `Err` says why CUDA is unusable.
-pub fn cuda_driver() -> Result<CudaDriver, String> {
+pub fn cuda_driver() -> Result<CudaDriver, CudaOpError> {
     use cudarc::driver::{result, sys};
     // cudarc panics on a call when the library is missing: look first.
     // SAFETY: loading the system's CUDA driver library runs its initialisers, which is
     // what every CUDA program does.
     if !unsafe { sys::is_culib_present() } {
-        return Err("the CUDA driver library, libcuda.so.1, cannot be loaded".to_string());
+        return Err(CudaOpError::NoDriver);
     }
-    result::init()
-        .map_err(|e| format!("cuInit failed: {e} (is the driver loaded? does nvidia-smi work?)"))?;
-    let count = result::device::get_count().map_err(|e| format!("cuDeviceGetCount failed: {e}"))?;
+    result::init().map_err(CudaOpError::driver("cuInit"))?;
+    let count = result::device::get_count().map_err(CudaOpError::driver("cuDeviceGetCount"))?;
     let names = (0..count)
         .map(|i| {
             result::device::get(i)

@@ -48,6 +48,7 @@ use cubecl::cuda::CudaRuntime;
 use cubecl::prelude::*;
 
 use super::cube::fence::{fence_signal, fence_wait, source_key};
+use super::error::CudaOpError::{self, Unfit};
 use cudarc::driver::result as drv;
 use cudarc::driver::sys as cu;
 
@@ -93,18 +94,18 @@ struct StreamKernels {
 }
 
 impl StreamKernels {
-    fn load() -> Result<StreamKernels, String> {
-        let ptx = std::ffi::CString::new(PTX).map_err(|e| e.to_string())?;
-        let name = |n: &str| std::ffi::CString::new(n).map_err(|e| e.to_string());
+    fn load() -> Result<StreamKernels, CudaOpError> {
+        let ptx = std::ffi::CString::new(PTX).map_err(|e| Unfit(e.to_string()))?;
+        let name = |n: &str| std::ffi::CString::new(n).map_err(|e| Unfit(e.to_string()));
         // SAFETY: a NUL-terminated PTX image; the module is kept for the process's life.
         unsafe {
             let module = drv::module::load_data(ptx.as_ptr() as *const std::ffi::c_void)
-                .map_err(|e| format!("cuModuleLoadData (fence PTX): {e}"))?;
+                .map_err(CudaOpError::driver("cuModuleLoadData (the fence's PTX)"))?;
             Ok(StreamKernels {
                 wait: drv::module::get_function(module, name("oomlab_fence_wait")?)
-                    .map_err(|e| e.to_string())?,
+                    .map_err(CudaOpError::driver("cuModuleGetFunction"))?,
                 write: drv::module::get_function(module, name("oomlab_fence_write")?)
-                    .map_err(|e| e.to_string())?,
+                    .map_err(CudaOpError::driver("cuModuleGetFunction"))?,
             })
         }
     }
@@ -116,7 +117,7 @@ impl StreamKernels {
         stream: cu::CUstream,
         flag: u64,
         epoch: u32,
-    ) -> Result<(), String> {
+    ) -> Result<(), CudaOpError> {
         let (mut flag, mut epoch) = (flag, epoch);
         let mut params = [
             &mut flag as *mut u64 as *mut std::ffi::c_void,
@@ -124,12 +125,12 @@ impl StreamKernels {
         ];
         // SAFETY: the caller's; the parameters match the kernels' (u64, u32).
         unsafe { drv::launch_kernel(f, (1, 1, 1), (1, 1, 1), 0, stream, &mut params) }
-            .map_err(|e| format!("fence kernel launch: {e}"))
+            .map_err(CudaOpError::driver("cuLaunchKernel (a fence kernel)"))
     }
 }
 
 /// The flags of one thread's cubecl stream on one device, and the last epoch used.
-pub struct Fence {
+pub(super) struct Fence {
     client: ComputeClient<CudaRuntime>,
     flags: cubecl::server::Handle,
     /// Flag 0's device address; flag 1 is 4 bytes on.
@@ -142,11 +143,11 @@ pub struct Fence {
 impl Fence {
     /// Two zeroed flags in cubecl's memory on `client`'s device, and the stream side's
     /// kernels loaded in the current context.
-    pub fn new(client: &ComputeClient<CudaRuntime>) -> Result<Fence, String> {
+    pub(super) fn new(client: &ComputeClient<CudaRuntime>) -> Result<Fence, CudaOpError> {
         let flags = client.create_from_slice(u32::as_bytes(&[0, 0]));
         let address = client
             .get_resource(flags.clone())
-            .map_err(|e| format!("{e:?}"))?
+            .map_err(|e| CudaOpError::Buffer(format!("{e:?}")))?
             .resource()
             .ptr;
         let kernels = StreamKernels::load()?;
@@ -188,11 +189,11 @@ impl Fence {
 
     /// Step 1a: the next epoch, and the signal queued on cubecl's stream (after every
     /// kernel launched before).
-    pub fn signal(&mut self) -> Result<(), String> {
+    pub(super) fn signal(&mut self) -> Result<(), CudaOpError> {
         self.epoch = self
             .epoch
             .checked_add(1)
-            .ok_or("the fence's epochs ran out")?;
+            .ok_or_else(|| Unfit("the fence's epochs ran out".to_string()))?;
         self.launch(false);
         Ok(())
     }
@@ -203,7 +204,7 @@ impl Fence {
     /// # Safety
     /// `stream` is a live stream in the flags' context, current on this thread; called once
     /// after [`Fence::signal`].
-    pub unsafe fn stream_waits(&self, stream: cu::CUstream) -> Result<(), String> {
+    pub(super) unsafe fn stream_waits(&self, stream: cu::CUstream) -> Result<(), CudaOpError> {
         let (k, flag) = (&self.kernels, self.address);
         // SAFETY: the flag is a live cubecl allocation (kept by self.flags).
         unsafe { StreamKernels::launch(k.wait, stream, flag, self.epoch) }
@@ -214,7 +215,7 @@ impl Fence {
     ///
     /// # Safety
     /// As [`Fence::stream_waits`], called once after it.
-    pub unsafe fn stream_writes(&self, stream: cu::CUstream) -> Result<(), String> {
+    pub(super) unsafe fn stream_writes(&self, stream: cu::CUstream) -> Result<(), CudaOpError> {
         let (k, flag) = (&self.kernels, self.address + 4);
         // SAFETY: as in stream_waits.
         unsafe { StreamKernels::launch(k.write, stream, flag, self.epoch) }
@@ -222,7 +223,7 @@ impl Fence {
 
     /// Step 3b: cubecl's wait for the write queued on its stream: cubecl's later kernels
     /// run after the work queued on `stream` before the write.
-    pub fn cubecl_waits(&self) {
+    pub(super) fn cubecl_waits(&self) {
         self.launch(true);
     }
 }

@@ -1,5 +1,5 @@
 //! The feed-forward layer's bias and GELU as one cubecl kernel each way, on CUDA
-//! (crate::ops's gelu module says why).
+//! (oomlab's model::gelu module says why).
 //!
 //! Both are element-wise over the `[rows, width]` product y = x·W (no bias), one thread
 //! per element (consecutive threads, consecutive elements), computing in f32 whatever they
@@ -24,6 +24,7 @@ use cubecl::prelude::*;
 
 use super::cube::gelu::{bias_gelu_grad_kernel, bias_gelu_kernel, source_key};
 use super::cublas::CubeCuda;
+use super::error::CudaOpError::{self, Unfit};
 use super::plane_rows::{contiguous, on_kernels_by_default, packed_empty, Calls, Fallback};
 use crate::ops::{burn_bias_gelu, burn_bias_gelu_backward, gelu_setting, GeluKernelBackend};
 
@@ -36,27 +37,27 @@ fn dims(
     y: &CubeTensor<CudaRuntime>,
     bias: &CubeTensor<CudaRuntime>,
     dz: Option<&CubeTensor<CudaRuntime>>,
-) -> Result<(u32, u32), String> {
+) -> Result<(u32, u32), CudaOpError> {
     let float =
         |t: &CubeTensor<CudaRuntime>| matches!(t.dtype, DType::F32 | DType::BF16 | DType::F16);
     let shape = y.meta.shape();
     if shape.num_dims() != 2 || !float(y) {
-        return Err(format!(
+        return Err(Unfit(format!(
             "an input {shape:?} of {:?}, not a float matrix",
             y.dtype
-        ));
+        )));
     }
     let width = shape[1];
     let b = bias.meta.shape();
     if b.num_dims() != 1 || b[0] != width || !float(bias) {
-        return Err(format!(
+        return Err(Unfit(format!(
             "a bias {b:?} of {:?} for rows of {width}",
             bias.dtype
-        ));
+        )));
     }
     if let Some(dz) = dz {
         if dz.meta.shape() != shape || !float(dz) {
-            return Err(format!("dz {:?} for y {shape:?}", dz.meta.shape()));
+            return Err(Unfit(format!("dz {:?} for y {shape:?}", dz.meta.shape())));
         }
     }
     let len = shape.num_elements();
@@ -64,7 +65,9 @@ fn dims(
         (Ok(n), Ok(w)) if n > 0 && w > 0 && len < u32::MAX as usize - CUBE_THREADS as usize => {
             Ok((n, w))
         }
-        _ => Err(format!("an input {shape:?}: empty or too many elements")),
+        _ => Err(Unfit(format!(
+            "an input {shape:?}: empty or too many elements"
+        ))),
     }
 }
 
@@ -80,7 +83,7 @@ fn grid(len: u32) -> (CubeCount, CubeDim) {
 fn launch_forward(
     y: &CubeTensor<CudaRuntime>,
     bias: &CubeTensor<CudaRuntime>,
-) -> Result<CubeTensor<CudaRuntime>, String> {
+) -> Result<CubeTensor<CudaRuntime>, CudaOpError> {
     let (len, width) = dims(y, bias, None)?;
     let (y, bias) = (contiguous(y), contiguous(bias));
     let z = packed_empty(&y, y.meta.shape().clone(), y.dtype);
@@ -107,7 +110,7 @@ fn launch_backward(
     y: &CubeTensor<CudaRuntime>,
     bias: &CubeTensor<CudaRuntime>,
     dz: &CubeTensor<CudaRuntime>,
-) -> Result<CubeTensor<CudaRuntime>, String> {
+) -> Result<CubeTensor<CudaRuntime>, CudaOpError> {
     let (len, width) = dims(y, bias, Some(dz))?;
     let (y, bias, dz) = (contiguous(y), contiguous(bias), contiguous(dz));
     let dy = packed_empty(&y, y.meta.shape().clone(), y.dtype);

@@ -8,6 +8,7 @@ mod compiled;
 mod cube;
 pub mod cublas;
 mod cuda_libs;
+mod error;
 mod fence;
 pub mod gelu_kernels;
 pub mod norm_kernels;
@@ -19,6 +20,7 @@ mod tuned;
 
 pub use compiled::{driver_version, install_compiled, Install, Installed};
 pub use cuda_libs::{cuda_driver, locate_nvrtc, reexec_with_library_dir, CudaDriver, NvrtcStatus};
+pub use error::CudaOpError;
 pub use pack_card::{compute_capability, CardId};
 pub use plane_rows::kernels_line;
 pub use tuned::{install_tuned, TunedInstall, CUBECL_VERSION};

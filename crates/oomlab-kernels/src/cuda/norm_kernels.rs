@@ -27,6 +27,7 @@ use super::cube::norm::{
     layer_norm_columns_kernel, layer_norm_grad_kernel, layer_norm_kernel, source_key, BLOCK_ROWS,
 };
 use super::cublas::CubeCuda;
+use super::error::CudaOpError::{self, Unfit};
 use super::plane_rows::{
     contiguous, on_kernels_by_default, packed_empty, planes_fit, row_grid, Calls, Fallback,
 };
@@ -38,31 +39,36 @@ fn dims(
     x: &CubeTensor<CudaRuntime>,
     vectors: &[&CubeTensor<CudaRuntime>],
     like_x: Option<&CubeTensor<CudaRuntime>>,
-) -> Result<(u32, u32), String> {
+) -> Result<(u32, u32), CudaOpError> {
     let float =
         |t: &CubeTensor<CudaRuntime>| matches!(t.dtype, DType::F32 | DType::BF16 | DType::F16);
     let shape = x.meta.shape();
     if shape.num_dims() != 2 || !float(x) {
-        return Err(format!(
+        return Err(Unfit(format!(
             "an input {shape:?} of {:?}, not a float matrix",
             x.dtype
-        ));
+        )));
     }
     let (rows, d) = (shape[0], shape[1]);
     for v in vectors {
         let s = v.meta.shape();
         if s.num_dims() != 1 || s[0] != d || !float(v) {
-            return Err(format!("γ or β {s:?} of {:?} for rows of {d}", v.dtype));
+            return Err(Unfit(format!(
+                "γ or β {s:?} of {:?} for rows of {d}",
+                v.dtype
+            )));
         }
     }
     if let Some(t) = like_x {
         if t.meta.shape() != shape || !float(t) {
-            return Err(format!("dy {:?} for x {shape:?}", t.meta.shape()));
+            return Err(Unfit(format!("dy {:?} for x {shape:?}", t.meta.shape())));
         }
     }
     match (u32::try_from(rows), u32::try_from(d)) {
         (Ok(r), Ok(w)) if r > 0 && w > 0 && rows * d < u32::MAX as usize => Ok((r, w)),
-        _ => Err(format!("an input {shape:?}: empty or too many elements")),
+        _ => Err(Unfit(format!(
+            "an input {shape:?}: empty or too many elements"
+        ))),
     }
 }
 
@@ -72,10 +78,13 @@ fn launch_forward(
     gamma: &CubeTensor<CudaRuntime>,
     beta: &CubeTensor<CudaRuntime>,
     epsilon: f64,
-) -> Result<CubeTensor<CudaRuntime>, String> {
+) -> Result<CubeTensor<CudaRuntime>, CudaOpError> {
     let (rows, width) = dims(x, &[gamma, beta], None)?;
     if gamma.dtype != beta.dtype {
-        return Err(format!("γ of {:?}, β of {:?}", gamma.dtype, beta.dtype));
+        return Err(Unfit(format!(
+            "γ of {:?}, β of {:?}",
+            gamma.dtype, beta.dtype
+        )));
     }
     planes_fit(x)?;
     let (x, gamma, beta) = (contiguous(x), contiguous(gamma), contiguous(beta));
@@ -107,7 +116,7 @@ fn launch_backward(
     dy: &CubeTensor<CudaRuntime>,
     epsilon: f64,
     beta_dtype: DType,
-) -> Result<[CubeTensor<CudaRuntime>; 3], String> {
+) -> Result<[CubeTensor<CudaRuntime>; 3], CudaOpError> {
     let (rows, width) = dims(x, &[gamma], Some(dy))?;
     planes_fit(x)?;
     let (x, gamma, dy) = (contiguous(x), contiguous(gamma), contiguous(dy));

@@ -12,7 +12,7 @@
 
 /// The card a pack was made on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MadeOn {
+pub(super) struct MadeOn {
     /// The name NVML and the CUDA driver give it.
     pub name: &'static str,
     /// Its compute capability (major, minor): the PTX target of the pack's kernels.
@@ -20,7 +20,7 @@ pub struct MadeOn {
 }
 
 /// The H200 the shipped packs were made on (sm_90a PTX).
-pub const H200: MadeOn = MadeOn {
+pub(super) const H200: MadeOn = MadeOn {
     name: "NVIDIA H200",
     compute_capability: (9, 0),
 };
@@ -36,7 +36,7 @@ pub struct CardId<'a> {
 
 /// How a pack fits the card in use.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Fit {
+pub(super) enum Fit {
     /// The model it was made on.
     SameModel,
     /// Another model of the same compute capability (an H100 for the H200's pack).
@@ -45,7 +45,7 @@ pub enum Fit {
 
 impl MadeOn {
     /// Whether a pack made on this card goes on `card`: `None` when it does not.
-    pub fn fit(&self, card: &CardId) -> Option<Fit> {
+    pub(super) fn fit(&self, card: &CardId) -> Option<Fit> {
         if card.name == self.name {
             Some(Fit::SameModel)
         } else if card.compute_capability == Some(self.compute_capability) {
@@ -57,7 +57,7 @@ impl MadeOn {
 
     /// "on an NVIDIA H200", or, on another card of its architecture, that too and what
     /// the card in use is: for the notes of the summary.
-    pub fn origin(&self, fit: &Fit, card: &CardId) -> String {
+    pub(super) fn origin(&self, fit: &Fit, card: &CardId) -> String {
         let (major, minor) = self.compute_capability;
         match fit {
             Fit::SameModel => format!("on an {}", self.name),

@@ -5,6 +5,7 @@
 //! that give one plane (32 threads) to each row of a matrix, the launch grid and the check
 //! that the device's planes are that wide.
 
+use super::error::CudaOpError::{self, Unfit};
 use burn::tensor::{DType, Shape};
 use burn_cubecl::tensor::CubeTensor;
 use cubecl::cuda::CudaRuntime;
@@ -15,23 +16,23 @@ use cubecl::prelude::*;
 /// docs/results/2026-12-06-h200-row-kernels and 2026-12-06-h100-gelu-kernels; bf16 since
 /// docs/results/2026-12-06-h100-bf16-kernels measured all three together over five seeds
 /// (scripts/seed-spread.py's rule). f16's rows have not been measured on them.
-pub fn on_kernels_by_default(dtype: DType) -> bool {
+pub(super) fn on_kernels_by_default(dtype: DType) -> bool {
     matches!(dtype, DType::F32 | DType::BF16)
 }
 
 /// `t` with contiguous memory (a copy only where it is not).
-pub fn contiguous(t: &CubeTensor<CudaRuntime>) -> CubeTensor<CudaRuntime> {
+pub(super) fn contiguous(t: &CubeTensor<CudaRuntime>) -> CubeTensor<CudaRuntime> {
     burn_cubecl::kernel::into_contiguous(t.clone())
 }
 
 /// The plane width the kernels are launched for (NVIDIA's warp).
-pub const PLANE: u32 = 32;
+pub(super) const PLANE: u32 = 32;
 
 /// Rows per cube (one plane each).
-pub const ROWS_PER_CUBE: u32 = 8;
+pub(super) const ROWS_PER_CUBE: u32 = 8;
 
 /// Whether the device runs plane operations on planes of [`PLANE`] threads.
-pub fn planes_fit(t: &CubeTensor<CudaRuntime>) -> Result<(), String> {
+pub(super) fn planes_fit(t: &CubeTensor<CudaRuntime>) -> Result<(), CudaOpError> {
     let properties = t.client.properties();
     let hardware = &properties.hardware;
     let ops = properties
@@ -41,15 +42,15 @@ pub fn planes_fit(t: &CubeTensor<CudaRuntime>) -> Result<(), String> {
     if ops && hardware.plane_size_min == PLANE && hardware.plane_size_max == PLANE {
         Ok(())
     } else {
-        Err(format!(
+        Err(Unfit(format!(
             "plane operations {ops}, plane sizes {}..={}",
             hardware.plane_size_min, hardware.plane_size_max
-        ))
+        )))
     }
 }
 
 /// The cube count and cube dimension for `rows` rows.
-pub fn row_grid(rows: u32) -> (CubeCount, CubeDim) {
+pub(super) fn row_grid(rows: u32) -> (CubeCount, CubeDim) {
     (
         CubeCount::Static(rows.div_ceil(ROWS_PER_CUBE), 1, 1),
         CubeDim::new_2d(PLANE, ROWS_PER_CUBE),
@@ -60,7 +61,7 @@ pub fn row_grid(rows: u32) -> (CubeCount, CubeDim) {
 /// write `row·width + column`. (cubecl's default layout pads rows whose bytes are not a
 /// multiple of its alignment, e.g. 37 or 100 f32 values: tests/gpu/softmax.rs and
 /// tests/gpu/norm.rs caught that.)
-pub fn packed_empty(
+pub(super) fn packed_empty(
     like: &CubeTensor<CudaRuntime>,
     shape: Shape,
     dtype: DType,
@@ -74,35 +75,35 @@ pub fn packed_empty(
 }
 
 /// A kernel family's calls that ran on its kernels, for the GPU tests.
-pub struct Calls(std::sync::atomic::AtomicU64);
+pub(super) struct Calls(std::sync::atomic::AtomicU64);
 
 impl Calls {
     /// None yet.
-    pub const fn new() -> Calls {
+    pub(super) const fn new() -> Calls {
         Calls(std::sync::atomic::AtomicU64::new(0))
     }
 
     /// One more.
-    pub fn add(&self) {
+    pub(super) fn add(&self) {
         self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// How many so far.
-    pub fn get(&self) -> u64 {
+    pub(super) fn get(&self) -> u64 {
         self.0.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 
 /// Says on stderr, once per reason, why `what` runs as burn's tensor operations where the
 /// kernels were to run it.
-pub struct Fallback {
+pub(super) struct Fallback {
     what: &'static str,
     said: std::sync::Mutex<Vec<String>>,
 }
 
 impl Fallback {
     /// For `what` (e.g. "LayerNorm").
-    pub const fn new(what: &'static str) -> Fallback {
+    pub(super) const fn new(what: &'static str) -> Fallback {
         Fallback {
             what,
             said: std::sync::Mutex::new(Vec::new()),
@@ -111,10 +112,10 @@ impl Fallback {
 
     /// What a pass tried on the kernels gave: its output, counted in `calls`; or, where it
     /// could not run (`Err` says why, once per reason), `burn`'s.
-    pub fn or_burn<T>(
+    pub(super) fn or_burn<T>(
         &self,
         calls: &Calls,
-        tried: Result<T, String>,
+        tried: Result<T, CudaOpError>,
         burn: impl FnOnce() -> T,
     ) -> T {
         match tried {
@@ -123,14 +124,14 @@ impl Fallback {
                 out
             }
             Err(why) => {
-                self.say(&why);
+                self.say(&why.to_string());
                 burn()
             }
         }
     }
 
     /// Says `why`, unless it was said before.
-    pub fn say(&self, why: &str) {
+    pub(super) fn say(&self, why: &str) {
         if let Ok(mut said) = self.said.lock() {
             if !said.iter().any(|s| s == why) {
                 eprintln!(

@@ -18,6 +18,7 @@ use cubecl::cuda::CudaRuntime;
 
 use super::cube::softmax::{causal_softmax_kernel, softmax_grad_kernel, source_key};
 use super::cublas::CubeCuda;
+use super::error::CudaOpError::{self, Unfit};
 use super::plane_rows::{
     contiguous, on_kernels_by_default, packed_empty, planes_fit, row_grid, Calls, Fallback,
 };
@@ -25,22 +26,24 @@ use crate::ops::{burn_causal_softmax, burn_softmax_grad, softmax_setting, Softma
 
 /// The rows (`batch·heads·seq`) and the row length `seq` of square `[batch, heads, seq,
 /// seq]` scores of a float dtype the kernels read, or why the kernels cannot take them.
-fn rows_of(t: &CubeTensor<CudaRuntime>) -> Result<(u32, u32), String> {
+fn rows_of(t: &CubeTensor<CudaRuntime>) -> Result<(u32, u32), CudaOpError> {
     let shape = t.meta.shape();
     if shape.num_dims() != 4 || shape[2] != shape[3] {
-        return Err(format!(
+        return Err(Unfit(format!(
             "scores of shape {shape:?}, not [batch, heads, seq, seq]"
-        ));
+        )));
     }
     if !matches!(t.dtype, DType::F32 | DType::BF16 | DType::F16) {
-        return Err(format!("scores of dtype {:?}", t.dtype));
+        return Err(Unfit(format!("scores of dtype {:?}", t.dtype)));
     }
     let rows = shape[0] * shape[1] * shape[2];
     match (u32::try_from(rows), u32::try_from(shape[3])) {
         (Ok(rows), Ok(seq)) if rows > 0 && (rows as usize) * (seq as usize) < u32::MAX as usize => {
             Ok((rows, seq))
         }
-        _ => Err(format!("scores of shape {shape:?}: too many elements")),
+        _ => Err(Unfit(format!(
+            "scores of shape {shape:?}: too many elements"
+        ))),
     }
 }
 
@@ -49,11 +52,11 @@ fn causal_softmax(
     scores: &CubeTensor<CudaRuntime>,
     scale: f32,
     out: DType,
-) -> Result<CubeTensor<CudaRuntime>, String> {
+) -> Result<CubeTensor<CudaRuntime>, CudaOpError> {
     let (rows, seq) = rows_of(scores)?;
     planes_fit(scores)?;
     if !matches!(out, DType::F32 | DType::BF16 | DType::F16) {
-        return Err(format!("an output of dtype {out:?}"));
+        return Err(Unfit(format!("an output of dtype {out:?}")));
     }
     let scores = contiguous(scores);
     let output = packed_empty(&scores, scores.meta.shape().clone(), out);
@@ -80,18 +83,18 @@ fn softmax_grad(
     dp: &CubeTensor<CudaRuntime>,
     scale: f32,
     out: DType,
-) -> Result<CubeTensor<CudaRuntime>, String> {
+) -> Result<CubeTensor<CudaRuntime>, CudaOpError> {
     let (rows, seq) = rows_of(p)?;
     if rows_of(dp)? != (rows, seq) || dp.meta.shape() != p.meta.shape() {
-        return Err(format!(
+        return Err(Unfit(format!(
             "P {:?} and dP {:?} differ",
             p.meta.shape(),
             dp.meta.shape()
-        ));
+        )));
     }
     planes_fit(p)?;
     if !matches!(out, DType::F32 | DType::BF16 | DType::F16) {
-        return Err(format!("an output of dtype {out:?}"));
+        return Err(Unfit(format!("an output of dtype {out:?}")));
     }
     let p = contiguous(p);
     let dp = contiguous(dp);

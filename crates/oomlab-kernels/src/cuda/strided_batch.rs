@@ -18,7 +18,7 @@
 
 /// A 4-D tensor's shape and strides, in elements: `[d0, d1, rows, cols]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Layout {
+pub(super) struct Layout {
     /// `[d0, d1, rows, cols]`.
     pub shape: [usize; 4],
     /// Elements between neighbours along each dimension.
@@ -53,7 +53,7 @@ impl Layout {
     }
 
     /// Whether cuBLAS can read its matrices as they are (else it needs a contiguous copy).
-    pub fn readable(&self) -> bool {
+    pub(super) fn readable(&self) -> bool {
         self.storage().is_some()
     }
 }
@@ -98,7 +98,7 @@ pub struct StridedCall {
 /// dimension ([`Layout::readable`]), or the output's are not rows.
 ///
 /// The batch runs along the longer batch dimension, one call per index of the other.
-pub fn plan(a: &Layout, b: &Layout, out: &Layout) -> Option<Vec<StridedCall>> {
+pub(super) fn plan(a: &Layout, b: &Layout, out: &Layout) -> Option<Vec<StridedCall>> {
     let [d0, d1, m, k] = a.shape;
     let n = b.shape[3];
     if b.shape != [d0, d1, k, n] || out.shape != [d0, d1, m, n] {
@@ -148,7 +148,7 @@ pub fn plan(a: &Layout, b: &Layout, out: &Layout) -> Option<Vec<StridedCall>> {
 /// further into their buffers: a plan made for some heads of a tensor ([`plan`] of a
 /// layout whose first head is `at` elements in), read from (written to) the whole
 /// tensor's address.
-pub fn starting_at(
+pub(super) fn starting_at(
     mut calls: Vec<StridedCall>,
     a_at: usize,
     b_at: usize,

@@ -1,5 +1,5 @@
 //! AdamW's update of one parameter as a backend choice: on CUDA one kernel of oomlab's
-//! (crate::device's adamw_kernels module), for f32 parameters unless `kernels.adamw=burn`;
+//! (crate::cuda's adamw_kernels module), for f32 parameters unless `kernels.adamw=burn`;
 //! elsewhere burn's tensor operations ([`burn_adamw_update`]).
 
 use burn::prelude::*;
@@ -132,11 +132,11 @@ pub fn burn_adamw_update<B: Backend>(
     [back(updated), back(moment_1), back(moment_2)]
 }
 
-/// The CPU: burn's `AdamW` (crate::ops's `FusedAdamW` calls it whole).
+/// The CPU: burn's `AdamW` (oomlab's `FusedAdamW` calls it whole).
 impl AdamWKernelBackend for burn::backend::Flex {}
 
 /// burn's fusion backend: the update as one custom operation of the backend it wraps
-/// (crate::ops's fusion_op), where it runs; else the default.
+/// (super::fusion_op), where it runs; else the default.
 impl<B: burn_fusion::FusionBackend + AdamWKernelBackend> AdamWKernelBackend
     for burn_fusion::Fusion<B>
 {

@@ -1,5 +1,5 @@
 //! The feed-forward layer's bias and GELU (super::gelu's operation) as a backend choice:
-//! on CUDA one kernel of oomlab's each way (crate::device's gelu_kernels module), by default
+//! on CUDA one kernel of oomlab's each way (crate::cuda's gelu_kernels module), by default
 //! for f32 and bf16 (`kernels.gelu=kernel` for every dtype, `=burn` for none); elsewhere burn's tensor
 //! operations ([`burn_bias_gelu`], [`burn_bias_gelu_backward`]) (issue 29).
 //!
@@ -16,7 +16,7 @@
 //! 0.938x, but its final loss moved by 1.4e-3 in that one run (seed 42), over issue 29's
 //! 1e-3. bf16 runs on the kernels by default since docs/results/2026-12-06-h100-bf16-kernels
 //! judged them, with the softmax and LayerNorm kernels, over five seeds: that folder's
-//! README has the figures, crate::device's plane_rows module the rule in one place.
+//! README has the figures, crate::cuda's plane_rows module the rule in one place.
 
 use burn::prelude::*;
 use burn::tensor::activation::gelu;

@@ -1,5 +1,5 @@
 //! LayerNorm's forward and backward passes (super::norm's operation) as a backend choice:
-//! on CUDA kernels of oomlab's (crate::device's norm_kernels module), by default for f32
+//! on CUDA kernels of oomlab's (crate::cuda's norm_kernels module), by default for f32
 //! and bf16 (`kernels.layer_norm=kernel` for every dtype, `=burn` for none); elsewhere burn's tensor
 //! operations ([`forward_rows`], [`backward_rows`]) (issue 29).
 //!

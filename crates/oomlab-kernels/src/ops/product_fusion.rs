@@ -122,7 +122,7 @@ impl<B: burn_fusion::FusionBackend + ProductBackend> ProductBackend for burn_fus
 
 /// burn's fusion backend: the batched product as a custom operation of the backend it
 /// wraps (super::fusion_op).
-pub fn fusion_batched<B: burn_fusion::FusionBackend + ProductBackend>(
+pub(super) fn fusion_batched<B: burn_fusion::FusionBackend + ProductBackend>(
     a: FloatTensor<burn_fusion::Fusion<B>>,
     b: FloatTensor<burn_fusion::Fusion<B>>,
     span: Span,
@@ -145,7 +145,7 @@ pub fn fusion_batched<B: burn_fusion::FusionBackend + ProductBackend>(
 /// of the backend it wraps, of a, b and the whole output where there is one; whether the
 /// whole output is the caller's alone is fusion's read-write status of it, whatever
 /// `place.owned` says.
-pub fn fusion_batched_into<B: burn_fusion::FusionBackend + ProductBackend>(
+pub(super) fn fusion_batched_into<B: burn_fusion::FusionBackend + ProductBackend>(
     a: FloatTensor<burn_fusion::Fusion<B>>,
     b: FloatTensor<burn_fusion::Fusion<B>>,
     span: Span,
@@ -233,7 +233,7 @@ fn shape_of<B: burn_fusion::FusionBackend>(
 /// of the backend it wraps (of the two products' operands and the whole output where
 /// there is one; whether the whole is the caller's alone is fusion's read-write status of
 /// it, whatever `place.owned` says).
-pub fn fusion_into_and_new<B: burn_fusion::FusionBackend + ProductBackend>(
+pub(super) fn fusion_into_and_new<B: burn_fusion::FusionBackend + ProductBackend>(
     first: Operand<burn_fusion::Fusion<B>>,
     whole: Option<FloatTensor<burn_fusion::Fusion<B>>>,
     place: Place,
@@ -278,7 +278,7 @@ pub fn fusion_into_and_new<B: burn_fusion::FusionBackend + ProductBackend>(
 
 /// burn's fusion backend: [`ProductBackend::batched_into_twice`] as one custom operation of
 /// the backend it wraps (as [`fusion_into_and_new`]).
-pub fn fusion_into_twice<B: burn_fusion::FusionBackend + ProductBackend>(
+pub(super) fn fusion_into_twice<B: burn_fusion::FusionBackend + ProductBackend>(
     first: Operand<burn_fusion::Fusion<B>>,
     place: Place,
     second: Operand<burn_fusion::Fusion<B>>,

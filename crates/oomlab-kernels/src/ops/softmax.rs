@@ -1,5 +1,5 @@
 //! Attention's causal softmax and its gradient over the `[batch, heads, seq, seq]` scores
-//! as a backend choice: on CUDA one kernel of oomlab's each (crate::device's
+//! as a backend choice: on CUDA one kernel of oomlab's each (crate::cuda's
 //! softmax_kernels module), by default for f32 and bf16 (`kernels.attention_softmax=kernel` for
 //! every dtype, `=burn` for none); elsewhere burn's tensor operations (issue 29).
 //!
