@@ -14,8 +14,9 @@ import difflib, json, os, re, sys, tomllib
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 R = "docs/results"
 NEW_USER = f"{R}/2026-12-07-h100-new-user"
-# The lesson since its part 2 gained the offload stage (first-result.sh's log format).
-LESSON = f"{R}/2026-12-07-h100-settings/call2-pack-and-lesson/log-verify-lesson.txt"
+# The newest fresh card with nothing set, on today's binary: its first steps and the lesson
+# (first-result.sh's log format).
+LESSON = f"{R}/2026-12-07-h100-kernels-crate/verify/log-verify-lesson.txt"
 PAIRED_GPU = f"{R}/2026-12-07-h100-done-when/paired-gpu-2/paired.json"
 PAIRED_H200 = f"{R}/2026-12-07-h100-done-when/paired-h200/paired.json"
 HF_VALIDATION = f"{R}/2026-12-04-hf-estimate-validation.md"
@@ -43,6 +44,12 @@ def first_steps():
     card = short_card(re.search(r"^card: (.*)$", log, re.M).group(1))
     date = re.search(r"^date: (\d{4}-\d\d-\d\d)", log, re.M).group(1)
     return steps, times, card, date
+
+
+def fresh_first_steps():
+    """The first steps of LESSON's fresh card: {name: seconds}."""
+    found = re.findall(r"^(\S+): exit 0, process [\d.]+ s, time to first step ([\d.]+) s", read(LESSON), re.M)
+    return {name: float(seconds) for name, seconds in found}
 
 
 def lesson_time():
@@ -76,7 +83,7 @@ def summary_line(path, starts):
 
 
 def table():
-    steps, times, card, date = first_steps()
+    _, times, card, date = first_steps()
     gpu, gcard, gdate = medians(PAIRED_GPU)
     h200, hcard, hdate = medians(PAIRED_H200)
     ratio = lambda m, a, b, k: m(a, k) / m(b, k)
@@ -98,12 +105,13 @@ def table():
     machines = sorted({r[1].split()[0] for r in own_rows} - {"CUDA"}, reverse=True)
     own_date = max(re.search(r"(\d{4}-\d\d-\d\d)", r[-2]).group(1) for r in own_rows)
     lesson = lesson_time()
+    first = fresh_first_steps()
     rows = [
         ("a fresh GPU's first step, `gpu` config, f32 / AMP bf16",
-         f"{float(steps['gpu-f32']):.1f} s / {float(steps['gpu-bf16']):.1f} s", f"{card}, {date}", "new-user"),
+         f"{first['gpu-f32']:.1f} s / {first['gpu-bf16']:.1f} s", f"{lesson[1]}, {lesson[2]}", "fresh-card"),
         ("... `tiny` f32 / `h200` AMP bf16",
-         f"{float(steps['tiny-f32']):.1f} s / {float(steps['h200-bf16']):.1f} s", f"{card}, {date}", "new-user"),
-        ("`oomlab lesson --yes`, both parts", f"{lesson[0]:.0f} s", f"{lesson[1]}, {lesson[2]}", "lesson"),
+         f"{first['tiny-f32']:.1f} s / {first['h200-bf16']:.1f} s", f"{lesson[1]}, {lesson[2]}", "fresh-card"),
+        ("`oomlab lesson --yes`, both parts", f"{lesson[0]:.0f} s", f"{lesson[1]}, {lesson[2]}", "fresh-card"),
         ("`oomlab compare --config gpu --strategies all`", f"{float(times['compare']):.0f} s",
          f"{card}, {date}", "new-user"),
         ("step against PyTorch SDPA, `gpu` f32 (TF32) / AMP bf16",
@@ -125,7 +133,7 @@ def table():
     ]
     links = {
         "new-user": NEW_USER + "/README.md",
-        "lesson": "docs/results/2026-12-07-h100-settings/README.md",
+        "fresh-card": "docs/results/2026-12-07-h100-kernels-crate/README.md",
         "paired-gpu": PAIRED_GPU.replace("paired.json", "paired.md"),
         "paired-h200": PAIRED_H200.replace("paired.json", "paired.md"),
         "hf-validation": HF_VALIDATION,

@@ -82,7 +82,7 @@ pub trait ProductBackend: Backend {
     }
 
     /// A linear layer's two gradient products, dW = xᵀ·dY and dX = dY·Wᵀ, in that order,
-    /// as one operation: [`linear`]'s backward pass calls it where
+    /// as one operation: the model's `linear`'s backward pass calls it where
     /// [`linear_grads_together`] says so (else [`linear_grads_apart`]). By default two
     /// [`Self::product`]s; a backend may run both behind one ordering of its library's
     /// stream (cuBLAS: one handshake instead of two, crate::cuda::cublas).
@@ -112,14 +112,14 @@ pub trait ProductBackend: Backend {
         false
     }
 
-    /// Whether [`linear`] takes the custom product for inputs of `dtype` when
+    /// Whether the model's `linear` takes the custom product for inputs of `dtype` when
     /// `kernels.linear_products` is unset: not by default (burn's `Linear` then runs, as it always
     /// did on the CPU).
     fn custom_products_by_default(_dtype: DType) -> bool {
         false
     }
 
-    /// Whether [`linear`] runs [`linear_2d`] (where the custom product does not run) when
+    /// Whether the model's `linear` runs its `linear_2d` (where the custom product does not run) when
     /// `kernels.linear` is unset: not by default (burn's `Linear` then runs).
     fn linear_2d_by_default() -> bool {
         false
@@ -167,7 +167,7 @@ pub trait ProductBackend: Backend {
     /// `whole` (`[d0, place.heads, m, n]`, stored as `[d0, m, place.heads, n]`), or of a new
     /// such tensor where `whole` is `None`; returns that tensor. `whole` is consumed: a
     /// backend may write into its buffer where `place.owned` says no other tensor shares it
-    /// (super::batched's [`Joined`](super::batched::Joined) gathers attention's groups of
+    /// (the model's `Joined` gathers attention's groups of
     /// heads this way). By default [`Self::batched_product`] and burn's `slice_assign`.
     ///
     /// # Shapes
