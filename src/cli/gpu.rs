@@ -28,7 +28,7 @@ pub(super) fn run(args: GpuArgs) -> Result<i32, Error> {
             crate::holders::free_check(&snapshot(&view), args.index, wanted).map_err(|reason| {
                 crate::config::ConfigError::Override {
                     given: format!("--index {}", args.index),
-                    reason,
+                    reason: reason.to_string(),
                 }
             })?;
         if args.json {

@@ -331,7 +331,7 @@ fn devices_of(args: &TrainArgs, config: &config::RunConfig) -> Result<Vec<Device
         return Err(shard_needs_devices("--strategy"));
     }
     if devices.len() > 1 {
-        crate::train::check_split(config.train.batch, devices.len()).map_err(Error::Unsupported)?;
+        crate::train::check_split(config.train.batch, devices.len()).map_err(|e| Error::Unsupported(e.to_string()))?;
     }
     Ok(devices)
 }
@@ -406,7 +406,7 @@ pub fn resolve_compare(args: CompareArgs) -> Result<crate::cmd::compare::Compare
     }
     if several {
         crate::train::check_split(common.train.batch, args.devices.len())
-            .map_err(Error::Unsupported)?;
+            .map_err(|e| Error::Unsupported(e.to_string()))?;
     }
     if let Some(b) = args.vram_budget {
         run_args.extend(["--vram-budget".to_string(), b.0.to_string()]);

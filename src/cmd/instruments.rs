@@ -58,7 +58,7 @@ pub(crate) fn cpu_instruments(
             available,
             "the host RAM available now",
         )
-        .map_err(Error::WontFit)?;
+        .map_err(|e| Error::WontFit(e.to_string()))?;
     }
     if plan.config.train.empty_cache_every.is_some() {
         let note = "--empty-cache-every on the CPU: burn's Flex backend keeps no pool, so a cleanup has nothing to return; the figures show the call's cost, not a release".to_string();

@@ -150,7 +150,7 @@ pub(crate) fn gpu_fit_check(
         Bytes(d.total.0.saturating_sub(others)),
         &format!("cuda:{index}'s memory less what other processes hold"),
     )
-    .map_err(Error::WontFit)
+    .map_err(|e| Error::WontFit(e.to_string()))
 }
 
 /// What the configuration asks that this device cannot do (a half type, a memory mode).
@@ -204,5 +204,5 @@ pub fn check_parallel(plan: &TrainPlan) -> Result<(), Error> {
     if plan.leak_demo.is_some() {
         return refuse("--leak-demo");
     }
-    crate::train::check_split(plan.config.train.batch, n).map_err(Error::Unsupported)
+    crate::train::check_split(plan.config.train.batch, n).map_err(|e| Error::Unsupported(e.to_string()))
 }

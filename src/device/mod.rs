@@ -18,7 +18,7 @@ pub use kernel_cache::{
 pub use prealloc::{plan_pages, pool_page_sizes, PreallocError, PreallocReport};
 pub use request::DeviceRequest;
 pub use select::{select, DeviceError, Selected};
-pub use threads::{compute_threads, pin_compute_threads, BUDGET_THREADS};
+pub use threads::{compute_threads, pin_compute_threads, PinThreadsError, BUDGET_THREADS};
 // The CUDA operations' crate: finding the driver and NVRTC, and the kernel pack.
 /// cuBLAS's workspace, set before any thread starts (the binary's first line).
 pub use oomlab_kernels::cuda::cublas::Workspace as CublasWorkspace;

@@ -16,19 +16,25 @@ pub fn compute_threads() -> usize {
     rayon::current_num_threads()
 }
 
+/// Why the compute threads could not be fixed.
+#[derive(Debug, thiserror::Error)]
+pub enum PinThreadsError {
+    /// rayon refused to build its global pool (it was built already).
+    #[error("{0}")]
+    Build(#[from] rayon::ThreadPoolBuildError),
+    /// The pool has another number of threads.
+    #[error("the pool has {0} threads")]
+    Other(usize),
+}
+
 /// Fixes rayon's global pool at `n` threads, before any work used it. `Err` says why not
 /// (the pool was already built).
-pub fn pin_compute_threads(n: usize) -> Result<(), String> {
+pub fn pin_compute_threads(n: usize) -> Result<(), PinThreadsError> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(n)
-        .build_global()
-        .map_err(|e| e.to_string())?;
-    if rayon::current_num_threads() == n {
-        Ok(())
-    } else {
-        Err(format!(
-            "the pool has {} threads",
-            rayon::current_num_threads()
-        ))
+        .build_global()?;
+    match rayon::current_num_threads() {
+        threads if threads == n => Ok(()),
+        threads => Err(PinThreadsError::Other(threads)),
     }
 }

@@ -10,15 +10,40 @@ use crate::units::Bytes;
 /// refused only when even a prediction this much too high would not fit.
 pub const MARGIN: f64 = 0.10;
 
+/// A run refused because its predicted peak is beyond what the machine has.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("this run cannot fit: `oomlab estimate` predicts a peak of {peak} and {what} is {capacity} (refused only when the prediction exceeds it by more than {:.0}%); {}. `oomlab estimate` with the same flags shows every term", MARGIN * 100.0, self.hint())]
+pub struct WontFit {
+    /// The predicted peak.
+    pub peak: Bytes,
+    /// What the machine has.
+    pub capacity: Bytes,
+    /// What the capacity is ("the host RAM available now").
+    pub what: String,
+    /// The flags that would each fit, in the order tried.
+    pub would: Vec<String>,
+}
+
+impl WontFit {
+    /// What would fit, or that nothing oomlab changes would.
+    fn hint(&self) -> String {
+        if self.would.is_empty() {
+            "nothing oomlab can change at this model size fits: a narrower model (--d-model, --n-layers) or a larger machine (`oomlab estimate` shows the card)".to_string()
+        } else {
+            format!("each of these would fit: {}", self.would.join("; "))
+        }
+    }
+}
+
 /// `Ok` when `cfg` may fit `capacity` (`what` names it, e.g. "host RAM available");
-/// otherwise the message: predicted peak, capacity, and what would fit.
+/// otherwise the predicted peak, the capacity, and what would fit.
 pub fn check_fits(
     cfg: &RunConfig,
     vocab: usize,
     target: Target,
     capacity: Bytes,
     what: &str,
-) -> Result<(), String> {
+) -> Result<(), WontFit> {
     let fits = |c: &RunConfig| {
         let peak = Estimate::of(c, vocab, target).peak;
         (peak.0 as f64) * (1.0 - MARGIN) <= capacity.0 as f64
@@ -69,13 +94,10 @@ pub fn check_fits(
             would.push("--precision bf16".into());
         }
     }
-    let hint = if would.is_empty() {
-        "nothing oomlab can change at this model size fits: a narrower model (--d-model, --n-layers) or a larger machine (`oomlab estimate` shows the card)".to_string()
-    } else {
-        format!("each of these would fit: {}", would.join("; "))
-    };
-    Err(format!(
-        "this run cannot fit: `oomlab estimate` predicts a peak of {peak} and {what} is {capacity} (refused only when the prediction exceeds it by more than {:.0}%); {hint}. `oomlab estimate` with the same flags shows every term",
-        MARGIN * 100.0
-    ))
+    Err(WontFit {
+        peak,
+        capacity,
+        what: what.to_string(),
+        would,
+    })
 }

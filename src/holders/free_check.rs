@@ -23,21 +23,35 @@ pub struct FreeCheck {
     pub holders: Vec<HolderRow>,
 }
 
+/// A GPU number NVML does not list.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("no GPU {device} here; NVML lists {}", listed_text(.listed))]
+pub struct NoSuchGpu {
+    /// The number asked for.
+    pub device: u32,
+    /// The numbers NVML lists.
+    pub listed: Vec<u32>,
+}
+
+fn listed_text(listed: &[u32]) -> String {
+    if listed.is_empty() {
+        "none".to_string()
+    } else {
+        listed
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
 /// Checks `device` of `snap` for `wanted` free bytes; `Err` names the devices there are.
-pub fn free_check(snap: &GpuSnapshot, device: u32, wanted: Bytes) -> Result<FreeCheck, String> {
+pub fn free_check(snap: &GpuSnapshot, device: u32, wanted: Bytes) -> Result<FreeCheck, NoSuchGpu> {
     let Some(d) = snap.devices.iter().find(|d| d.index == device) else {
-        return Err(format!(
-            "no GPU {device} here; NVML lists {}",
-            if snap.devices.is_empty() {
-                "none".to_string()
-            } else {
-                snap.devices
-                    .iter()
-                    .map(|d| d.index.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            }
-        ));
+        return Err(NoSuchGpu {
+            device,
+            listed: snap.devices.iter().map(|d| d.index).collect(),
+        });
     };
     let mut holders: Vec<HolderRow> = snap
         .holders

@@ -6,7 +6,7 @@ mod kill;
 mod procinfo;
 mod view;
 
-pub use free_check::{free_check, FreeCheck};
+pub use free_check::{free_check, FreeCheck, NoSuchGpu};
 pub use kill::{plan_kill, send_signal, signal_planned, KillError, KillPlan, Signal};
 pub use procinfo::{
     command_line, cuda_file_holders, process_state, stat_field, Inheritor, ProcState,

@@ -89,21 +89,36 @@ pub fn train_on<B: TrainBackend>(
     merge(results, &syncs, share)
 }
 
+/// A batch that does not split evenly over the devices.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("--batch {batch} does not split evenly over {devices} devices: each device takes batch / {devices} samples per step; use a multiple of {devices} (e.g. {})", self.nearest())]
+pub struct UnevenSplit {
+    /// The batch asked for.
+    pub batch: usize,
+    /// The devices it was to split over.
+    pub devices: usize,
+}
+
+impl UnevenSplit {
+    /// The multiples of the device count nearest the batch, below and above it.
+    fn nearest(&self) -> String {
+        let (batch, n) = (self.batch, self.devices);
+        [batch - batch % n, batch + (n - batch % n)]
+            .iter()
+            .filter(|b| **b > 0)
+            .map(|b| b.to_string())
+            .collect::<Vec<_>>()
+            .join(" or ")
+    }
+}
+
 /// Whether `batch` splits evenly over `n` devices (each takes `batch / n` samples per
 /// step); the error says which batches would.
-pub fn check_split(batch: usize, n: usize) -> Result<(), String> {
+pub fn check_split(batch: usize, n: usize) -> Result<(), UnevenSplit> {
     if n == 0 || batch % n == 0 {
         return Ok(());
     }
-    let fits: Vec<String> = [batch - batch % n, batch + (n - batch % n)]
-        .iter()
-        .filter(|b| **b > 0)
-        .map(|b| b.to_string())
-        .collect();
-    Err(format!(
-        "--batch {batch} does not split evenly over {n} devices: each device takes batch / {n} samples per step; use a multiple of {n} (e.g. {})",
-        fits.join(" or ")
-    ))
+    Err(UnevenSplit { batch, devices: n })
 }
 
 /// Rank 0's result; with several devices, its batch figures for the whole run and every

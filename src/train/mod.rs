@@ -15,7 +15,7 @@ mod summarize;
 mod sync;
 mod trainer;
 
-pub use devices::{check_split, train_on, DeviceRun};
+pub use devices::{check_split, train_on, DeviceRun, UnevenSplit};
 pub use error::{SyncError, TrainError};
 pub use hooks::PoolHooks;
 pub use leak::LeakWatch;

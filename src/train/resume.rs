@@ -11,6 +11,16 @@ use crate::results::CheckpointReport;
 use crate::strategy::{StepPlan, Strategy};
 use crate::units::Bytes;
 
+
+/// A checkpoint that could not be written (the run goes on without it).
+#[derive(Debug, thiserror::Error)]
+#[error("checkpoint before step {next_step} not written: {error}")]
+pub struct NotWritten {
+    /// The step it was to resume at.
+    pub next_step: usize,
+    /// Why it was not written.
+    pub error: checkpoint::CheckpointError,
+}
 /// Where and how often a run writes checkpoints.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CheckpointPlan {
@@ -83,8 +93,8 @@ impl Checkpointer {
         self.report.last_next_step.or(self.resumed_at) == Some(next_step)
     }
 
-    /// Writes the state before step `next_step` (split `plan` next). A failure is
-    /// recorded and returned as a line to show; the run goes on.
+    /// Writes the state before step `next_step` (split `plan` next): `Ok` is a line to
+    /// show. A failure is recorded and returned; the run goes on.
     pub fn save<B: super::TrainBackend>(
         &mut self,
         trainer: &Trainer<B>,
@@ -92,11 +102,11 @@ impl Checkpointer {
         next_step: usize,
         plan: StepPlan,
         reason: &str,
-    ) -> Result<String, String> {
+    ) -> Result<String, NotWritten> {
         let started = Instant::now();
         let result = crate::oom::contained(|| trainer.snapshot())
             .unwrap_or(Err(super::StateError::PanickedReading))
-            .map_err(|e| checkpoint::CheckpointError::Record(e.to_string()).to_string())
+            .map_err(|e| checkpoint::CheckpointError::Record(e.to_string()))
             .and_then(|(model, optim)| {
                 let ckpt = Checkpoint {
                     meta: CheckpointMeta {
@@ -116,7 +126,6 @@ impl Checkpointer {
                     optim,
                 };
                 checkpoint::write_atomic(&self.plan.dir, &ckpt, self.plan.keep)
-                    .map_err(|e| e.to_string())
             });
         self.report.seconds += started.elapsed().as_secs_f64();
         match result {
@@ -131,10 +140,10 @@ impl Checkpointer {
                 self.report.last = Some(path.display().to_string());
                 Ok(line)
             }
-            Err(e) => {
-                let line = format!("checkpoint before step {next_step} not written: {e}");
-                self.report.errors.push(line.clone());
-                Err(line)
+            Err(error) => {
+                let failed = NotWritten { next_step, error };
+                self.report.errors.push(failed.to_string());
+                Err(failed)
             }
         }
     }

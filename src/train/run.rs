@@ -571,8 +571,8 @@ fn drive<B: super::TrainBackend>(
                     plan = strategy.on_success(plan);
                     if let Some(c) = checkpointer.as_mut().filter(|c| c.due(step)) {
                         let every = format!("every {} steps", c.every());
-                        if let Err(line) = c.save(trainer, strategy, step + 1, plan, &every) {
-                            observer.on_note(&line);
+                        if let Err(failed) = c.save(trainer, strategy, step + 1, plan, &every) {
+                            observer.on_note(&failed.to_string());
                         }
                     }
                     if let Some(every) = cfg.train.empty_cache_every {
@@ -632,8 +632,8 @@ fn drive<B: super::TrainBackend>(
             StopReason::Failed(_) => None,
         };
         if let (Some(why), false, false) = (why, poisoned, c.has(next_step)) {
-            if let Err(line) = c.save(trainer, strategy, next_step, plan, &why) {
-                observer.on_note(&line);
+            if let Err(failed) = c.save(trainer, strategy, next_step, plan, &why) {
+                observer.on_note(&failed.to_string());
             }
         }
     }

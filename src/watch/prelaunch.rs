@@ -65,7 +65,7 @@ pub fn prelaunch(
     card: u32,
     need: Need,
     mut progress: impl FnMut(&str),
-) -> Result<Prelaunch, String> {
+) -> Result<Prelaunch, crate::holders::NoSuchGpu> {
     let mut done = Vec::new();
     let mut check = free_check(&snapshot(view), card, need.bytes)?;
     if !check.ok && need.reap_stale {

@@ -1,6 +1,8 @@
-//! The library's module graph, read from the `crate::` paths in src/ (code only: comments
-//! and `#[cfg(test)]` modules left out): no cycle between top-level modules, the training
-//! loop never reaches into data parallelism, and the result types sit at the bottom.
+//! The libraries' module graphs, read from the `crate::` paths in src/ (code only: comments
+//! and `#[cfg(test)]` modules left out): no cycle between top-level modules in oomlab or in
+//! its kernels crate, the training loop never reaches into data parallelism, the result
+//! types sit at the bottom, and the kernels crate's plain operations never reach its CUDA
+//! ones.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -85,8 +87,19 @@ fn named_modules(code: &str) -> BTreeSet<String> {
     out
 }
 
+/// oomlab's graph.
 fn graph() -> Graph {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    graph_of(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"))
+}
+
+/// The kernels crate's graph.
+fn kernels_graph() -> Graph {
+    graph_of(&Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/oomlab-kernels/src"))
+}
+
+/// The graph of the top-level modules of the crate whose src/ is `src`.
+fn graph_of(src: &Path) -> Graph {
+    let src = src.to_path_buf();
     let mut graph = Graph::new();
     let mut stack = vec![src.clone()];
     while let Some(dir) = stack.pop() {
@@ -132,6 +145,35 @@ fn the_reader_finds_paths_in_groups_and_ignores_comments() {
     );
     let names: Vec<String> = named_modules(&code).into_iter().collect();
     assert_eq!(names, ["a", "b", "d"]);
+}
+
+/// The edges of `g` that lie on a cycle.
+fn cycles(g: &Graph) -> Vec<String> {
+    g.iter()
+        .flat_map(|(a, edges)| {
+            edges
+                .iter()
+                .filter(move |b| reach(g, b).contains(a))
+                .map(move |b| format!("{a} -> {b}"))
+        })
+        .collect()
+}
+
+#[test]
+fn no_top_level_module_of_the_kernels_crate_reaches_itself() {
+    let g = kernels_graph();
+    assert!(g.len() >= 4, "the reader found too few modules: {g:?}");
+    assert!(cycles(&g).is_empty(), "edges on a cycle: {:?}", cycles(&g));
+    // The plain operations, burn's and the fusion backend's, are the CPU's path and the
+    // reference of the CUDA ones: they never reach them.
+    assert!(
+        !reach(&g, "ops").contains("cuda"),
+        "ops reaches cuda: {g:?}"
+    );
+    assert!(
+        reach(&g, "cuda").contains("ops"),
+        "the reader missed cuda -> ops: {g:?}"
+    );
 }
 
 #[test]
