@@ -331,7 +331,8 @@ fn devices_of(args: &TrainArgs, config: &config::RunConfig) -> Result<Vec<Device
         return Err(shard_needs_devices("--strategy"));
     }
     if devices.len() > 1 {
-        crate::train::check_split(config.train.batch, devices.len()).map_err(|e| Error::Unsupported(e.to_string()))?;
+        crate::train::check_split(config.train.batch, devices.len())
+            .map_err(|e| Error::Unsupported(e.to_string()))?;
     }
     Ok(devices)
 }

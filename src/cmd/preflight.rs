@@ -204,5 +204,6 @@ pub fn check_parallel(plan: &TrainPlan) -> Result<(), Error> {
     if plan.leak_demo.is_some() {
         return refuse("--leak-demo");
     }
-    crate::train::check_split(plan.config.train.batch, n).map_err(|e| Error::Unsupported(e.to_string()))
+    crate::train::check_split(plan.config.train.batch, n)
+        .map_err(|e| Error::Unsupported(e.to_string()))
 }

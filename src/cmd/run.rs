@@ -129,7 +129,8 @@ fn check(plan: &RunPlan, need: Need, say: &impl Fn(&str)) -> Result<Prelaunch, E
     if let Some(n) = &note {
         say(n);
     }
-    let mut p = prelaunch(&view, card, need, |line| say(line)).map_err(|e| Error::Unsupported(e.to_string()))?;
+    let mut p = prelaunch(&view, card, need, |line| say(line))
+        .map_err(|e| Error::Unsupported(e.to_string()))?;
     for d in &p.done {
         say(d);
     }

@@ -11,7 +11,6 @@ use crate::results::CheckpointReport;
 use crate::strategy::{StepPlan, Strategy};
 use crate::units::Bytes;
 
-
 /// A checkpoint that could not be written (the run goes on without it).
 #[derive(Debug, thiserror::Error)]
 #[error("checkpoint before step {next_step} not written: {error}")]
