@@ -1,5 +1,5 @@
 //! The linear layers' matrix products as a custom autodiff operation, so that each
-//! backend runs them with its best library: on CUDA, cuBLAS (issue 29), everywhere else
+//! backend runs them with its best library: on CUDA, cuBLAS, everywhere else
 //! burn's own matmul.
 //!
 //! A linear layer's three products, for x `[m, k]`, W `[k, n]` and dY `[m, n]`
@@ -175,7 +175,7 @@ pub fn linear_burn<B: LinearBackend, const D: usize>(
     }
 }
 
-/// burn's linear on the input seen as one matrix, the bias added after it (issue 29; the
+/// burn's linear on the input seen as one matrix, the bias added after it (the
 /// CPU's default, `kernels.linear=2d` elsewhere).
 ///
 /// burn 0.21's `Linear` keeps the input's batch dimensions: for x `[batch, seq, k]` its
