@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::module_graph::{code_of, reach, Graph};
+use crate::module_graph::{both_srcs, code_of, reach, rust_files, Graph};
 use std::path::{Path, PathBuf};
 
 /// The identifiers named right after each `prefix` in `code`: the path's first segment
@@ -105,30 +105,6 @@ fn folders(src: &Path) -> BTreeMap<PathBuf, Graph> {
             }
         }
         out.insert(dir, graph);
-    }
-    out
-}
-
-/// oomlab's src/ and the kernels crate's.
-fn both_srcs() -> [PathBuf; 2] {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    [root.join("src"), root.join("crates/oomlab-kernels/src")]
-}
-
-/// Every .rs file under `dir`, with its text.
-fn rust_files(dir: &Path) -> Vec<(PathBuf, String)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                let text = std::fs::read_to_string(&path).unwrap();
-                out.push((path, text));
-            }
-        }
     }
     out
 }

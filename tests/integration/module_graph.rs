@@ -5,7 +5,7 @@
 //! ones.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub(crate) type Graph = BTreeMap<String, BTreeSet<String>>;
 
@@ -87,39 +87,50 @@ fn named_modules(code: &str) -> BTreeSet<String> {
     out
 }
 
-/// oomlab's graph.
-fn graph() -> Graph {
-    graph_of(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"))
+/// oomlab's src/ and the kernels crate's.
+pub(crate) fn both_srcs() -> [PathBuf; 2] {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    [root.join("src"), root.join("crates/oomlab-kernels/src")]
 }
 
-/// The kernels crate's graph.
-fn kernels_graph() -> Graph {
-    graph_of(&Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/oomlab-kernels/src"))
-}
-
-/// The graph of the top-level modules of the crate whose src/ is `src`.
-fn graph_of(src: &Path) -> Graph {
-    let src = src.to_path_buf();
-    let mut graph = Graph::new();
-    let mut stack = vec![src.clone()];
+/// Every .rs file under `dir`, with its text.
+pub(crate) fn rust_files(dir: &Path) -> Vec<(PathBuf, String)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
     while let Some(dir) = stack.pop() {
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
             if path.is_dir() {
                 stack.push(path);
-                continue;
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                out.push((path, text));
             }
-            if path.extension().and_then(|e| e.to_str()) != Some("rs") {
-                continue;
-            }
-            let Some(top) = top_module(path.strip_prefix(&src).unwrap()) else {
-                continue;
-            };
-            let code = code_of(&std::fs::read_to_string(&path).unwrap());
-            let named = named_modules(&code);
-            let edges = graph.entry(top.clone()).or_default();
-            edges.extend(named.into_iter().filter(|m| *m != top));
         }
+    }
+    out
+}
+
+/// oomlab's graph.
+fn graph() -> Graph {
+    graph_of(&both_srcs()[0])
+}
+
+/// The kernels crate's graph.
+fn kernels_graph() -> Graph {
+    graph_of(&both_srcs()[1])
+}
+
+/// The graph of the top-level modules of the crate whose src/ is `src`.
+fn graph_of(src: &Path) -> Graph {
+    let mut graph = Graph::new();
+    for (path, text) in rust_files(src) {
+        let Some(top) = top_module(path.strip_prefix(src).unwrap()) else {
+            continue;
+        };
+        let named = named_modules(&code_of(&text));
+        let edges = graph.entry(top.clone()).or_default();
+        edges.extend(named.into_iter().filter(|m| *m != top));
     }
     graph
 }
