@@ -41,6 +41,21 @@ macro_rules! manifest {
                 }
             }
 
+            /// Where a figure comes from: its card, the date of the measurement and the
+            /// file ("NVIDIA H200, 2026-11-30; docs/results/...").
+            pub fn cite(self) -> String {
+                let path = self.path();
+                // A run deep in a yardstick's folder is named as the folder, then the run,
+                // so that no word is longer than a line.
+                let shown = match path.split_once("/runs/") {
+                    Some((folder, rest)) => {
+                        format!("{folder}, run {}", rest.split('/').next().unwrap_or(rest))
+                    }
+                    None => path.to_string(),
+                };
+                format!("{}, {}; {shown}", self.card(), self.date())
+            }
+
             /// Its text, as committed when this program was built.
             pub const fn text(self) -> &'static str {
                 match self {
@@ -353,6 +368,17 @@ manifest! {
         "2026-12-07",
     ),
 }
+
+/// The committed comparisons of the strategies, each with what ran: the measured part of
+/// every technique's explain topic that has no comparison of its own.
+pub const STRATEGY_COMPARISONS: &[(Evidence, &str)] = &[
+    (Evidence::H200Precision, "tiny GPT, batch 2048, 40 steps"),
+    (Evidence::CpuComparePrecision, "tiny config"),
+    (
+        Evidence::CpuCompareBudget,
+        "tiny config under a SIMULATED 30 MiB budget",
+    ),
+];
 
 #[cfg(test)]
 mod tests {

@@ -37,6 +37,7 @@ pub mod render;
 pub mod results;
 pub mod run_dir;
 pub mod strategy;
+pub mod technique;
 pub mod text;
 pub mod train;
 pub mod units;

@@ -218,46 +218,6 @@ vocabulary! {
 }
 
 vocabulary! {
-    /// A row of `oomlab compare` (`--strategies`): a strategy, or the baseline with one
-    /// setting changed. Each is a preset over the typed config
-    /// ([`crate::compare::Variant::apply`]).
-    pub enum Variant {
-        /// `--strategy baseline`.
-        Baseline = "baseline",
-        /// `--strategy grad-accum --steps K`.
-        GradAccum = "grad-accum",
-        /// `--strategy auto-halve`.
-        AutoHalve = "auto-halve",
-        /// `--strategy checkpointing`.
-        Checkpointing = "checkpointing",
-        /// baseline with `--empty-cache-every 1`.
-        EmptyCache = "empty-cache",
-        /// baseline with `--precision bf16` (mixed precision).
-        AmpBf16 = "amp-bf16",
-        /// baseline with `--precision f16` (mixed precision, loss scaling).
-        AmpF16 = "amp-f16",
-        /// `--strategy half --precision bf16`.
-        HalfBf16 = "half-bf16",
-        /// `--strategy half --precision f16`.
-        HalfF16 = "half-f16",
-        /// baseline with `--attention math`.
-        AttentionMath = "attention-math",
-        /// baseline with `--memory-mode growth` (burn's paged pool).
-        PoolGrowth = "pool-growth",
-        /// baseline with `--memory-mode exact`: the default since issue 26, so not in
-        /// `--strategies all`; kept so that earlier comparisons still read.
-        PoolExact = "pool-exact",
-        /// `--strategy shard-optimizer`: only over several devices (`compare --devices`).
-        ShardOptimizer = "shard-optimizer",
-        /// `--strategy offload-optimizer`: AdamW's moments in host memory.
-        OffloadOptimizer = "offload-optimizer",
-        /// baseline with `--set optim.kind=sgd`: no optimizer state (the lesson's big-model
-        /// part); another optimizer, so not in `--strategies all`.
-        Sgd = "sgd",
-    }
-}
-
-vocabulary! {
     /// A column of `oomlab compare`'s table (`--columns`), in the order every rendering
     /// prints them.
     pub enum CompareColumn {
@@ -336,7 +296,6 @@ mod tests {
         check(AttentionKind::ALL, |v| v.name());
         check(MemoryKind::ALL, |v| v.name());
         check(Checks::ALL, |v| v.name());
-        check(Variant::ALL, |v| v.name());
     }
 
     #[test]

@@ -402,7 +402,11 @@ pub fn resolve_compare(args: CompareArgs) -> Result<crate::cmd::compare::Compare
             "--vram-budget with --devices: its ballast holds memory on one card; compare over several devices without it".into(),
         ));
     }
-    if !several && variants.contains(&crate::words::Variant::ShardOptimizer) {
+    if !several
+        && variants
+            .iter()
+            .any(|v| v.technique().needs_several_devices())
+    {
         return Err(shard_needs_devices("--strategies"));
     }
     if several {
@@ -785,13 +789,11 @@ pub fn resolve_estimate(
             config::Split::GradAccum { steps } => steps as u64,
             _ => rows[0].1.train.grad_accum_steps.max(1) as u64,
         };
-        for v in crate::words::Variant::ALL {
-            // empty-cache changes nothing before training; shard-optimizer needs devices;
-            // pool-exact is the default.
-            if *v == crate::words::Variant::EmptyCache
-                || *v == crate::words::Variant::PoolExact
-                || (*v == crate::words::Variant::ShardOptimizer && world < 2)
-            {
+        for v in crate::technique::Variant::ALL {
+            // Those that change nothing before training (empty-cache, the default pool)
+            // and those that need devices the plan lacks are left out.
+            let t = v.technique();
+            if !t.changes_the_plan() || (t.needs_several_devices() && world < 2) {
                 continue;
             }
             let mut d = draft.clone();

@@ -17,10 +17,10 @@ use crate::data::Corpus;
 use crate::error::Error;
 use crate::estimate::{Estimate, Target, TermKind};
 use crate::results::{Comparison, RowStatus};
+use crate::technique::Variant;
 use crate::text::wrap;
 use crate::train::StopFlag;
 use crate::units::Bytes;
-use crate::words::Variant;
 
 /// One part of the lesson: its stages as compare rows sharing one model and the budget.
 #[derive(Debug, Clone)]
@@ -112,8 +112,8 @@ pub fn measure_card(plan: &mut LessonPlan, stop: &StopFlag) -> Result<(), Error>
     };
     let largest_fit = first
         .part
-        .stages
-        .iter()
+        .stages()
+        .into_iter()
         .filter(|s| s.expect == Expect::Fits)
         .filter_map(|s| predicted(s.variant).map(|p| (s.variant, p)))
         .max_by_key(|(_, p)| *p)
@@ -123,7 +123,7 @@ pub fn measure_card(plan: &mut LessonPlan, stop: &StopFlag) -> Result<(), Error>
     measure.out = first.compare.out.join("measure-card");
     measure
         .rows
-        .retain(|(v, _)| *v == Variant::Baseline || Some(*v) == largest_fit);
+        .retain(|(v, _)| v.is_baseline() || Some(*v) == largest_fit);
     for (_, row) in measure.rows.iter_mut() {
         if let Ok((file, cfg)) = row {
             file.train.max_steps = 3;
@@ -168,11 +168,8 @@ pub fn measure_card(plan: &mut LessonPlan, stop: &StopFlag) -> Result<(), Error>
             }
         }
     }
-    let base = peaks
-        .iter()
-        .find(|(v, _)| *v == Variant::Baseline)
-        .map(|(_, p)| *p);
-    let fit = peaks.iter().find(|(v, _)| *v != Variant::Baseline).copied();
+    let base = peaks.iter().find(|(v, _)| v.is_baseline()).map(|(_, p)| *p);
+    let fit = peaks.iter().find(|(v, _)| !v.is_baseline()).copied();
     let (Some(base), Some((fit_variant, fit))) = (base, fit) else {
         return Ok(());
     };
@@ -340,7 +337,7 @@ fn run_part(
     );
     let _ = write!(out, "{}", wrap(part.part.intro, "  "));
     if !plan.gpu {
-        for left_out in part.part.stages.iter().filter(|s| s.gpu_only) {
+        for left_out in part.part.stages().iter().filter(|s| s.gpu_only) {
             let note = format!(
                 "On a GPU this part also runs \"{}\"; on the CPU the host's memory is the budgeted one, so it would move nothing off it and is left out.",
                 left_out.title

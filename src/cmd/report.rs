@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::compare::{report_html, Page, RunDetail, Series};
 use crate::error::Error;
 use crate::results::{Comparison, Row, RowStatus, RunSummary};
-use crate::words::Variant;
+use crate::technique::Variant;
 
 use super::predicted::predicted;
 
@@ -165,7 +165,7 @@ fn report_from_run_dir(dir: &Path) -> Result<String, Error> {
         Some(v) => (v, folder.to_string()),
         None => {
             let name = s.strategy.name().to_string();
-            (Variant::from_name(&name).unwrap_or(Variant::Baseline), name)
+            (Variant::from_name(&name).unwrap_or(Variant::BASELINE), name)
         }
     };
     let simulated = s.simulated_oom();

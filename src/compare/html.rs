@@ -388,8 +388,12 @@ mod tests {
     #[test]
     fn the_page_has_one_series_per_row_and_fetches_nothing() {
         let rows = vec![
-            Row::empty(Variant::Baseline, "baseline", RowStatus::Completed),
-            Row::empty(Variant::GradAccum, "grad-accum", RowStatus::Completed),
+            Row::empty(Variant::BASELINE, "baseline", RowStatus::Completed),
+            Row::empty(
+                Variant::named("grad-accum"),
+                "grad-accum",
+                RowStatus::Completed,
+            ),
         ];
         let cmp = Comparison::new("cpu".into(), vec![], true, rows);
         let series = vec![

@@ -4,25 +4,23 @@
 
 mod html;
 mod plot;
-mod preset;
 mod table;
 
 pub use crate::results::{Comparison, Row, RowStatus, COMPARE_SCHEMA_VERSION};
-pub use crate::words::{CompareColumn, Variant};
+pub use crate::technique::Variant;
+pub use crate::words::CompareColumn;
 pub use html::{report_html, Page, RunDetail};
 pub use plot::{memory_svg, memory_svg_over, y_label, Series};
 
 /// Parses `--strategies`: `all` or a comma-separated list of [`Variant`] words.
 pub fn parse_variants(list: &str, several_devices: bool) -> Result<Vec<Variant>, String> {
     if list.trim() == "all" {
-        // shard-optimizer splits the optimizer state across devices: a row only with them.
-        // pool-exact is the default pool now: the same run as the baseline; sgd is
-        // another optimizer, not a way to fit the same training.
+        // Each technique says whether it belongs: shard-optimizer only over several
+        // devices, pool-exact (the default pool) and sgd (another optimizer) never.
         return Ok(Variant::ALL
             .iter()
             .copied()
-            .filter(|v| several_devices || *v != Variant::ShardOptimizer)
-            .filter(|v| *v != Variant::PoolExact && *v != Variant::Sgd)
+            .filter(|v| v.technique().in_all(several_devices))
             .collect());
     }
     let mut out = Vec::new();

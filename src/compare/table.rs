@@ -4,9 +4,10 @@
 use comfy_table::{presets, ContentArrangement, Table};
 
 use crate::results::{Comparison, Row, RowStatus, COMPARE_SCHEMA_VERSION};
+use crate::technique::Variant;
 use crate::text::{table_for, Footnotes, Width};
 use crate::units::{fmt_duration, Bytes};
-use crate::words::{CompareColumn, MemoryKind, Variant};
+use crate::words::{CompareColumn, MemoryKind};
 
 /// `s` with a full stop at its end.
 fn sentence(s: &str) -> String {
@@ -27,7 +28,7 @@ impl Comparison {
     ) -> Self {
         let base = rows
             .iter()
-            .find(|r| r.strategy == Variant::Baseline && r.status == RowStatus::Completed)
+            .find(|r| r.strategy == Variant::BASELINE && r.status == RowStatus::Completed)
             .map(|r| (r.peak_process_bytes, r.steady_step_s));
         if let Some((mem, time)) = base {
             for r in &mut rows {
@@ -376,7 +377,7 @@ impl Comparison {
         let failed_base = self
             .rows
             .iter()
-            .find(|r| r.strategy == Variant::Baseline)
+            .find(|r| r.strategy == Variant::BASELINE)
             .filter(|r| matches!(r.status, RowStatus::OutOfMemory(_)))
             .and_then(|r| r.peak_process_bytes);
         let bound_note = failed_base
@@ -438,7 +439,7 @@ impl Comparison {
                     CompareColumn::PeakVsBaseline if r.memory_vs_baseline.is_none() => {
                         match (failed_base, r.peak_process_bytes) {
                             (Some(base), Some(q))
-                                if base > 0 && r.strategy != Variant::Baseline =>
+                                if base > 0 && r.strategy != Variant::BASELINE =>
                             {
                                 format!("≤{:.2}x", q as f64 / base as f64)
                             }
@@ -627,8 +628,8 @@ mod tests {
             vec![],
             false,
             vec![
-                row(Variant::Baseline, 100, 2.0),
-                row(Variant::GradAccum, 50, 3.0),
+                row(Variant::BASELINE, 100, 2.0),
+                row(Variant::named("grad-accum"), 50, 3.0),
             ],
         );
         assert_eq!(c.rows[1].memory_vs_baseline, Some(0.5));
@@ -638,9 +639,9 @@ mod tests {
 
     #[test]
     fn a_failed_row_keeps_its_reason_in_every_rendering() {
-        let mut rows = vec![row(Variant::Baseline, 100, 2.0)];
+        let mut rows = vec![row(Variant::BASELINE, 100, 2.0)];
         rows.push(Row::empty(
-            Variant::AutoHalve,
+            Variant::named("auto-halve"),
             "auto-halve",
             RowStatus::Failed("exit 1: boom".into()),
         ));
@@ -654,7 +655,7 @@ mod tests {
 
     #[test]
     fn the_brief_table_keeps_seven_columns_and_drops_the_advice() {
-        let mut failed = row(Variant::Baseline, 100, 1.0);
+        let mut failed = row(Variant::BASELINE, 100, 1.0);
         failed.status = RowStatus::OutOfMemory("try --strategy auto-halve".into());
         let c = Comparison::new("cpu".into(), vec![], true, vec![failed]);
         let brief = c.to_terminal_brief();
@@ -680,7 +681,7 @@ mod tests {
             "cpu".into(),
             vec![],
             false,
-            vec![row(Variant::Baseline, 1234, 0.5)],
+            vec![row(Variant::BASELINE, 1234, 0.5)],
         );
         let csv = c.to_csv().unwrap();
         let lines: Vec<&str> = csv.lines().collect();
@@ -697,7 +698,7 @@ mod tests {
         let oom = Row {
             oom_retries: 2,
             ..Row::empty(
-                Variant::Baseline,
+                Variant::BASELINE,
                 "baseline",
                 RowStatus::OutOfMemory("gave up at micro-batch 1".into()),
             )

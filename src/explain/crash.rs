@@ -5,7 +5,6 @@
 
 use serde_json::Value;
 
-use super::cite;
 use crate::evidence::Evidence;
 use crate::units::Bytes;
 
@@ -113,7 +112,7 @@ fn log_line(prefix: &str) -> String {
 fn stuck_vram() -> String {
     let mut out = format!(
         "\nMeasured by oomlab, the experiments' log ({}):\n",
-        cite(Evidence::CrashLog)
+        Evidence::CrashLog.cite()
     );
     out.push_str(&format!(
         "- SIGKILL: {}; {}\n",
@@ -148,7 +147,7 @@ fn stuck_vram() -> String {
 fn leak() -> String {
     let mut out = format!(
         "\nMeasured by oomlab, the `tiny` config ({}, and the three summaries beside it):\n",
-        cite(Evidence::LeakEvalGraph)
+        Evidence::LeakEvalGraph.cite()
     );
     for (label, e) in LEAKS {
         let Ok(s) = serde_json::from_str::<Value>(e.text()) else {
@@ -187,7 +186,7 @@ fn leak() -> String {
 fn resume() -> String {
     let mut out = format!(
         "\nMeasured by oomlab ({}, and {}):\n",
-        cite(Evidence::CrashStoppedRun),
+        Evidence::CrashStoppedRun.cite(),
         Evidence::CrashPhases.path()
     );
     if let Ok(s) = serde_json::from_str::<Value>(STOPPED_RUN) {

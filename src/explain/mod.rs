@@ -7,7 +7,6 @@
 
 mod crash;
 mod layout;
-mod offload;
 mod parallel;
 mod reading;
 mod speed;
@@ -17,6 +16,7 @@ use serde_json::Value;
 use crate::config::ConfigError;
 use crate::evidence::Evidence;
 use crate::results::{Comparison, Row, RowStatus};
+use crate::technique::{Topic, Variant};
 use crate::text::Width;
 use crate::units::Bytes;
 use crate::words::MemoryKind;
@@ -25,159 +25,6 @@ use layout::row;
 
 /// Topics, their one-line summary and their text.
 const TOPICS: &[(&str, &str, &str)] = &[
-    (
-        "baseline",
-        "the whole batch in one forward and one backward pass",
-        "\
-What it does: every optimizer step runs the whole batch through the model at once. The
-forward pass keeps every layer's activations for the backward pass, so activation memory
-grows linearly with the batch (and, for attention, with the square of the context).
-
-When to use it: when it fits. It is the fastest per sample on a GPU (the largest
-kernels), and the reference every other strategy is measured against.
-
-What it costs: the most memory of all strategies. When it does not fit, burn 0.21 on CUDA
-does not even say so (the failed allocation reads as zeros); oomlab detects it, discards
-the step, and stops with exit code 3.
-",
-    ),
-    (
-        "grad-accum",
-        "K micro-batches per optimizer step, gradients summed",
-        "\
-What it does: `--steps K` splits each batch into K micro-batches. Each micro-batch's loss
-is divided by K, its gradients are added to a running sum, and the optimizer steps once
-with the sum. The update equals the one of the whole batch (oomlab's test suite checks it
-to 1e-5), while only one micro-batch's activations are alive at a time.
-
-When to use it: the batch size matters for your results (the learning rate and its
-schedule were tuned for it) but does not fit. Choose the smallest K that fits. Two
-caveats where the update is not the full batch's: BatchNorm computes its statistics per
-micro-batch (LayerNorm, used here, does not care), and a loss averaged over tokens is
-weighted differently when micro-batches hold different numbers of tokens (divide each
-micro-batch's token sum by the whole batch's token count instead of by K). oomlab's
-batches are all full-length, so dividing by K is exact here.
-
-What it costs: time. K smaller passes use the GPU less well than one large pass, and the
-gradient sum is one more set of parameter-sized buffers. Weights, gradients and optimizer
-state do not shrink: only activations do.
-",
-    ),
-    (
-        "auto-halve",
-        "on OOM: discard the step, halve the micro-batch, retry, keep the batch",
-        "\
-What it does: starts at the configured batch. When a step runs out of memory, oomlab's
-detector catches it, the step is discarded (the model and AdamW's moments are exactly as
-before), the memory it held is released, and the same step is retried with half the
-micro-batch and twice the accumulation, so the optimizer still sees the configured batch.
-Sizes the failure already proves too large are skipped (the failed attempt's own memory,
-scaled to the smaller size, would exceed what was available). `--search bisect` probes
-back up after the first fit, to within 10% of the largest micro-batch that fits. Every
-attempt is in retries.jsonl and in the summary.
-
-When to use it: you do not know what fits on the card in front of you (a shared GPU, a
-new model, a class with different cards), or memory use varies during the run.
-
-What it costs: every failed attempt (its time is in the retry log) and, on CUDA, the
-first step at every new shape compiles and autotunes its kernels unless they are cached
-(minutes for a shape that neither the kernel cache nor the kernels oomlab ships for the
-H100 and H200 cover; oomlab keeps the cache in ~/.cache/oomlab/cubecl). A recovered run
-ends with exactly the weights of a run configured from the start with the final split
-(checked bit for bit on the CPU by oomlab's test suite).
-",
-    ),
-    (
-        "checkpointing",
-        "activation checkpointing: recompute instead of keeping activations",
-        "\
-What it does: `--strategy checkpointing` trains the whole batch with burn's balanced
-gradient checkpointing. burn marks each operation compute-bound (matrix products: their
-outputs are kept) or memory-bound (element-wise operations, cheap to redo: their outputs
-are dropped after the forward pass and recomputed from their inputs during the backward
-pass).
-
-When to use it: activations dominate memory (long contexts, many layers) and grad-accum
-is not an option (BatchNorm statistics would change with the micro-batch, or the
-micro-batch is already 1).
-
-What it costs: recomputation time in the backward pass, where compute is the bottleneck:
-the measurements below show it on the CPU and not on the H200, where this small model's
-step is bound by kernel launches and matrix products rather than by the element-wise
-work that is redone. How much memory it saves depends on how much of the forward pass is
-element-wise work; PyTorch's torch.utils.checkpoint, which recomputes whole blocks, saves
-more and costs more.
-",
-    ),
-    (
-        "empty-cache",
-        "return burn's free pool pages to the driver every N steps",
-        "\
-What it does: `--empty-cache-every N` asks burn to clean up its memory after every N-th
-step: pages of the allocator's pool that hold no live tensor go back to the driver, as
-PyTorch's torch.cuda.empty_cache() does. The summary reports what the cleanups returned
-and what they took. (`oomlab compare` runs it as baseline with --empty-cache-every 1.)
-
-When to use it: another process on the same GPU needs the memory between your steps, or
-you want nvidia-smi to show what the model really uses. It never lowers the peak.
-
-What it costs: the next step has to allocate its pages from the driver again, which is
-slower than reusing the pool's pages.
-",
-    ),
-    (
-        "amp",
-        "mixed precision: f32 master weights, bf16/f16 passes, loss scaling",
-        "\
-What it does: `--precision bf16` or `--precision f16` (with any strategy). The model and
-AdamW's moments stay in f32. Each micro-batch casts the weights to half (burn's cast is
-differentiable), runs forward and backward in half, and the cast's backward hands the
-gradients back in f32 for the update (`--set kernels.amp_cast=step` casts the weights
-once a step and each micro-batch's gradients after its backward pass: the same gradients,
-fewer operations; not yet shown faster). The matrix products run in half. As with
-torch.autocast, LayerNorm statistics and cross-entropy run in f32: oomlab's own LayerNorm
-operation keeps only its half input and recomputes the statistics in f32 in the backward
-pass (on CUDA, for bf16, as kernels of oomlab's). Attention's softmax is computed in f32
-too; under bf16 on CUDA the backward pass keeps the probabilities it recomputes in bf16
-for the product that reads them. `--set model.norm_in_f32=false` runs burn's own
-LayerNorm in half instead, whose autodiff keeps the centred and normalised input as well.
-burn 0.21 has no autocast: oomlab does this itself, and the summary reads the dtypes back
-from the tensors (asking burn's CUDA backend for bf16 alone would still make f32
-tensors). For f16, dynamic loss scaling (as PyTorch's GradScaler): the loss is
-multiplied by the scale (2^16 at first) so small gradients survive f16's range; when any
-gradient comes back inf/NaN the update is skipped and the scale halved; after 2000 clean
-steps it doubles ([loss_scale] in the config; skipped steps are counted in the summary
-and the table).
-
-When to use it: activations dominate memory (they are stored in half) or the GPU has
-fast half-precision matrix units. bf16 needs no scaling (f32's exponent range); f16
-keeps more mantissa but needs the scaler.
-
-What it costs: the half copy of the weights during a step (18 bytes per parameter with
-AdamW instead of 16) and a little accuracy; on burn 0.21 the first step at a new dtype
-compiles its own kernels (on a GPU oomlab ships no kernels for: minutes, once, then
-cached; `oomlab warm-up` compiles them ahead of a class).
-",
-    ),
-    (
-        "half",
-        "pure half: weights, gradients and optimizer state all in bf16/f16",
-        "\
-What it does: `--strategy half --precision bf16|f16` casts the model itself to half, so
-weights, activations, gradients and AdamW's moments are all half: 8 bytes per parameter
-instead of 16. It is the contrast to mixed precision: it shows what AMP keeps in f32
-and why. Without --precision it runs in bf16.
-
-When to use it: inference, or bf16 training of a model whose state (not activations)
-does not fit, with care. Updates smaller than the weight's last bit vanish. In f16,
-AdamW's second moment (the squared gradient) underflows to zero for gradients below
-about 2.4e-4 (f16's smallest positive number is about 6e-8), which leaves burn's
-epsilon (1e-5) as the only divisor of the update, and anything past 65504 overflows.
-
-What it costs: accuracy, and with f16 often the run: expect skipped steps and a
-diverging loss (the measured f16 rows below).
-",
-    ),
     (
         "prealloc",
         "memory growth vs TensorFlow-style preallocation of the GPU",
@@ -376,31 +223,6 @@ the host heap (oomlab's counting allocator) and RSS.
     ),
 ];
 
-/// Committed comparisons: the file and what ran.
-const EVIDENCE: &[(Evidence, &str)] = &[
-    (Evidence::H200Precision, "tiny GPT, batch 2048, 40 steps"),
-    (Evidence::CpuComparePrecision, "tiny config"),
-    (
-        Evidence::CpuCompareBudget,
-        "tiny config under a SIMULATED 30 MiB budget",
-    ),
-];
-
-/// Where a figure comes from: its card, the date of the measurement and the file
-/// ("NVIDIA H200, 2026-11-30; docs/results/...").
-pub(crate) fn cite(e: Evidence) -> String {
-    let path = e.path();
-    // A run deep in a yardstick's folder is named as the folder, then the run, so that no
-    // word is longer than a line.
-    let shown = match path.split_once("/runs/") {
-        Some((folder, rest)) => {
-            format!("{folder}, run {}", rest.split('/').next().unwrap_or(rest))
-        }
-        None => path.to_string(),
-    };
-    format!("{}, {}; {shown}", e.card(), e.date())
-}
-
 /// The first day of measurements with today's defaults on CUDA.
 const CUDA_DEFAULTS_SINCE: &str = "2026-12-07";
 
@@ -450,7 +272,7 @@ fn measured_prealloc() -> String {
         "\nMeasured by oomlab on two processes at once ({}): tiny GPT, batch 2048; process B \
          starts after A's first step. Growth was the default then; the exact pool, today's, \
          takes memory when tensors need it too.\n",
-        cite(e)
+        e.cite()
     );
     for key in ["growth/a", "growth/b", "prealloc/a", "prealloc/b"] {
         let r = &v[key];
@@ -501,7 +323,7 @@ pub(crate) fn measured_paired(e: Evidence, what: &str, pick: impl Fn(&str) -> bo
         "\nMeasured by oomlab's paired yardstick against PyTorch ({}): the `{}` config, batch \
          {}, {} steps, medians of {} runs, each configuration in fresh processes, interleaved. \
          {what}{}\n",
-        cite(e),
+        e.cite(),
         meta["config"].as_str().unwrap_or("?"),
         meta["batch"],
         meta["steps"],
@@ -599,7 +421,7 @@ fn measured_estimate_own() -> String {
     let mut out = format!(
         "\nMeasured by oomlab compare and the paired yardstick ({}): the estimate against \
          measured peaks.{}\n",
-        cite(table),
+        table.cite(),
         older_defaults(table)
     );
     for line in table.text().lines().filter(|l| l.starts_with("- ")) {
@@ -637,7 +459,7 @@ fn measured_estimate_own() -> String {
         "\nWorked example: the `gpu` config (f32, batch {}, the exact pool) on the card of one \
          f32 run ({total}), against that run's NVML process peak ({}).{}\n",
         cfg.train.batch,
-        cite(run),
+        run.cite(),
         older_defaults(run)
     ));
     out.push_str(&row(&["term", "size", "how"]));
@@ -664,23 +486,40 @@ fn measured_estimate_own() -> String {
     out
 }
 
-/// Every topic: the techniques here, then reading and reacting to an OOM (`reading`).
-fn all_topics() -> impl Iterator<Item = &'static (&'static str, &'static str, &'static str)> {
-    TOPICS
+/// Every topic: the techniques' own (each once), then the concepts here, reading and
+/// reacting to an OOM (`reading`), crashes, several devices and step speed.
+fn all_topics() -> impl Iterator<Item = (&'static str, &'static str, &'static str)> {
+    technique_topics()
+        .map(|t| (t.name, t.summary, t.text))
+        .chain(TOPICS.iter().copied())
+        .chain(reading::TOPICS.iter().copied())
+        .chain(crash::TOPICS.iter().copied())
+        .chain(parallel::TOPICS.iter().copied())
+        .chain(speed::TOPICS.iter().copied())
+}
+
+/// The topics the techniques hold, in the registry's order, each once (the two rows of
+/// mixed precision share one).
+fn technique_topics() -> impl Iterator<Item = &'static Topic> {
+    let mut seen = Vec::new();
+    Variant::ALL
         .iter()
-        .chain(reading::TOPICS.iter())
-        .chain(crash::TOPICS.iter())
-        .chain(parallel::TOPICS.iter())
-        .chain(offload::TOPICS.iter())
-        .chain(speed::TOPICS.iter())
+        .filter_map(|v| v.technique().topic())
+        .filter(move |t| {
+            let new = !seen.contains(&t.name);
+            seen.push(t.name);
+            new
+        })
 }
 
 /// The measured part of `topic`, laid out as its text is.
 fn measured(topic: &str) -> String {
+    if let Some(t) = technique_topics().find(|t| t.name == topic) {
+        return measured_compare_in(topic, t.compared) + &(t.more)();
+    }
     if let Some(text) = reading::measured(topic)
         .or_else(|| crash::measured(topic))
         .or_else(|| parallel::measured(topic))
-        .or_else(|| offload::measured(topic))
         .or_else(|| speed::measured(topic))
     {
         return text;
@@ -712,7 +551,7 @@ fn measured(topic: &str) -> String {
 
 /// The committed comparisons' rows for `topic` (with the baseline's), as tables.
 fn measured_compare(topic: &str) -> String {
-    measured_compare_in(topic, EVIDENCE)
+    measured_compare_in(topic, crate::evidence::STRATEGY_COMPARISONS)
 }
 
 /// The rows for `topic` (with the baseline's) of the comparisons `evidence`, as tables.
@@ -759,7 +598,7 @@ pub(crate) fn measured_compare_in(topic: &str, evidence: &[(Evidence, &str)]) ->
         }
         out.push_str(&format!(
             "\nMeasured by oomlab compare ({}): {what}; arguments: {}.{}\n",
-            cite(e),
+            e.cite(),
             args.join(" "),
             older_defaults(e)
         ));
@@ -881,14 +720,11 @@ pub(crate) fn explain_at(topic: Option<&str>, width: Width) -> Result<String, Co
         return Ok(out);
     };
     // A compare row's name (amp-bf16, half-f16, attention-math, pool-growth) is explained
-    // under its first word.
-    let family = crate::words::Variant::ALL
-        .iter()
-        .any(|v| v.name() == topic)
-        .then(|| topic.split('-').next().unwrap_or(topic));
+    // under its technique's topic.
+    let under = Variant::from_name(topic).map(|v| v.technique().topic_name());
     let found = all_topics()
         .find(|(n, _, _)| *n == topic)
-        .or_else(|| all_topics().find(|(n, _, _)| Some(*n) == family));
+        .or_else(|| all_topics().find(|(n, _, _)| Some(*n) == under));
     let Some((name, summary, text)) = found else {
         return Err(ConfigError::Override {
             given: format!("oomlab explain {topic}"),
@@ -917,7 +753,11 @@ mod tests {
 
     #[test]
     fn every_compiled_in_comparison_reads_as_the_typed_comparison() {
-        for (e, _) in EVIDENCE {
+        let compared = Variant::ALL
+            .iter()
+            .filter_map(|v| v.technique().topic())
+            .flat_map(|t| t.compared.iter());
+        for (e, _) in compared.chain(crate::evidence::STRATEGY_COMPARISONS) {
             let parsed = serde_json::from_str::<Comparison>(e.text());
             assert!(parsed.is_ok(), "{}: {:?}", e.path(), parsed.err());
         }
@@ -1003,10 +843,10 @@ mod tests {
     #[test]
     fn every_strategy_compare_runs_has_a_topic() {
         // amp-bf16 and amp-f16 are explained under `amp`, half-* under `half`.
-        for v in crate::words::Variant::ALL {
-            let name = &v.name();
-            let topic = name.split('-').next().unwrap_or(name);
-            assert!(all_topics().any(|t| t.0 == *name || t.0 == topic), "{name}");
+        for v in Variant::ALL {
+            let under = v.technique().topic_name();
+            assert!(all_topics().any(|t| t.0 == under), "{v}: no topic {under}");
+            assert!(explain(Some(v.name())).is_ok(), "{v}");
         }
     }
 

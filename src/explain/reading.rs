@@ -7,7 +7,7 @@
 use serde_json::Value;
 
 use super::layout::row;
-use super::{cite, older_defaults};
+use super::older_defaults;
 use crate::diagnose::{measured_savings, parse, DiagnoseReport, Verdict};
 use crate::estimate::pool::pools;
 use crate::evidence::Evidence;
@@ -362,7 +362,7 @@ fn page_requests() -> String {
     let mut out = format!(
         "\nMeasured by oomlab, auto-halve's failed attempts on the growth pool ({}): tiny GPT \
          (110,255 parameters), batch 524288.{}\n",
-        cite(RETRIES),
+        RETRIES.cite(),
         older_defaults(RETRIES)
     );
     for a in &attempts {
@@ -481,7 +481,7 @@ fn glossary_example() -> String {
          the growth pool.{}\n- allocator in use (peak at phase ends) {in_use}; reserved \
          {reserved}, so slack {}; NVML process peak {process}, so the context and what else \
          lies outside the pool {}.\n",
-        cite(RUN),
+        RUN.cite(),
         older_defaults(RUN),
         Bytes(reserved.0.saturating_sub(in_use.0)),
         Bytes(process.0.saturating_sub(reserved.0)),

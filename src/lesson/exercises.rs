@@ -4,10 +4,10 @@
 
 use crate::config::RunConfig;
 use crate::estimate::{largest_batch, Estimate, Target, TermKind};
+use crate::technique::Variant;
 use crate::units::Bytes;
-use crate::words::Variant;
 
-use super::verdict::relative;
+use crate::technique::story::relative;
 
 /// One part of the lesson as the handout needs it: its rows' configs and the flags that
 /// make its model and batch on the command line.
@@ -22,8 +22,11 @@ pub struct HandoutPart<'a> {
 }
 
 impl HandoutPart<'_> {
-    fn row(&self, v: Variant) -> Option<&RunConfig> {
-        self.rows.iter().find(|(w, _)| *w == v).map(|(_, c)| *c)
+    fn row(&self, name: &str) -> Option<&RunConfig> {
+        self.rows
+            .iter()
+            .find(|(w, _)| w.name() == name)
+            .map(|(_, c)| *c)
     }
 }
 
@@ -80,7 +83,7 @@ fn with_batch(flags: &str, from: usize, to: usize) -> String {
 pub fn exercises(h: &Handout) -> Vec<Exercise> {
     let mut out = Vec::new();
     let s = &h.small;
-    let Some(base) = s.row(Variant::Baseline) else {
+    let Some(base) = s.row("baseline") else {
         return out;
     };
     let e0 = Estimate::of(base, s.vocab, h.target);
@@ -124,7 +127,7 @@ pub fn exercises(h: &Handout) -> Vec<Exercise> {
             h.budget
         ),
     });
-    if let Some(cfg) = s.row(Variant::GradAccum) {
+    if let Some(cfg) = s.row("grad-accum") {
         let e = Estimate::of(cfg, s.vocab, h.target);
         out.push(Exercise {
             title: "Gradient accumulation".into(),
@@ -148,7 +151,7 @@ pub fn exercises(h: &Handout) -> Vec<Exercise> {
             ),
         });
     }
-    if let Some(cfg) = s.row(Variant::AmpBf16) {
+    if let Some(cfg) = s.row("amp-bf16") {
         let e = Estimate::of(cfg, s.vocab, h.target);
         out.push(Exercise {
             title: "Mixed precision".into(),
@@ -191,14 +194,14 @@ pub fn exercises(h: &Handout) -> Vec<Exercise> {
         },
     });
     if let Some(b) = &h.big {
-        if let Some(big) = b.row(Variant::Baseline) {
+        if let Some(big) = b.row("baseline") {
             let e = Estimate::of(big, b.vocab, h.target);
             let mut lines = Vec::new();
             for (v, what) in [
-                (Variant::Baseline, "f32 AdamW"),
-                (Variant::Checkpointing, "f32 AdamW with checkpointing"),
-                (Variant::HalfBf16, "pure bf16"),
-                (Variant::Sgd, "f32 SGD"),
+                ("baseline", "f32 AdamW"),
+                ("checkpointing", "f32 AdamW with checkpointing"),
+                ("half-bf16", "pure bf16"),
+                ("sgd", "f32 SGD"),
             ] {
                 if let Some(cfg) = b.row(v) {
                     let ev = Estimate::of(cfg, b.vocab, h.target);

@@ -3,7 +3,8 @@
 //! host-heap budget on the CPU), part 1 (a batch too big for the card) lets the baseline
 //! run out of memory, then tries mixed precision, gradient accumulation, checkpointing and
 //! auto-halve one by one; part 2 (a model too big for it) shows those fail where pure half
-//! precision and SGD fit, with sharding predicted. Each stage has `oomlab estimate`'s
+//! precision, SGD and (on a GPU) AdamW's state in host memory fit, with sharding
+//! predicted. The stages are the techniques' own. Each stage has `oomlab estimate`'s
 //! prediction beside the measurement (and the learner's guess, when asked); each part ends
 //! with its comparison table. `--exercises` prints questions for a class instead.
 
@@ -12,5 +13,5 @@ mod stages;
 mod verdict;
 
 pub use exercises::{exercises, handout_markdown, Exercise, Handout, HandoutPart};
-pub use stages::{Expect, Part, Stage, BIG_MODEL_STAGES, PARTS, STAGES};
+pub use stages::{Expect, Part, Stage, PARTS};
 pub use verdict::{after_text, several_devices_text, StageNumbers};

@@ -3,7 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::{RunSummary, StopReason};
-use crate::words::{MemoryKind, Variant};
+use crate::technique::Variant;
+use crate::words::MemoryKind;
 
 /// How a strategy's run ended, as the comparison reports it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -242,7 +243,7 @@ mod tests {
         let s: RunSummary = serde_json::from_str(text).unwrap();
         let ballast = s.memory.ballast.unwrap().0;
         let process = s.memory.process_peak.unwrap().0;
-        let row = Row::from_summary(Variant::Baseline, "baseline", &s);
+        let row = Row::from_summary(Variant::BASELINE, "baseline", &s);
         assert_eq!(row.peak_process_bytes, Some(process - ballast));
         assert!(row.peak_process_bytes.unwrap() < 8 << 30);
     }
@@ -259,7 +260,7 @@ mod tests {
         };
         let f16 = read("half-f16");
         assert!(f16.diverged());
-        let note = Row::from_summary(Variant::HalfF16, "half-f16", &f16)
+        let note = Row::from_summary(Variant::named("half-f16"), "half-f16", &f16)
             .note
             .unwrap();
         assert!(
@@ -276,7 +277,7 @@ mod tests {
         let bf16 = read("half-bf16");
         assert!(!bf16.diverged());
         assert_eq!(
-            Row::from_summary(Variant::HalfBf16, "half-bf16", &bf16).note,
+            Row::from_summary(Variant::named("half-bf16"), "half-bf16", &bf16).note,
             None
         );
     }
