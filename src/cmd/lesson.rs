@@ -349,7 +349,8 @@ fn run_part(
     let mut runs: Vec<RowRun> = Vec::new();
     // The first stage's numbers, the others' reference.
     let mut baseline: Option<StageNumbers> = None;
-    let mut last_config = None;
+    // The baseline's config and vocabulary, for part 2's prediction over several devices.
+    let mut base_config = None;
     for (i, stage) in part.part.stages_on(plan.gpu).enumerate() {
         if stop.requested() {
             break;
@@ -370,7 +371,9 @@ fn run_part(
         // The prediction, before the run.
         let estimate = config.as_ref().ok().and_then(|(_, cfg)| {
             let corpus = Corpus::load(&cfg.data, cfg.model.seq_len).ok()?;
-            last_config = Some((cfg.clone(), corpus.vocab.len()));
+            if variant.is_baseline() {
+                base_config = Some((cfg.clone(), corpus.vocab.len()));
+            }
             Some(Estimate::of(cfg, corpus.vocab.len(), plan.target()?))
         });
         if let Some(e) = &estimate {
@@ -480,12 +483,7 @@ fn run_part(
     }
     // Part 2: what several devices would do, predicted (the lesson runs on one).
     if part.part.number == 2 && !stop.requested() {
-        if let (Some((cfg, vocab)), Some(target)) = (&last_config, plan.target()) {
-            let mut base_cfg = cfg.clone();
-            base_cfg.optim.kind = crate::words::OptimKind::AdamW;
-            base_cfg.train.precision = crate::config::PrecisionMode::F32;
-            base_cfg.train.checkpointing = false;
-            base_cfg.train.offload_optimizer = false;
+        if let (Some((base_cfg, vocab)), Some(target)) = (&base_config, plan.target()) {
             // Each device takes its share of the batch and keeps 1/N of AdamW's state.
             let batch = base_cfg.train.batch;
             let per_device: Vec<(usize, Bytes)> = [2, 4]
@@ -498,7 +496,7 @@ fn run_part(
                     (n, Estimate::sharded(&c, *vocab, target, plan, n).peak)
                 })
                 .collect();
-            let one = Estimate::of(&base_cfg, *vocab, target);
+            let one = Estimate::of(base_cfg, *vocab, target);
             let _ = write!(
                 out,
                 "\n{}",

@@ -35,12 +35,12 @@ pub fn offload_host_check(config: &RunConfig, vocab: usize, available: Bytes) ->
     if !config.train.offload_optimizer {
         return Ok(());
     }
-    let need = Bytes(param_count(&config.model, vocab) * 16);
+    let need = crate::technique::host_need(param_count(&config.model, vocab));
     if need <= available {
         return Ok(());
     }
-    Err(Error::WontFit(format!(
-        "offload-optimizer keeps AdamW's moments in host memory: {need} at the update (the last good moments beside the new ones), and this machine has {available} available; free host memory, or train without offload-optimizer"
+    Err(Error::WontFit(crate::technique::host_refusal(
+        need, available,
     )))
 }
 

@@ -25,9 +25,10 @@ pub mod model;
 pub mod pool;
 pub mod report;
 
+pub use crate::technique::OffloadTerms;
 pub use calibrate::{Calibration, Prober};
 pub use cards::{parse_card, Card};
 pub use check::{check_fits, WontFit};
 pub use fit::{largest_batch, largest_micro_batch, smallest_card};
-pub use model::{Estimate, Moment, OffloadTerms, Target, Term, TermKind};
+pub use model::{Estimate, Moment, Target, Term, TermKind};
 pub use report::{EstimateReport, EstimateRow};

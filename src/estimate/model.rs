@@ -9,6 +9,7 @@ use crate::config::{DataSource, MemoryMode, OptimKind, PrecisionMode, RunConfig}
 use crate::model::{param_count, param_tensor_sizes};
 use crate::parallel::ShardPlan;
 use crate::strategy::{for_split, StepPlan};
+use crate::technique::OffloadTerms;
 use crate::units::Bytes;
 
 /// Where the run would train.
@@ -151,20 +152,6 @@ pub struct Estimate {
     pub offload: Option<OffloadTerms>,
 }
 
-/// What offloading AdamW's moments to the host costs, per device.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct OffloadTerms {
-    /// The moments in host memory: 2 x 4 bytes a parameter (f32, whatever the weights).
-    pub host_state: Bytes,
-    /// Host memory at the update: the last good moments kept beside the new ones.
-    pub host_peak: Bytes,
-    /// Bytes over the bus a step: each gradient and weight read back, each new weight
-    /// written.
-    pub bus_per_step: Bytes,
-    /// The device bytes the moments would take there.
-    pub device_saved: Bytes,
-}
-
 impl Estimate {
     /// The estimate for `cfg` with its configured batch (`vocab` from the corpus).
     pub fn of(cfg: &RunConfig, vocab: usize, target: Target) -> Self {
@@ -228,12 +215,7 @@ impl Estimate {
         // the device, and they stay in its count.
         let offload =
             (cfg.train.offload_optimizer && moments > 0 && matches!(target, Target::Cuda { .. }))
-                .then(|| OffloadTerms {
-                    host_state: Bytes(owned_params * 4 * moments),
-                    host_peak: Bytes(2 * owned_params * 4 * moments),
-                    bus_per_step: Bytes(params * (grad_bytes + 2 * weight_bytes)),
-                    device_saved: Bytes(owned_params * weight_bytes * moments),
-                });
+                .then(|| OffloadTerms::of(params, owned_params, moments, weight_bytes, grad_bytes));
         let moments = if offload.is_some() { 0 } else { moments };
         let weights = Bytes(params * weight_bytes);
         let grads = Bytes(params * grad_bytes);
@@ -435,10 +417,9 @@ impl Estimate {
                 state,
                 true,
                 match cfg.optim.kind {
-                    OptimKind::AdamW if offload.is_some() => format!(
-                        "AdamW's moments in host memory (offload-optimizer): none of the {} on the device",
-                        offload.map_or(Bytes(0), |o| o.device_saved)
-                    ),
+                    OptimKind::AdamW if offload.is_some() => {
+                        offload.map(|o| o.state_term_how()).unwrap_or_default()
+                    }
                     OptimKind::AdamW if shards > 1 => format!(
                         "AdamW: 2 moments x {owned_params} of the {params} parameters (this device's share of {shards}, the largest) x {weight_bytes} bytes"
                     ),

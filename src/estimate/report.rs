@@ -220,13 +220,7 @@ impl EstimateReport {
         out.push_str(&terms_table(&shown));
         for r in &self.rows {
             if let Some(o) = r.estimate.offload {
-                out.push_str(&crate::text::wrap(
-                    &format!(
-                        "{}: AdamW's moments take {} of host memory ({} at the update, the last good moments kept beside the new ones), {} fewer on the device; {} cross the bus a step (gradients and weights read back, new weights written).",
-                        r.label, o.host_state, o.host_peak, o.device_saved, o.bus_per_step
-                    ),
-                    "",
-                ));
+                out.push_str(&crate::text::wrap(&o.sentence(&r.label), ""));
             }
         }
         out.push('\n');

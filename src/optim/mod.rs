@@ -17,8 +17,6 @@
 //! binary before it 3.7e-4 (f32) and 9.7e-4 (bf16) apart, relative.
 
 mod fused_adamw;
-mod offload;
 
 pub use fused_adamw::FusedAdamW;
-pub use offload::{OffloadAdamW, OffloadRecordError};
 pub use oomlab_kernels::ops::{adamw_setting, burn_adamw_update, AdamWKernelBackend, AdamWScalars};

@@ -5,7 +5,10 @@
 //! over [`registry::ALL`]; adding a technique is its module and one line there.
 //!
 //! What a technique changes in training itself is a setting of the typed configuration
-//! (its preset writes it); the loop reads settings, never technique names.
+//! (its preset writes it); the loop reads settings, never technique names. A technique
+//! that brings a mechanism of its own keeps it in its module too (offload-optimizer: the
+//! optimizer whose moments live on the host, and the estimate's terms for it), and the
+//! loop and the estimate call it when its setting is on.
 
 mod amp;
 mod attention_math;
@@ -26,6 +29,9 @@ mod topic;
 
 use std::fmt;
 
+pub use offload_optimizer::{
+    host_need, host_refusal, OffloadAdamW, OffloadRecordError, OffloadTerms,
+};
 pub use preset::Preset;
 pub use story::{BigFigures, Expect, Stage, StageNumbers};
 pub use topic::Topic;

@@ -24,3 +24,40 @@ pub const ALL: &[Variant] = &[
     offload_optimizer::ROW,
     sgd::ROW,
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_technique_speaks_for_itself_only() {
+        for v in ALL {
+            let t = v.technique();
+            assert!(!t.summary().is_empty(), "{v}");
+            for s in t.stages() {
+                // A stage runs its own technique's row, in one of the lesson's two parts.
+                assert_eq!(s.variant, *v, "{v}: a stage of {}", s.variant);
+                assert!(matches!(s.part, 1 | 2), "{v}");
+            }
+            let parts: Vec<usize> = t.stages().iter().map(|s| s.part).collect();
+            let mut once = parts.clone();
+            once.dedup();
+            assert_eq!(parts, once, "{v}: two stages in one part");
+            if let Some(topic) = t.topic() {
+                assert_eq!(t.topic_name(), topic.name, "{v}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_baseline_is_first_and_every_other_row_is_a_preset_beside_it() {
+        assert!(ALL[0].is_baseline());
+        // A row that needs several devices is left out of `all` on one, kept on several.
+        for v in ALL {
+            let t = v.technique();
+            if t.needs_several_devices() {
+                assert!(!t.in_all(false) && t.in_all(true), "{v}");
+            }
+        }
+    }
+}

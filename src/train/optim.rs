@@ -5,7 +5,8 @@ use burn::optim::{adaptor::OptimizerAdaptor, GradientsParams, Optimizer, Sgd, Sg
 
 use crate::config::{OptimKind, OptimSpec};
 use crate::model::Net;
-use crate::optim::{FusedAdamW, OffloadAdamW};
+use crate::optim::FusedAdamW;
+use crate::technique::OffloadAdamW;
 
 /// AdamW (burn's, its update one kernel a parameter where the backend has one: crate::optim)
 /// or SGD over a [`Net`].

@@ -1,6 +1,6 @@
 //! What can fail when a run's state is read for a checkpoint or put back from one.
 
-use crate::optim::OffloadRecordError;
+use crate::technique::OffloadRecordError;
 
 /// Reading the weights and optimizer state for a checkpoint, or putting them back.
 #[derive(Debug, thiserror::Error)]

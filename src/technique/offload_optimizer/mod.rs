@@ -2,6 +2,15 @@
 //! pass the gradients go to the host, the update runs there on every core, and the new
 //! weights come back; the card keeps weights and gradients only. The ZeRO-Offload and FSDP
 //! CPU offload idea, for one device.
+//!
+//! This module holds all of it: the compare row, the explain topic and the lesson stage
+//! (here), the optimizer whose moments live on the host (`host_adamw`), and what the
+//! estimate and the preflight count for it (`terms`). Its one setting,
+//! `train.offload_optimizer`, is in the typed configuration; the loop builds this module's
+//! optimizer, and the estimate adds its terms, when that setting is on.
+
+mod host_adamw;
+mod terms;
 
 use serde_json::Value;
 
@@ -10,6 +19,9 @@ use super::{BigFigures, Expect, Stage, StageNumbers, Technique, Topic, Variant};
 use crate::evidence::Evidence;
 use crate::units::Bytes;
 use crate::words::Strategy;
+
+pub use host_adamw::{OffloadAdamW, OffloadRecordError};
+pub use terms::{host_need, host_refusal, OffloadTerms};
 
 /// The technique.
 struct OffloadOptimizer;

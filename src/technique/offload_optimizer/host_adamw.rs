@@ -6,7 +6,7 @@
 //! and the host's time for the update.
 //!
 //! The update is burn's `AdamW` (the same β₁, β₂, ε and decoupled weight decay as
-//! [`super::FusedAdamW`]), the same operations in the same order in f32, element by element:
+//! [`crate::optim::FusedAdamW`]), the same operations in the same order in f32, element by element:
 //! on the CPU backend a run with it and one with burn's `AdamW` give the same bits.
 
 use std::collections::HashMap;
@@ -20,7 +20,7 @@ use burn::tensor::backend::AutodiffBackend;
 use burn::tensor::{TensorCreationOptions, TensorData};
 use rayon::prelude::*;
 
-use super::AdamWScalars;
+use crate::optim::AdamWScalars;
 
 /// Elements one host thread updates at a time.
 const CHUNK: usize = 1 << 16;
