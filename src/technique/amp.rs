@@ -1,7 +1,7 @@
 //! Mixed precision: the passes and the kept activations in half, the master weights and
 //! AdamW's moments in f32. Two rows, bf16 and f16 (with loss scaling).
 
-use super::story::{activations_line, relative};
+use super::story::{activations_then, relative};
 use super::{BigFigures, Expect, Preset, Stage, StageNumbers, Technique, Topic, Variant};
 use crate::words::Precision;
 
@@ -113,12 +113,11 @@ impl Technique for Amp {
     }
 
     fn after_batch_stage(&self, this: &StageNumbers, base: &StageNumbers) -> Vec<String> {
-        let mut out: Vec<String> = activations_line(this, base).into_iter().collect();
-        out.push(
-            "The master weights and AdamW's moments stay in f32 and a half copy of the weights is added: mixed precision shrinks the activations only (`oomlab explain amp`)."
-                .into(),
-        );
-        out
+        activations_then(
+            this,
+            base,
+            ["The master weights and AdamW's moments stay in f32 and a half copy of the weights is added: mixed precision shrinks the activations only (`oomlab explain amp`).".into()],
+        )
     }
 
     fn after_model_stage(
@@ -127,14 +126,16 @@ impl Technique for Amp {
         this: &StageNumbers,
         base: &StageNumbers,
     ) -> Vec<String> {
-        let mut out: Vec<String> = activations_line(this, base).into_iter().collect();
-        out.push(format!(
-            "It acts on the activations; the weights, gradients and moments are still {} and the update {} (predicted), {} the {} budget, as in the baseline.",
-            fig.fixed,
-            fig.update,
-            relative(fig.update, fig.budget),
-            fig.budget
-        ));
-        out
+        activations_then(
+            this,
+            base,
+            [format!(
+                "It acts on the activations; the weights, gradients and moments are still {} and the update {} (predicted), {} the {} budget, as in the baseline.",
+                fig.fixed,
+                fig.update,
+                relative(fig.update, fig.budget),
+                fig.budget
+            )],
+        )
     }
 }

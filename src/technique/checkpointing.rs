@@ -1,7 +1,7 @@
 //! Activation checkpointing: element-wise outputs recomputed in the backward pass
 //! instead of kept.
 
-use super::story::{activations_line, activations_only};
+use super::story::{activations_only, activations_then};
 use super::{BigFigures, Expect, Stage, StageNumbers, Technique, Topic, Variant};
 use crate::words::Strategy;
 
@@ -82,12 +82,11 @@ impl Technique for Checkpointing {
     }
 
     fn after_batch_stage(&self, this: &StageNumbers, base: &StageNumbers) -> Vec<String> {
-        let mut out: Vec<String> = activations_line(this, base).into_iter().collect();
-        out.push(
-            "What it saves depends on how much of the forward pass is element-wise work; the recomputation costs time (`oomlab explain checkpointing`)."
-                .into(),
-        );
-        out
+        activations_then(
+            this,
+            base,
+            ["What it saves depends on how much of the forward pass is element-wise work; the recomputation costs time (`oomlab explain checkpointing`).".into()],
+        )
     }
 
     fn after_model_stage(

@@ -1,6 +1,6 @@
 //! Gradient accumulation: K micro-batches per optimizer step, their gradients summed.
 
-use super::story::{activations_line, activations_only};
+use super::story::{activations_only, activations_then};
 use super::{BigFigures, Expect, Preset, Stage, StageNumbers, Technique, Topic, Variant};
 use crate::words::Strategy;
 
@@ -86,13 +86,13 @@ impl Technique for GradAccum {
     }
 
     fn after_batch_stage(&self, this: &StageNumbers, base: &StageNumbers) -> Vec<String> {
-        let mut out: Vec<String> = activations_line(this, base).into_iter().collect();
-        if let (Some(m), Some(b)) = (this.micro_batch, base.micro_batch) {
-            out.push(format!(
+        let micro = match (this.micro_batch, base.micro_batch) {
+            (Some(m), Some(b)) => Some(format!(
                 "A micro-batch of {m} instead of {b}; the update is still the whole batch's (tested to 1e-5 in f32), paid for in time with smaller passes. Weights, gradients and optimizer state do not shrink (`oomlab explain grad-accum`)."
-            ));
-        }
-        out
+            )),
+            _ => None,
+        };
+        activations_then(this, base, micro)
     }
 
     fn after_model_stage(

@@ -204,15 +204,29 @@ pub fn ratio_words(a: Bytes, b: Bytes) -> String {
     }
 }
 
+/// The activations line against the baseline's (when both are known), then `more`.
+pub fn activations_then(
+    this: &StageNumbers,
+    base: &StageNumbers,
+    more: impl IntoIterator<Item = String>,
+) -> Vec<String> {
+    activations_line(this, base)
+        .into_iter()
+        .chain(more)
+        .collect()
+}
+
 /// Part 2's sentences for a technique that acts on the activations only (grad-accum,
 /// checkpointing): what it saved, and that the update still needs the same.
 pub fn activations_only(fig: &BigFigures, this: &StageNumbers, base: &StageNumbers) -> Vec<String> {
-    let mut out: Vec<String> = activations_line(this, base).into_iter().collect();
-    out.push(format!(
-        "Like mixed precision, it acts on the activations only: the update still needs {}.",
-        fig.update
-    ));
-    out
+    activations_then(
+        this,
+        base,
+        [format!(
+            "Like mixed precision, it acts on the activations only: the update still needs {}.",
+            fig.update
+        )],
+    )
 }
 
 /// Part 2's sentence for a technique that shrinks the fixed state on the card (`what`:
