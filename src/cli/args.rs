@@ -764,14 +764,8 @@ fn model_arg(s: &str) -> Result<ModelArg, String> {
 /// `oomlab compare`
 #[derive(Debug, Clone, Args)]
 pub struct CompareArgs {
-    /// Comma-separated strategies, or `all` (baseline, grad-accum, auto-halve,
-    /// checkpointing, empty-cache = baseline with --empty-cache-every 1, amp-bf16,
-    /// amp-f16 = baseline with --precision bf16/f16, half-bf16, half-f16,
-    /// attention-math = baseline with --attention math, pool-growth = baseline with
-    /// --memory-mode growth; with --devices also shard-optimizer; not in all:
-    /// pool-exact = baseline with --memory-mode exact, which is the default; sgd =
-    /// baseline with optim.kind sgd, no optimizer state).
-    #[arg(long, default_value = "all", value_name = "LIST|all")]
+    /// Comma-separated rows, or `all` (`--help` lists them).
+    #[arg(long, default_value = "all", value_name = "LIST|all", long_help = crate::technique::rows_help())]
     pub strategies: String,
     /// Built-in config name (tiny, gpu, h200) or path to a TOML file.
     #[arg(long, short, default_value = "tiny", value_name = "NAME|FILE")]

@@ -22,7 +22,7 @@ pub(super) const BF16: Variant = Variant(&Amp {
 /// Its row in f16.
 pub(super) const F16: Variant = Variant(&Amp {
     name: "amp-f16",
-    summary: "the baseline with --precision f16 (mixed precision, loss scaling)",
+    summary: "the baseline with --precision f16 (mixed, loss scaling)",
     half: Precision::F16,
 });
 

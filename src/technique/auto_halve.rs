@@ -44,7 +44,7 @@ impl Technique for AutoHalve {
     }
 
     fn summary(&self) -> &'static str {
-        "on an out-of-memory failure: discard the step, halve the micro-batch, retry"
+        "on OOM, discard the step, halve the micro-batch, retry"
     }
 
     fn strategy(&self) -> Strategy {

@@ -36,7 +36,7 @@ impl Technique for Baseline {
     }
 
     fn summary(&self) -> &'static str {
-        "the whole batch in one forward and one backward pass"
+        "the whole batch in one pass: the reference"
     }
 
     fn topic(&self) -> Option<&'static Topic> {

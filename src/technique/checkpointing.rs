@@ -43,7 +43,7 @@ impl Technique for Checkpointing {
     }
 
     fn summary(&self) -> &'static str {
-        "the whole batch with burn's balanced activation checkpointing"
+        "burn's balanced activation checkpointing"
     }
 
     fn strategy(&self) -> Strategy {

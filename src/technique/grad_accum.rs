@@ -42,7 +42,7 @@ impl Technique for GradAccum {
     }
 
     fn summary(&self) -> &'static str {
-        "K micro-batches per optimizer step (compare's --steps K)"
+        "K micro-batches per optimizer step (--steps K)"
     }
 
     fn strategy(&self) -> Strategy {

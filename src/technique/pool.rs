@@ -15,7 +15,7 @@ struct Pool {
 /// The growth pool's row.
 pub(super) const GROWTH: Variant = Variant(&Pool {
     name: "pool-growth",
-    summary: "the baseline with --memory-mode growth (burn's paged pool)",
+    summary: "the baseline with --memory-mode growth (paged pool)",
     mode: PoolMode::Growth,
 });
 

@@ -18,7 +18,7 @@ impl Technique for Sgd {
     }
 
     fn summary(&self) -> &'static str {
-        "the baseline with --set optim.kind=sgd: no optimizer state"
+        "the baseline with optim.kind=sgd: no state, another optimizer"
     }
 
     fn preset(&self, p: &mut Preset<'_>) {

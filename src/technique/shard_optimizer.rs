@@ -16,7 +16,7 @@ impl Technique for ShardOptimizer {
     }
 
     fn summary(&self) -> &'static str {
-        "--strategy shard-optimizer, over several devices (compare --devices)"
+        "1/N of AdamW's state on each of --devices (ZeRO stage 1)"
     }
 
     fn strategy(&self) -> Strategy {

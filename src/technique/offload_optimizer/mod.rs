@@ -108,7 +108,7 @@ impl Technique for OffloadOptimizer {
     }
 
     fn summary(&self) -> &'static str {
-        "--strategy offload-optimizer: AdamW's moments in host memory"
+        "AdamW's moments in host memory, the update on the CPU"
     }
 
     fn strategy(&self) -> Strategy {
