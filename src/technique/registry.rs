@@ -50,6 +50,17 @@ mod tests {
     }
 
     #[test]
+    fn every_strategy_word_is_some_rows_strategy() {
+        // `--strategy` and compare's rows cannot drift apart: each strategy is run by a row.
+        for s in crate::words::Strategy::ALL {
+            assert!(
+                ALL.iter().any(|v| v.technique().strategy() == *s),
+                "no row runs --strategy {s}"
+            );
+        }
+    }
+
+    #[test]
     fn the_baseline_is_first_and_every_other_row_is_a_preset_beside_it() {
         assert!(ALL[0].is_baseline());
         // A row that needs several devices is left out of `all` on one, kept on several.
