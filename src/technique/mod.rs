@@ -33,6 +33,7 @@ pub use offload_optimizer::{
     host_need, host_refusal, OffloadAdamW, OffloadRecordError, OffloadTerms,
 };
 pub use preset::Preset;
+pub use registry::rows_help;
 pub use story::{BigFigures, Expect, Stage, StageNumbers};
 pub use topic::Topic;
 
@@ -212,31 +213,6 @@ impl<'de> serde::Deserialize<'de> for Variant {
     }
 }
 
-/// The rows `compare --strategies` takes, one a line with what each is: those `all` runs,
-/// those it runs with several devices, and those it leaves out.
-pub fn rows_help() -> String {
-    let width = Variant::ALL
-        .iter()
-        .map(|v| v.name().len())
-        .max()
-        .unwrap_or(0);
-    let lines = |keep: &dyn Fn(&dyn Technique) -> bool| -> String {
-        Variant::ALL
-            .iter()
-            .filter(|v| keep(v.technique()))
-            .map(|v| format!("  {:<width$}  {}\n", v.name(), v.technique().summary()))
-            .collect()
-    };
-    format!(
-        "Comma-separated rows, or `all`. In all:\n{}With --devices, also:\n{}Not in all:\n{}",
-        lines(&|t| t.in_all(false)),
-        lines(&|t| !t.in_all(false) && t.in_all(true)),
-        lines(&|t| !t.in_all(true)),
-    )
-    .trim_end()
-    .to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -260,19 +236,5 @@ mod tests {
             "{err}"
         );
         assert!(Variant::BASELINE.is_baseline());
-    }
-
-    #[test]
-    fn the_help_lists_every_row_once_and_fits_beside_clap_s_indent() {
-        let help = rows_help();
-        for v in Variant::ALL {
-            let listed = help
-                .lines()
-                .filter(|l| l.split_whitespace().next() == Some(v.name()))
-                .count();
-            assert_eq!(listed, 1, "{v}: {help}");
-        }
-        // clap indents an option's help by 10 columns: a line fits 100 with 2 to spare.
-        assert!(help.lines().all(|l| l.chars().count() <= 88), "{help}");
     }
 }
